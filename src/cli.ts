@@ -1,0 +1,40 @@
+/**
+ * The `bugbench` command line: reads the command, hands it to its module, and
+ * turns errors into one line on stderr and an exit code (2 for bad usage, 1 for
+ * everything else).
+ */
+import { BugbenchError, UsageError, errorMessage } from './errors.js';
+import { doctorCommand } from './commands/doctor.js';
+import { imagesCommand } from './commands/images.js';
+import { tuiCommand } from './commands/tui.js';
+
+export type Command = (args: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; summary: string }> = {
+  tui: { run: tuiCommand, summary: 'open the workbench' },
+  doctor: { run: doctorCommand, summary: 'check (and with --fix, set up) the engine and images' },
+  images: { run: imagesCommand, summary: 'list repo images; `images build <dir>` builds one' },
+};
+
+export function usage(): string {
+  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(14)}${c.summary}`);
+  return ['usage: bugbench <command> [options]', '', 'commands:', ...rows, '', 'Add --help after a command for its options.'].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${usage()}\n`);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  try {
+    if (!command) throw new UsageError(`unknown command "${name}"; run \`bugbench --help\` for the list`);
+    return await command.run(rest);
+  } catch (error) {
+    const message = error instanceof BugbenchError ? error.message : `unexpected error: ${errorMessage(error)}`;
+    process.stderr.write(`bugbench: ${message}\n`);
+    if (!(error instanceof BugbenchError) && process.env.BUGBENCH_DEBUG) console.error(error);
+    return error instanceof UsageError ? 2 : 1;
+  }
+}

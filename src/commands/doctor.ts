@@ -1,0 +1,27 @@
+/** `bugbench doctor [--fix] [--json]` */
+import { diagnose, fix, reportHealthy, type DoctorReport } from '../pipeline/doctor.js';
+import { parseFlags, printJson, stderrProgress } from './args.js';
+
+export async function doctorCommand(args: string[]): Promise<number> {
+  const { values } = parseFlags('doctor', args, {
+    fix: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  });
+  const report = values.fix ? await fix(stderrProgress) : await diagnose();
+  if (values.json) printJson(report);
+  else process.stdout.write(formatReport(report));
+  return reportHealthy(report) ? 0 : 1;
+}
+
+export function formatReport(report: DoctorReport): string {
+  const mark = (ok: boolean) => (ok ? 'ok     ' : 'MISSING');
+  const lines = [
+    `${mark(report.engine.ok)} Docker engine ${report.engine.ok ? `${report.engine.version} at ${report.engine.host}` : `at ${report.engine.host}: ${report.engine.detail ?? 'not reachable'}`}`,
+    `${mark(report.baseImage.ok)} base image ${report.baseImage.tag}`,
+    ...report.sampleImages.map((s) => `${mark(s.ok)} sample image ${s.tag}`),
+    `${report.anthropicKey ? 'ok     ' : 'absent '} ANTHROPIC_API_KEY ${report.anthropicKey ? 'is set' : 'not set: the offline policy will be used'}`,
+    `${report.cluster.ok ? 'ok     ' : 'absent '} cluster engine: ${report.cluster.detail}`,
+  ];
+  if (!reportHealthy(report)) lines.push('', 'Run `bugbench doctor --fix` to set up what is missing.');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,47 @@
+/** `bugbench images [--json]` and `bugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--json]` */
+import { UsageError } from '../errors.js';
+import { dockerClient } from '../sandbox/docker.js';
+import { buildRepoImage, listRepoImages, type RepoImage } from '../sandbox/repo-image.js';
+import { countBugsByImage } from '../bugs/bug-counts.js';
+import { parseFlags, printJson, stderrProgress } from './args.js';
+
+export async function imagesCommand(args: string[]): Promise<number> {
+  if (args[0] === 'build') return buildCommand(args.slice(1));
+  const { values } = parseFlags('images', args, { json: { type: 'boolean', default: false } });
+  const images = await listRepoImages(dockerClient(), countBugsByImage());
+  if (values.json) {
+    printJson(images.map(({ id, tag, repo, commit, created, sizeBytes, bugs }) => ({ id, tag, repo, commit, created, sizeBytes, bugs })));
+  } else process.stdout.write(formatImages(images));
+  return 0;
+}
+
+async function buildCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(
+    'images build',
+    args,
+    { tag: { type: 'string' }, from: { type: 'string' }, json: { type: 'boolean', default: false } },
+    1,
+  );
+  const dir = positionals[0];
+  if (!dir) throw new UsageError('images build: give the git repository folder, e.g. `bugbench images build ./myrepo`');
+  const built = await buildRepoImage(dockerClient(), { dir, tag: values.tag, from: values.from, progress: stderrProgress });
+  if (values.json) printJson(built);
+  else process.stdout.write(`${built.tag}\n`);
+  return 0;
+}
+
+export function formatImages(images: RepoImage[]): string {
+  if (images.length === 0) return 'no repo images yet; build one with `bugbench images build <dir>` or run `bugbench doctor --fix`\n';
+  const header = ['TAG', 'REPO', 'COMMIT', 'CREATED', 'SIZE', 'BUGS'];
+  const rows = images.map((i) => [
+    i.tag,
+    i.repo,
+    i.commit.slice(0, 12),
+    i.created.slice(0, 16).replace('T', ' '),
+    `${(i.sizeBytes / 1024 ** 2).toFixed(0)} MB`,
+    String(i.bugs),
+  ]);
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+  const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd();
+  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+}

@@ -1,0 +1,89 @@
+/**
+ * Every error bugbench raises on purpose. Each kind has a stable `code` that a
+ * user (and a test) can match on, and a message that says what to do next.
+ */
+export class BugbenchError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The command line was wrong: unknown command, missing or malformed flag. */
+export class UsageError extends BugbenchError {
+  constructor(message: string) {
+    super('BB_USAGE', message);
+  }
+}
+
+/** No Docker engine answered at the configured host. */
+export class EngineUnreachableError extends BugbenchError {
+  constructor(host: string, cause: string) {
+    super(
+      'BB_ENGINE_UNREACHABLE',
+      `no Docker engine answers at ${host} (${cause}); run \`bugbench doctor --fix\` to install and start one`,
+    );
+  }
+}
+
+/** Setting up the engine or an image needs something this machine does not allow. */
+export class SetupError extends BugbenchError {
+  constructor(message: string) {
+    super('BB_SETUP', message);
+  }
+}
+
+export class ImageNotFoundError extends BugbenchError {
+  constructor(readonly image: string) {
+    super(
+      'BB_IMAGE_NOT_FOUND',
+      `image ${image} does not exist; list images with \`bugbench images\` or build one with \`bugbench images build <dir>\``,
+    );
+  }
+}
+
+export class NotAGitRepoError extends BugbenchError {
+  constructor(readonly dir: string) {
+    super('BB_NOT_A_GIT_REPO', `${dir} is not a git repository with at least one commit`);
+  }
+}
+
+/** `git apply` refused a diff inside a container. */
+export class PatchRejectedError extends BugbenchError {
+  constructor(
+    readonly files: string[],
+    readonly detail: string,
+  ) {
+    const where = files.length > 0 ? files.join(', ') : 'unknown file';
+    super('BB_PATCH_REJECTED', `patch does not apply to ${where}: ${detail}`);
+  }
+}
+
+/** A command the sandbox itself needed (not the user's) failed. */
+export class SandboxError extends BugbenchError {
+  constructor(message: string) {
+    super('BB_SANDBOX', message);
+  }
+}
+
+export class ArtifactError extends BugbenchError {
+  constructor(
+    readonly file: string,
+    problem: string,
+  ) {
+    super('BB_ARTIFACT', `${file}: ${problem}`);
+  }
+}
+
+export class NotFoundError extends BugbenchError {
+  constructor(what: string) {
+    super('BB_NOT_FOUND', what);
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,62 @@
+/**
+ * `bugbench doctor`: what this machine has of what bugbench needs, and with
+ * `fix`, making what can be made (engine, base image, sample images).
+ */
+import { errorMessage } from '../errors.js';
+import type { Progress } from '../progress.js';
+import { BASE_IMAGE, ensureBaseImage } from '../sandbox/base-image.js';
+import { dockerClient, engineHosts, engineInfo, imageExists } from '../sandbox/docker.js';
+import { ensureEngine } from '../sandbox/engine.js';
+import { reapOrphans } from '../sandbox/orphans.js';
+import { ensureSampleImages, listSamples, sampleImageStatus } from '../sandbox/samples.js';
+
+export interface DoctorReport {
+  engine: { ok: boolean; version: string; host: string; detail?: string };
+  baseImage: { ok: boolean; tag: string };
+  sampleImages: { tag: string; ok: boolean }[];
+  anthropicKey: boolean;
+  cluster: { ok: boolean; detail: string };
+}
+
+export function reportHealthy(report: DoctorReport): boolean {
+  return report.engine.ok && report.baseImage.ok && report.sampleImages.every((s) => s.ok);
+}
+
+export async function diagnose(): Promise<DoctorReport> {
+  const host = engineHosts()[0]!;
+  const samples = listSamples();
+  const report: DoctorReport = {
+    engine: { ok: false, version: '', host },
+    baseImage: { ok: false, tag: BASE_IMAGE },
+    sampleImages: samples.map((s) => ({ tag: `bugbench/repo-${s.name}:latest`, ok: false })),
+    anthropicKey: Boolean(process.env.ANTHROPIC_API_KEY),
+    cluster: { ok: false, detail: 'not configured: no training engine is set up yet' },
+  };
+  try {
+    const info = await engineInfo(host);
+    report.engine = { ok: true, version: info.version, host };
+  } catch (error) {
+    report.engine.detail = errorMessage(error);
+    return report;
+  }
+  const docker = dockerClient(host);
+  report.baseImage.ok = await imageExists(docker, BASE_IMAGE);
+  report.sampleImages = await Promise.all(
+    samples.map(async (s) => {
+      const status = await sampleImageStatus(docker, s);
+      return { tag: status.tag, ok: status.ok };
+    }),
+  );
+  return report;
+}
+
+/** Makes everything that is missing, then reports. Idempotent and fast when all is there. */
+export async function fix(progress: Progress): Promise<DoctorReport> {
+  await ensureEngine(progress);
+  const docker = dockerClient();
+  const reaped = await reapOrphans(docker);
+  if (reaped.removed.length > 0) progress(`removed ${reaped.removed.length} container(s) left by dead bugbench processes`);
+  await ensureBaseImage(docker, progress);
+  await ensureSampleImages(docker, progress);
+  return diagnose();
+}

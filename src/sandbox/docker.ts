@@ -1,0 +1,79 @@
+/**
+ * The connection to a Docker engine. `DOCKER_HOST` (unix://, tcp://) is honoured,
+ * else the local socket; a comma-separated `DOCKER_HOST` lists several engines
+ * to spread rollouts over, and the first one is the default.
+ */
+import Docker from 'dockerode';
+import { EngineUnreachableError, errorMessage } from '../errors.js';
+
+export interface EngineInfo {
+  host: string;
+  version: string;
+  apiVersion: string;
+}
+
+export function engineHosts(env: NodeJS.ProcessEnv = process.env): string[] {
+  const raw = env.DOCKER_HOST?.trim();
+  if (!raw) return ['unix:///var/run/docker.sock'];
+  return raw
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h.length > 0);
+}
+
+/** Options for dockerode from a host string such as `unix:///run/docker.sock` or `tcp://127.0.0.1:2375`. */
+export function dockerOptions(host: string): Docker.DockerOptions {
+  if (host.startsWith('unix://')) return { socketPath: host.slice('unix://'.length) };
+  if (host.startsWith('/')) return { socketPath: host };
+  const url = new URL(host.replace(/^tcp:/, 'http:'));
+  return { host: url.hostname, port: Number(url.port || 2375), protocol: 'http' };
+}
+
+const clients = new Map<string, Docker>();
+
+export function dockerClient(host: string = engineHosts()[0]!): Docker {
+  let client = clients.get(host);
+  if (!client) {
+    client = new Docker(dockerOptions(host));
+    clients.set(host, client);
+  }
+  return client;
+}
+
+/** Asks the engine for its version; throws EngineUnreachableError if it does not answer. */
+export async function engineInfo(host: string = engineHosts()[0]!, timeoutMs = 3000): Promise<EngineInfo> {
+  const docker = dockerClient(host);
+  try {
+    const version = await withTimeout(docker.version(), timeoutMs, 'timed out');
+    return { host, version: version.Version, apiVersion: version.ApiVersion };
+  } catch (error) {
+    throw new EngineUnreachableError(host, errorMessage(error));
+  }
+}
+
+export async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** True when the engine has an image with this tag or id. */
+export async function imageExists(docker: Docker, image: string): Promise<boolean> {
+  try {
+    await docker.getImage(image).inspect();
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+}
+
+export function isNotFound(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { statusCode?: number }).statusCode === 404;
+}

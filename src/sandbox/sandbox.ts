@@ -1,0 +1,346 @@
+/**
+ * A container holding one repository at /repo, and everything bugbench does to
+ * it: run commands with a time limit and an output cap, move files in and out,
+ * apply and take diffs, reset the work tree. Talks to the engine through
+ * dockerode only.
+ */
+import { randomUUID } from 'node:crypto';
+import { posix } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { PassThrough } from 'node:stream';
+import type Docker from 'dockerode';
+import { ImageNotFoundError, NotFoundError, PatchRejectedError, SandboxError } from '../errors.js';
+import { CappedOutput } from './capped-output.js';
+import { dockerClient, isNotFound } from './docker.js';
+import { LABEL_RUN, ownerLabels } from './owner.js';
+import { packFiles, unpackFiles } from './tar.js';
+
+export const REPO_DIR = '/repo';
+export const DEFAULT_MEMORY_BYTES = 4 * 1024 ** 3;
+export const DEFAULT_PIDS_LIMIT = 512;
+export const DEFAULT_OUTPUT_CAP = 1024 * 1024;
+export const DEFAULT_EXEC_TIMEOUT_MS = 90_000;
+
+export interface SandboxOptions {
+  image: string;
+  runId: string;
+  docker?: Docker;
+  memoryBytes?: number;
+  pidsLimit?: number;
+  /** CPUs the container may use, e.g. 1.5. Default: no limit beyond the host's. */
+  cpus?: number;
+  env?: Record<string, string>;
+  extraLabels?: Record<string, string>;
+}
+
+export type OutputStream = 'stdout' | 'stderr';
+
+export interface ExecOptions {
+  timeoutMs?: number;
+  maxOutputBytes?: number;
+  env?: Record<string, string>;
+  workdir?: string;
+  /** Called with each piece of output as it arrives (decoded, whole characters). */
+  onOutput?: (stream: OutputStream, text: string) => void;
+}
+
+export interface ExecResult {
+  command: string;
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  truncated: boolean;
+  durationMs: number;
+}
+
+export interface FileToWrite {
+  /** Absolute, or relative to /repo. */
+  path: string;
+  content: string | Buffer;
+  mode?: number;
+}
+
+/** The environment variable that marks every process of one exec. */
+const EXEC_MARKER = 'BUGBENCH_EXEC';
+
+/** How often to ask whether a long command's main process ended while its output pipe stays open. */
+const LINGER_POLL_MS = 500;
+
+export class Sandbox {
+  private constructor(
+    readonly docker: Docker,
+    readonly container: Docker.Container,
+    readonly image: string,
+    readonly runId: string,
+  ) {}
+
+  get id(): string {
+    return this.container.id;
+  }
+
+  static async create(options: SandboxOptions): Promise<Sandbox> {
+    const docker = options.docker ?? dockerClient();
+    const env = { PYTHONDONTWRITEBYTECODE: '1', ...options.env };
+    let container: Docker.Container;
+    try {
+      container = await docker.createContainer({
+        Image: options.image,
+        Cmd: ['sleep', 'infinity'],
+        WorkingDir: REPO_DIR,
+        Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
+        Labels: { [LABEL_RUN]: options.runId, ...ownerLabels(), ...options.extraLabels },
+        NetworkDisabled: true,
+        HostConfig: {
+          NetworkMode: 'none',
+          Memory: options.memoryBytes ?? DEFAULT_MEMORY_BYTES,
+          MemorySwap: options.memoryBytes ?? DEFAULT_MEMORY_BYTES,
+          PidsLimit: options.pidsLimit ?? DEFAULT_PIDS_LIMIT,
+          NanoCpus: options.cpus ? Math.round(options.cpus * 1e9) : undefined,
+          Init: true,
+        },
+      });
+    } catch (error) {
+      if (isNotFound(error)) throw new ImageNotFoundError(options.image);
+      throw error;
+    }
+    const sandbox = new Sandbox(docker, container, options.image, options.runId);
+    try {
+      await container.start();
+    } catch (error) {
+      await sandbox.remove();
+      throw error;
+    }
+    return sandbox;
+  }
+
+  /**
+   * Runs `command` with bash in /repo. Past the time limit every process it
+   * started is killed and the result says timedOut.
+   */
+  async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    const started = performance.now();
+    const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
+    const cap = options.maxOutputBytes ?? DEFAULT_OUTPUT_CAP;
+    // Every process the command starts inherits this marker, so a timeout can find and kill all of them,
+    // even those that left the process group or were orphaned.
+    const marker = randomUUID();
+    const env = { ...options.env, [EXEC_MARKER]: marker };
+    const exec = await this.container.exec({
+      Cmd: ['bash', '-c', command],
+      Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
+      WorkingDir: options.workdir ?? REPO_DIR,
+      AttachStdout: true,
+      AttachStderr: true,
+    });
+    const stream = await exec.start({ hijack: true, stdin: false });
+    const outputs = { stdout: new CappedOutput(cap), stderr: new CappedOutput(cap) };
+    const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+    const sink = (name: OutputStream) => {
+      const pass = new PassThrough();
+      pass.on('data', (chunk: Buffer) => {
+        outputs[name].push(chunk);
+        if (options.onOutput) {
+          const text = decoders[name].write(chunk);
+          if (text) options.onOutput(name, text);
+        }
+      });
+      return pass;
+    };
+    this.docker.modem.demuxStream(stream, sink('stdout'), sink('stderr'));
+
+    const ended = new Promise<'ended'>((resolve) => {
+      stream.on('end', () => resolve('ended'));
+      stream.on('close', () => resolve('ended'));
+      stream.on('error', () => resolve('ended'));
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    const lingering = this.watchForLingering(exec, ended);
+    const outcome = await Promise.race([ended, timedOut, lingering.promise]);
+    clearTimeout(timer);
+    lingering.stop();
+    if (outcome !== 'ended') {
+      await this.killMarked(marker);
+      await Promise.race([ended, sleep(2000)]);
+      stream.destroy();
+    }
+    const info = await exec.inspect();
+    return {
+      command,
+      exitCode: info.ExitCode ?? -1,
+      stdout: outputs.stdout.text(),
+      stderr: outputs.stderr.text(),
+      timedOut: outcome === 'timeout',
+      truncated: outputs.stdout.truncated || outputs.stderr.truncated,
+      durationMs: Math.round(performance.now() - started),
+    };
+  }
+
+  /**
+   * A command whose main process ended but left children holding its output
+   * pipe would otherwise wait for the time limit. After a second of running,
+   * poll the exec; once it is done, give the pipe a moment, then stop waiting.
+   */
+  private watchForLingering(exec: Docker.Exec, ended: Promise<unknown>) {
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    const promise = new Promise<'lingering'>((resolve) => {
+      const poll = async () => {
+        if (stopped) return;
+        const info = await exec.inspect().catch(() => undefined);
+        if (stopped) return;
+        if (info && !info.Running) {
+          const settled = await Promise.race([ended.then(() => true), sleep(200).then(() => false)]);
+          if (!settled && !stopped) resolve('lingering');
+          return;
+        }
+        timer = setTimeout(poll, LINGER_POLL_MS);
+      };
+      timer = setTimeout(poll, 1000);
+    });
+    return {
+      promise,
+      stop: () => {
+        stopped = true;
+        clearTimeout(timer);
+      },
+    };
+  }
+
+  private async killMarked(marker: string): Promise<void> {
+    const pattern = `^${EXEC_MARKER}=${marker}$`;
+    const exec = await this.container.exec({
+      Cmd: ['bash', '-c', `for p in /proc/[0-9]*; do grep -qsz '${pattern}' "$p/environ" && kill -KILL "\${p#/proc/}" 2>/dev/null; done; true`],
+      AttachStdout: true,
+      AttachStderr: true,
+    });
+    const stream = await exec.start({ hijack: true, stdin: false });
+    stream.resume();
+    await new Promise<void>((resolve) => {
+      stream.on('end', resolve);
+      stream.on('close', resolve);
+      stream.on('error', () => resolve());
+    });
+  }
+
+  /** Runs a command bugbench itself needs; a non-zero exit is a SandboxError. */
+  async run(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    const result = await this.exec(command, options);
+    if (result.exitCode !== 0 || result.timedOut) {
+      throw new SandboxError(
+        `\`${command}\` failed in ${this.image} (exit ${result.exitCode}${result.timedOut ? ', timed out' : ''}): ${(result.stderr || result.stdout).trim().slice(-500)}`,
+      );
+    }
+    return result;
+  }
+
+  async writeFiles(files: FileToWrite[]): Promise<void> {
+    const archive = await packFiles(
+      files.map((f) => ({
+        name: absolutePath(f.path).slice(1),
+        content: typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : f.content,
+        mode: f.mode,
+      })),
+    );
+    await this.container.putArchive(archive, { path: '/' });
+  }
+
+  async writeFile(path: string, content: string | Buffer, mode?: number): Promise<void> {
+    await this.writeFiles([{ path, content, mode }]);
+  }
+
+  async readFile(path: string): Promise<Buffer> {
+    const absolute = absolutePath(path);
+    let archive: NodeJS.ReadableStream;
+    try {
+      archive = await this.container.getArchive({ path: absolute });
+    } catch (error) {
+      if (isNotFound(error)) throw new NotFoundError(`no file ${absolute} in the container`);
+      throw error;
+    }
+    const files = await unpackFiles(archive);
+    const content = files.get(posix.basename(absolute));
+    if (!content) throw new NotFoundError(`${absolute} in the container is not a regular file`);
+    return content;
+  }
+
+  async readText(path: string): Promise<string> {
+    return (await this.readFile(path)).toString('utf8');
+  }
+
+  /** Applies a diff to /repo with `git apply`; a hunk that does not apply is a PatchRejectedError. */
+  async applyDiff(diff: string, options: { reverse?: boolean } = {}): Promise<void> {
+    if (diff.trim() === '') return;
+    const file = `/tmp/.bugbench-patch-${randomUUID()}.diff`;
+    await this.writeFile(file, diff.endsWith('\n') ? diff : `${diff}\n`);
+    const flags = options.reverse ? '-R ' : '';
+    const result = await this.exec(`git apply --whitespace=nowarn ${flags}${file}; rc=$?; rm -f ${file}; exit $rc`, {
+      timeoutMs: 60_000,
+    });
+    if (result.exitCode !== 0) {
+      throw new PatchRejectedError(rejectedFiles(result.stderr), firstLine(result.stderr) || `exit ${result.exitCode}`);
+    }
+  }
+
+  /** The work tree's changes against HEAD (new, changed and deleted files), limited to `paths` if given. */
+  async diff(paths: string[] = []): Promise<string> {
+    const spec = paths.length > 0 ? `-- ${paths.map(shellQuote).join(' ')}` : '';
+    const result = await this.run(
+      `git add -A ${spec} && git diff --cached --binary HEAD ${spec}; rc=$?; git reset -q; exit $rc`,
+      { timeoutMs: 60_000, maxOutputBytes: 64 * 1024 * 1024 },
+    );
+    return result.stdout;
+  }
+
+  /** Puts /repo back to `commit` exactly: tracked files restored, untracked files removed. */
+  async reset(commit = 'HEAD'): Promise<void> {
+    await this.run(`git reset -q --hard ${shellQuote(commit)} && git clean -q -fd`, { timeoutMs: 60_000 });
+  }
+
+  async headCommit(): Promise<string> {
+    return (await this.run('git rev-parse HEAD')).stdout.trim();
+  }
+
+  async remove(): Promise<void> {
+    try {
+      await this.container.remove({ force: true, v: true });
+    } catch (error) {
+      if (!isNotFound(error) && !isRemovalInProgress(error)) throw error;
+    }
+  }
+}
+
+function isRemovalInProgress(error: unknown): boolean {
+  return (error as { statusCode?: number })?.statusCode === 409;
+}
+
+function absolutePath(path: string): string {
+  return posix.isAbsolute(path) ? posix.normalize(path) : posix.join(REPO_DIR, path);
+}
+
+export function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0] ?? '';
+}
+
+/** File names from git apply's complaints ("error: patch failed: a.py:3", "error: a.py: does not exist in index"). */
+export function rejectedFiles(stderr: string): string[] {
+  const files = new Set<string>();
+  for (const line of stderr.split('\n')) {
+    const failed = /^error: patch failed: (.+):\d+$/.exec(line);
+    const other = /^error: (.+?): (?:patch does not apply|does not exist in index|already exists in working directory|No such file or directory)$/.exec(line);
+    const name = failed?.[1] ?? other?.[1];
+    if (name) files.add(name);
+  }
+  return [...files];
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

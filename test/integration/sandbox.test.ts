@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PatchRejectedError } from '../../src/errors.js';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { sandboxWithRepo } from '../helpers/sandbox.js';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await sandboxWithRepo('test-sandbox');
+});
+afterAll(async () => {
+  await sandbox?.remove();
+});
+
+const processList = async () =>
+  (await sandbox.exec('for p in /proc/[0-9]*; do tr "\\0" " " < $p/cmdline 2>/dev/null; echo; done')).stdout;
+
+describe('exec', () => {
+  it('returns exit code, stdout and stderr separately, in /repo, with no network', async () => {
+    const result = await sandbox.exec('pwd; echo oops >&2; cat /sys/class/net/*/operstate | wc -l; exit 3');
+    expect(result.exitCode).toBe(3);
+    expect(result.stdout).toBe('/repo\n1\n'); // only the loopback interface
+    expect(result.stderr).toBe('oops\n');
+    expect(result.timedOut).toBe(false);
+  });
+
+  it('streams output as it arrives', async () => {
+    const seen: string[] = [];
+    const result = await sandbox.exec('echo one; sleep 0.3; echo two >&2', { onOutput: (s, t) => seen.push(`${s}:${t}`) });
+    expect(seen).toEqual(['stdout:one\n', 'stderr:two\n']);
+    expect(result.stdout).toBe('one\n');
+  });
+
+  it('kills a command past its time limit, with everything it started', async () => {
+    const started = Date.now();
+    const result = await sandbox.exec('sleep 300 & (setsid sleep 301 &); sleep 302', { timeoutMs: 1000 });
+    expect(result.timedOut).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const left = await processList();
+    expect(left).not.toMatch(/sleep 30[012]/);
+  });
+
+  it('does not wait for background children once the command is done', async () => {
+    const result = await sandbox.exec('sleep 200 & echo started', { timeoutMs: 30_000 });
+    expect(result.timedOut).toBe(false);
+    expect(result.stdout).toBe('started\n');
+    expect(result.durationMs).toBeLessThan(5000);
+    expect(await processList()).not.toMatch(/sleep 200/);
+  });
+
+  it('caps output and marks the truncation', async () => {
+    const result = await sandbox.exec('head -c 3000000 /dev/zero | tr "\\0" x; echo; echo END', { maxOutputBytes: 4096 });
+    expect(result.truncated).toBe(true);
+    expect(result.stdout.length).toBeLessThan(4096 + 200);
+    expect(result.stdout).toMatch(/bytes of output truncated/);
+    expect(result.stdout.endsWith('END\n')).toBe(true);
+  });
+});
+
+describe('files', () => {
+  it('round-trips binary content under unicode names', async () => {
+    const bytes = Buffer.from([0, 1, 2, 0xfe, 0xff, 0x80, 10, 13]);
+    await sandbox.writeFiles([
+      { path: '/tmp/données/ünïcødé 名前.bin', content: bytes },
+      { path: 'nested/dir/note.txt', content: 'héllo\n' },
+    ]);
+    expect(await sandbox.readFile('/tmp/données/ünïcødé 名前.bin')).toEqual(bytes);
+    expect(await sandbox.readText('nested/dir/note.txt')).toBe('héllo\n');
+    const listed = await sandbox.exec('ls /tmp/données');
+    expect(listed.stdout).toBe('ünïcødé 名前.bin\n');
+    await sandbox.reset();
+  });
+
+  it('says which file is missing', async () => {
+    await expect(sandbox.readFile('/no/such/file')).rejects.toThrow(/no file \/no\/such\/file/);
+  });
+});
+
+describe('git', () => {
+  const bug = [
+    'diff --git a/calc.py b/calc.py',
+    '--- a/calc.py',
+    '+++ b/calc.py',
+    '@@ -1,4 +1,4 @@',
+    ' def add(a, b):',
+    '-    return a + b',
+    '+    return a - b',
+    ' ',
+    ' ',
+    '',
+  ].join('\n');
+
+  it('applies a diff, takes it back with git diff, and resets including untracked files', async () => {
+    await sandbox.applyDiff(bug);
+    await sandbox.writeFile('scratch.txt', 'new\n');
+    expect(await sandbox.diff(['calc.py'])).toContain('+    return a - b');
+    const all = await sandbox.diff();
+    expect(all).toContain('scratch.txt');
+    await sandbox.reset();
+    expect(await sandbox.readText('calc.py')).toContain('return a + b');
+    expect((await sandbox.exec('test -e scratch.txt')).exitCode).toBe(1);
+    expect(await sandbox.diff()).toBe('');
+  });
+
+  it('applies a diff in reverse', async () => {
+    await sandbox.applyDiff(bug);
+    await sandbox.applyDiff(bug, { reverse: true });
+    expect(await sandbox.diff()).toBe('');
+  });
+
+  it('names the file of a rejected hunk', async () => {
+    const stale = bug.replace('-    return a + b', '-    return a * b').replace('+    return a - b', '+    return a / b');
+    const error = await sandbox.applyDiff(stale).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PatchRejectedError);
+    expect((error as PatchRejectedError).files).toEqual(['calc.py']);
+    expect(await sandbox.diff()).toBe('');
+  });
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    globalSetup: ['test/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Integration tests share one Docker engine on two cores: a couple of files at a time.
+    maxWorkers: 2,
+    env: { BUGBENCH_HOME: '/tmp/bugbench-test-home' },
+  },
+});
