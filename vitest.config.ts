@@ -8,6 +8,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Integration tests share one Docker engine on two cores: a couple of files at a time.
     maxWorkers: 2,
-    env: { BUGBENCH_HOME: '/tmp/bugbench-test-home' },
+    // Ink draws nothing until exit when CI is set; the TUI tests need its frames.
+    env: { BUGBENCH_HOME: '/tmp/bugbench-test-home', CI: 'false' },
   },
 });

@@ -1,15 +1,24 @@
 /**
- * Before any test: a Docker engine that answers, the base image and the sample
- * images — made by the same code as `bugbench doctor --fix`, so a fresh machine
- * sets itself up (a minute or two the first time, under a second after).
+ * Before any test: the CLI built (tests run the real binary), a Docker engine
+ * that answers, the base image and the sample images — made by the same code as
+ * `bugbench doctor --fix`, so a fresh machine sets itself up (a minute or two
+ * the first time, under a second after).
  */
+import { execa } from 'execa';
+import { PACKAGE_ROOT } from '../src/paths.js';
 import { fix, reportHealthy } from '../src/pipeline/doctor.js';
+import { aptInstall, commandExists } from '../src/sandbox/engine.js';
+import { workspacePath } from '../src/paths.js';
 
 export default async function setup(): Promise<void> {
   const started = Date.now();
-  const report = await fix((message) => process.stderr.write(`[setup] ${message}\n`));
+  const log = (message: string) => process.stderr.write(`[setup] ${message}\n`);
+  await execa('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: PACKAGE_ROOT });
+  // The end-to-end tests drive the real TUI in tmux.
+  if (!(await commandExists('tmux'))) await aptInstall(['tmux'], log, workspacePath('logs', 'apt.log'));
+  const report = await fix(log);
   if (!reportHealthy(report)) {
     throw new Error(`test environment is not ready: ${JSON.stringify(report)}`);
   }
-  process.stderr.write(`[setup] engine and images ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stderr.write(`[setup] build, engine and images ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }

@@ -5,11 +5,24 @@ import { countBugsByImage } from '../bugs/bug-counts.js';
 import { errorMessage } from '../errors.js';
 import { diagnose, fix, reportHealthy } from '../pipeline/doctor.js';
 import { dockerClient } from '../sandbox/docker.js';
-import { listRepoImages } from '../sandbox/repo-image.js';
+import { listRepoImages, type RepoImage } from '../sandbox/repo-image.js';
 import { ImagesScreen } from './images-screen.js';
 import { initialState, reduce } from './state.js';
 
-export function App() {
+/** What the workbench asks of the core; tests may pass their own engine-backed functions. */
+export interface WorkbenchCore {
+  diagnose: typeof diagnose;
+  fix: typeof fix;
+  listImages: () => Promise<RepoImage[]>;
+}
+
+export const realCore: WorkbenchCore = {
+  diagnose,
+  fix,
+  listImages: () => listRepoImages(dockerClient(), countBugsByImage()),
+};
+
+export function App({ core = realCore }: { core?: WorkbenchCore }) {
   const [state, dispatch] = useReducer(reduce, initialState);
   const { exit } = useApp();
 
@@ -17,13 +30,13 @@ export function App() {
     let cancelled = false;
     (async () => {
       try {
-        let report = await diagnose();
+        let report = await core.diagnose();
         if (!reportHealthy(report)) {
-          report = await fix((message) => !cancelled && dispatch({ type: 'setup-progress', message }));
+          report = await core.fix((message) => !cancelled && dispatch({ type: 'setup-progress', message }));
         }
         if (cancelled) return;
         dispatch({ type: 'diagnosed', report });
-        const images = await listRepoImages(dockerClient(), countBugsByImage());
+        const images = await core.listImages();
         if (!cancelled) dispatch({ type: 'images-loaded', images });
       } catch (error) {
         if (!cancelled) dispatch({ type: 'setup-failed', message: errorMessage(error) });
@@ -32,7 +45,7 @@ export function App() {
     return () => {
       cancelled = true;
     };
-  }, []);
+  }, [core]);
 
   useInput((input, key) => {
     if (input === 'q' || key.escape) exit();

@@ -1,0 +1,112 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dockerClient } from '../../src/sandbox/docker.js';
+import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { bugbench } from '../helpers/cli.js';
+import { makeGitRepo } from '../helpers/git-repo.js';
+
+const TAG = 'bugbench-test/tinylib:latest';
+
+afterAll(async () => {
+  await dockerClient().getImage(TAG).remove({ force: true }).catch(() => undefined);
+});
+
+describe('bugbench images build', () => {
+  it('builds an image of a git repository with its history and labels, and lists it', async () => {
+    const dir = await makeGitRepo('tinylib', [
+      { message: 'Add tinylib', files: { 'tinylib/__init__.py': 'def double(x):\n    return 2 * x\n' } },
+      {
+        message: 'Add tests',
+        files: { 'tests/test_double.py': 'from tinylib import double\n\ndef test_double():\n    assert double(4) == 8\n' },
+      },
+    ]);
+    const built = await bugbench(['images', 'build', dir, '--tag', TAG, '--json']);
+    expect(built.exitCode, built.stderr).toBe(0);
+    const result = JSON.parse(built.stdout) as { tag: string; commit: string; repo: string; testCommand: string };
+    expect(result).toMatchObject({ tag: TAG, repo: 'tinylib', testCommand: 'python3 -m pytest -rA' });
+    expect(built.stderr).toMatch(/cloning/);
+
+    const labels = (await dockerClient().getImage(TAG).inspect()).Config.Labels;
+    expect(labels).toMatchObject({
+      'bugbench.repo': 'tinylib',
+      'bugbench.commit': result.commit,
+      'bugbench.test-cmd': 'python3 -m pytest -rA',
+    });
+
+    const listed = await bugbench(['images', '--json']);
+    const images = JSON.parse(listed.stdout) as Record<string, unknown>[];
+    const row = images.find((i) => i.tag === TAG);
+    expect(row).toMatchObject({ repo: 'tinylib', commit: result.commit, bugs: 0 });
+    expect(Object.keys(row!).sort()).toEqual(['bugs', 'commit', 'created', 'id', 'repo', 'sizeBytes', 'tag']);
+
+    const sandbox = await Sandbox.create({ image: TAG, runId: 'test-images' });
+    try {
+      expect((await sandbox.exec('git log --format=%s')).stdout).toBe('Add tests\nAdd tinylib\n');
+      expect((await sandbox.exec('git status --porcelain')).stdout).toBe('');
+      const tests = await sandbox.exec(labels['bugbench.test-cmd']!);
+      expect(tests.exitCode, tests.stdout).toBe(0);
+      expect(tests.stdout).toMatch(/PASSED tests\/test_double.py::test_double/);
+    } finally {
+      await sandbox.remove();
+    }
+  });
+
+  it('refuses a folder that is not a git repository in one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bugbench-plain-'));
+    const result = await bugbench(['images', 'build', dir]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([`bugbench: ${dir} is not a git repository with at least one commit`]);
+  });
+
+  it('refuses an unknown --from image', async () => {
+    const dir = await makeGitRepo('x', [{ message: 'x', files: { 'a.txt': 'a' } }]);
+    const result = await bugbench(['images', 'build', dir, '--from', 'bugbench-test/no-such-image:1']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/image bugbench-test\/no-such-image:1 does not exist/);
+  });
+});
+
+describe('bugbench doctor --json', () => {
+  it('reports the engine, images, key and cluster in the documented shape', async () => {
+    const result = await bugbench(['doctor', '--json'], { env: { ANTHROPIC_API_KEY: 'sk-test-not-a-real-key' } });
+    expect(result.exitCode).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.engine).toMatchObject({ ok: true, host: expect.any(String), version: expect.any(String) });
+    expect(report.baseImage).toEqual({ ok: true, tag: 'bugbench/base:bookworm' });
+    expect(report.sampleImages.length).toBeGreaterThanOrEqual(2);
+    expect(report.sampleImages.every((s: { ok: boolean }) => s.ok)).toBe(true);
+    expect(report.anthropicKey).toBe(true);
+    expect(result.stdout).not.toContain('sk-test-not-a-real-key');
+    expect(report.cluster).toEqual({ ok: expect.any(Boolean), detail: expect.any(String) });
+  });
+
+  it('exits non-zero and says how to fix when the engine does not answer', async () => {
+    const result = await bugbench(['doctor', '--json'], { env: { DOCKER_HOST: 'unix:///tmp/no-such-docker.sock' } });
+    expect(result.exitCode).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.engine.ok).toBe(false);
+    expect(report.engine.detail).toMatch(/doctor --fix/);
+  });
+
+  it('makes nothing when everything is present, in under 5 s', async () => {
+    const started = Date.now();
+    const result = await bugbench(['doctor', '--fix', '--json']);
+    expect(result.exitCode).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('bad usage', () => {
+  it('names an unknown command and exits 2', async () => {
+    const result = await bugbench(['frobnicate']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/unknown command "frobnicate"/);
+  });
+  it('names an unknown flag', async () => {
+    const result = await bugbench(['images', '--frob']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/images: Unknown option '--frob'/);
+  });
+});

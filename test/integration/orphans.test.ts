@@ -1,0 +1,42 @@
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { BASE_IMAGE } from '../../src/sandbox/base-image.js';
+import { dockerClient } from '../../src/sandbox/docker.js';
+import { reapOrphans } from '../../src/sandbox/orphans.js';
+import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { DIST } from '../helpers/cli.js';
+
+const exists = async (id: string) =>
+  dockerClient()
+    .getContainer(id)
+    .inspect()
+    .then(() => true)
+    .catch(() => false);
+
+describe('reapOrphans', () => {
+  it('removes the containers of a SIGKILLed bugbench process and keeps live ones', async () => {
+    const script = `
+      const { Sandbox } = await import(${JSON.stringify(`${DIST}/sandbox/sandbox.js`)});
+      const sandbox = await Sandbox.create({ image: ${JSON.stringify(BASE_IMAGE)}, runId: 'orphan-test' });
+      process.stdout.write(sandbox.id + '\\n');
+      setInterval(() => {}, 1000);`;
+    const child = execa('node', ['--input-type=module', '-e', script], { reject: false });
+    const orphanId = await new Promise<string>((resolve, reject) => {
+      child.stdout!.on('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+      child.catch(reject);
+    });
+    const mine = await Sandbox.create({ image: BASE_IMAGE, runId: 'orphan-test-live' });
+    try {
+      expect(await exists(orphanId)).toBe(true);
+      child.kill('SIGKILL');
+      await child;
+      const { removed } = await reapOrphans();
+      expect(removed).toContain(orphanId);
+      expect(removed).not.toContain(mine.id);
+      expect(await exists(orphanId)).toBe(false);
+      expect(await exists(mine.id)).toBe(true);
+    } finally {
+      await mine.remove();
+    }
+  });
+});
