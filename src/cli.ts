@@ -7,6 +7,8 @@ import { BugbenchError, UsageError, errorMessage } from './errors.js';
 import { doctorCommand } from './commands/doctor.js';
 import { imagesCommand } from './commands/images.js';
 import { tuiCommand } from './commands/tui.js';
+import { checkCommand } from './commands/check.js';
+import { evalCommand } from './commands/eval.js';
 
 export type Command = (args: string[]) => Promise<number>;
 
@@ -14,6 +16,8 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   tui: { run: tuiCommand, summary: 'open the workbench' },
   doctor: { run: doctorCommand, summary: 'check (and with --fix, set up) the engine and images' },
   images: { run: imagesCommand, summary: 'list repo images; `images build <dir>` builds one' },
+  check: { run: checkCommand, summary: 'run the nine consistency checks on a bug or artifact folder' },
+  eval: { run: evalCommand, summary: 'evaluate a candidate patch against a bug' },
 };
 
 export function usage(): string {

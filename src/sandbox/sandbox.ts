@@ -285,11 +285,15 @@ export class Sandbox {
     }
   }
 
-  /** The work tree's changes against HEAD (new, changed and deleted files), limited to `paths` if given. */
-  async diff(paths: string[] = []): Promise<string> {
+  /**
+   * The work tree's changes against HEAD (new, changed and deleted files),
+   * limited to `paths` if given; `reverse` gives the diff that undoes them.
+   */
+  async diff(paths: string[] = [], options: { reverse?: boolean } = {}): Promise<string> {
     const spec = paths.length > 0 ? `-- ${paths.map(shellQuote).join(' ')}` : '';
+    const reverse = options.reverse ? '-R ' : '';
     const result = await this.run(
-      `git add -A ${spec} && git diff --cached --binary HEAD ${spec}; rc=$?; git reset -q; exit $rc`,
+      `git add -A ${spec} && git diff --cached --binary ${reverse}HEAD ${spec}; rc=$?; git reset -q; exit $rc`,
       { timeoutMs: 60_000, maxOutputBytes: 64 * 1024 * 1024 },
     );
     return result.stdout;

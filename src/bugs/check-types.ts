@@ -1,0 +1,42 @@
+/** The nine consistency checks' names, verdicts, results and the events they emit while running. */
+import type { OutputStream } from '../sandbox/sandbox.js';
+import type { RunRecord } from './test-run.js';
+
+export const CHECK_NAMES = [
+  'test-files',
+  'parser',
+  'test-script',
+  'determinism',
+  'bug-scope',
+  'bug-validity',
+  'test-weakening',
+  'inverse-mutation',
+  'gold-patch',
+] as const;
+
+export type CheckName = (typeof CHECK_NAMES)[number];
+export type Verdict = 'pass' | 'fail' | 'skipped';
+
+export interface CheckResult {
+  name: CheckName;
+  verdict: Verdict;
+  reason: string;
+  runs: RunRecord[];
+  durationMs: number;
+}
+
+export type CheckOutcome = Omit<CheckResult, 'name' | 'durationMs'>;
+
+export type CheckEvent =
+  | { type: 'check-started'; check: CheckName; index: number }
+  | { type: 'run-started'; check: CheckName; label: string; command: string }
+  | { type: 'run-output'; check: CheckName; label: string; stream: OutputStream; text: string }
+  | { type: 'run-finished'; check: CheckName; run: RunRecord }
+  | { type: 'check-finished'; result: CheckResult };
+
+export interface CheckReport {
+  valid: boolean;
+  checks: CheckResult[];
+  FAIL_TO_PASS: string[];
+  PASS_TO_PASS: string[];
+}

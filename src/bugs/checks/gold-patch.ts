@@ -1,0 +1,21 @@
+/** `gold-patch`: the reverse of the bug, evaluated like any solver patch, must solve the task. */
+import type { CheckContext } from '../check-context.js';
+import type { CheckOutcome } from '../check-types.js';
+import { evaluateIn, goldPatch } from '../evaluate.js';
+
+export async function goldPatchCheck(ctx: CheckContext): Promise<CheckOutcome> {
+  const spec = await ctx.testSpec();
+  const sandbox = await ctx.sandbox();
+  const patch = await goldPatch(sandbox, ctx.artifact, ctx.base);
+  const evaluation = await evaluateIn(ctx, sandbox, patch, spec, 'gold patch');
+  if (!evaluation.solved) {
+    const failing = evaluation.failing.slice(0, 5).join(', ');
+    return {
+      verdict: 'fail',
+      reason: `the original code does not pass the evaluation: ${evaluation.error ?? `${evaluation.failing.length} test(s) fail: ${failing}`}`,
+      runs: evaluation.run ? [evaluation.run] : [],
+    };
+  }
+  const total = spec.failToPass.length + spec.passToPass.length;
+  return { verdict: 'pass', reason: `the reverse of the bug passes all ${total} FAIL_TO_PASS and PASS_TO_PASS tests`, runs: [evaluation.run!] };
+}

@@ -1,0 +1,106 @@
+/**
+ * The nine consistency checks as a stepper: `step()` runs the next check and
+ * returns its result, so a person can watch them one at a time; `runAll()` runs
+ * the rest. After the first failure the remaining checks are skipped unless
+ * `all` is set. One container serves every run of the bug and is removed by
+ * `close()`.
+ */
+import { errorMessage } from '../errors.js';
+import { CheckContext, type CheckSetup } from './check-context.js';
+import { CHECK_NAMES, type CheckName, type CheckOutcome, type CheckReport, type CheckResult } from './check-types.js';
+import { bugValidityCheck, testWeakeningCheck } from './checks/bug-runs.js';
+import { goldPatchCheck } from './checks/gold-patch.js';
+import { inverseMutationCheck } from './checks/inverse-mutation.js';
+import { determinismCheck, parserCheck, testScriptCheck } from './checks/original-runs.js';
+import { bugScopeCheck, testFilesCheck } from './checks/static-checks.js';
+
+const CHECKS: Record<CheckName, (ctx: CheckContext) => Promise<CheckOutcome>> = {
+  'test-files': testFilesCheck,
+  parser: parserCheck,
+  'test-script': testScriptCheck,
+  determinism: determinismCheck,
+  'bug-scope': bugScopeCheck,
+  'bug-validity': bugValidityCheck,
+  'test-weakening': testWeakeningCheck,
+  'inverse-mutation': inverseMutationCheck,
+  'gold-patch': goldPatchCheck,
+};
+
+export interface SessionOptions extends CheckSetup {
+  /** Run every check even after one fails. */
+  all?: boolean;
+}
+
+export class CheckSession {
+  private readonly ctx: CheckContext;
+  readonly results: CheckResult[] = [];
+  private failed = false;
+
+  constructor(private readonly options: SessionOptions) {
+    this.ctx = new CheckContext(options);
+  }
+
+  get done(): boolean {
+    return this.results.length === CHECK_NAMES.length;
+  }
+
+  get next(): CheckName | undefined {
+    return CHECK_NAMES[this.results.length];
+  }
+
+  /** Runs the next check; undefined once all nine have run. */
+  async step(): Promise<CheckResult | undefined> {
+    const name = this.next;
+    if (!name) return undefined;
+    const index = this.results.length;
+    this.ctx.current = name;
+    this.ctx.emit({ type: 'check-started', check: name, index });
+    const started = performance.now();
+    let outcome: CheckOutcome;
+    if (this.failed && !this.options.all) {
+      outcome = { verdict: 'skipped', reason: 'an earlier check failed', runs: [] };
+    } else {
+      try {
+        outcome = await CHECKS[name](this.ctx);
+      } catch (error) {
+        outcome = { verdict: 'fail', reason: errorMessage(error), runs: [] };
+      }
+    }
+    const result: CheckResult = { name, ...outcome, durationMs: Math.round(performance.now() - started) };
+    if (result.verdict === 'fail') this.failed = true;
+    this.results.push(result);
+    this.ctx.emit({ type: 'check-finished', result });
+    return result;
+  }
+
+  async runAll(): Promise<CheckReport> {
+    while (await this.step());
+    return this.report();
+  }
+
+  /** The verdict so far; valid only when all nine ran and passed. */
+  async report(): Promise<CheckReport> {
+    const valid = this.done && this.results.every((r) => r.verdict === 'pass');
+    const spec = valid ? await this.ctx.testSpec() : await this.ctx.knownSpec();
+    return {
+      valid,
+      checks: this.results,
+      FAIL_TO_PASS: spec?.failToPass ?? [],
+      PASS_TO_PASS: spec?.passToPass ?? [],
+    };
+  }
+
+  close(): Promise<void> {
+    return this.ctx.close();
+  }
+}
+
+/** Runs all checks on an artifact and cleans up. */
+export async function checkArtifact(options: SessionOptions): Promise<CheckReport> {
+  const session = new CheckSession(options);
+  try {
+    return await session.runAll();
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,121 @@
+/** `bugbench check <bug-id | artifact-dir> [--image TAG] [--json] [--all] [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--parallel N]` */
+import type { CheckEvent, CheckReport, CheckResult } from '../bugs/check-types.js';
+import { CheckSession } from '../bugs/consistency.js';
+import type { CheckParams } from '../bugs/meta.js';
+import { resolveBug } from '../bugs/resolve.js';
+import { UsageError } from '../errors.js';
+import { dockerClient } from '../sandbox/docker.js';
+import { reapOrphans } from '../sandbox/orphans.js';
+import { parseFlags, printJson } from './args.js';
+import { LiveLine } from './live-line.js';
+
+export function positiveInt(flag: string, value: string | undefined, min = 0): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer ≥ ${min}, got "${value}"`);
+  return n;
+}
+
+export async function checkCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(
+    'check',
+    args,
+    {
+      image: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      all: { type: 'boolean', default: false },
+      'min-passing': { type: 'string' },
+      'min-changed-files': { type: 'string' },
+      'min-failing': { type: 'string' },
+      timeout: { type: 'string' },
+      parallel: { type: 'string' },
+    },
+    1,
+  );
+  const ref = positionals[0];
+  if (!ref) throw new UsageError('check: give a bug id or an artifact folder');
+  const params: Partial<CheckParams> = {};
+  const set = <K extends keyof CheckParams>(key: K, value: number | undefined) => {
+    if (value !== undefined) params[key] = value;
+  };
+  set('minPassingTests', positiveInt('min-passing', values['min-passing']));
+  set('minChangedFiles', positiveInt('min-changed-files', values['min-changed-files']));
+  set('minFailingTests', positiveInt('min-failing', values['min-failing']));
+  set('testTimeoutSec', positiveInt('timeout', values.timeout, 1));
+  const parallelism = positiveInt('parallel', values.parallel, 1) ?? 2;
+
+  const docker = dockerClient();
+  const bug = await resolveBug(docker, ref, { image: values.image, params, purpose: 'checks' });
+  await reapOrphans(docker);
+  const live = values.json ? undefined : new LiveLine(process.stderr);
+  const session = new CheckSession({
+    artifact: bug.artifact,
+    image: bug.image,
+    baseCommit: bug.baseCommit,
+    params: bug.params,
+    logDir: bug.logDir,
+    parallelism,
+    all: values.all,
+    onEvent: live ? (event) => showProgress(live, event) : undefined,
+  });
+  let report: CheckReport;
+  try {
+    report = await session.runAll();
+  } finally {
+    live?.clear();
+    await session.close();
+  }
+  if (values.json) printJson(toJson(report));
+  else process.stdout.write(formatReport(report, bug.logDir));
+  return report.valid ? 0 : 1;
+}
+
+function showProgress(live: LiveLine, event: CheckEvent): void {
+  if (event.type === 'check-started') live.set(`… ${event.check}`);
+  else if (event.type === 'run-started') live.set(`… ${event.check}: running tests (${event.label})`);
+  else if (event.type === 'check-finished') {
+    live.clear();
+    process.stdout.write(formatCheck(event.result));
+  }
+}
+
+const MARKS = { pass: '✓', fail: '✗', skipped: '-' } as const;
+
+export function formatCheck(result: CheckResult): string {
+  const time = result.durationMs >= 100 ? ` (${(result.durationMs / 1000).toFixed(1)} s)` : '';
+  return `${MARKS[result.verdict]} ${result.name.padEnd(17)} ${result.reason}${time}\n`;
+}
+
+export function formatReport(report: CheckReport, logDir: string): string {
+  const lines = [
+    '',
+    report.valid ? 'VALID bug' : `INVALID bug: ${report.checks.find((c) => c.verdict === 'fail')?.name ?? 'not all checks ran'} failed`,
+  ];
+  if (report.valid) lines.push(`FAIL_TO_PASS: ${report.FAIL_TO_PASS.length} test(s), PASS_TO_PASS: ${report.PASS_TO_PASS.length} test(s)`);
+  lines.push(`logs: ${logDir}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The documented JSON shape of a check report. */
+export function toJson(report: CheckReport) {
+  return {
+    valid: report.valid,
+    checks: report.checks.map((c) => ({
+      name: c.name,
+      verdict: c.verdict,
+      reason: c.reason,
+      durationMs: c.durationMs,
+      runs: c.runs.map((r) => ({
+        label: r.label,
+        command: r.command,
+        exitCode: r.exitCode,
+        durationMs: r.durationMs,
+        timedOut: r.timedOut,
+        logPath: r.logPath,
+        results: r.results,
+      })),
+    })),
+    FAIL_TO_PASS: report.FAIL_TO_PASS,
+    PASS_TO_PASS: report.PASS_TO_PASS,
+  };
+}

@@ -1,0 +1,44 @@
+/** `bugbench eval <bug-id | artifact-dir> --patch FILE [--image TAG] [--json]` */
+import { existsSync, readFileSync } from 'node:fs';
+import { evaluatePatch } from '../bugs/evaluate.js';
+import { resolveBug } from '../bugs/resolve.js';
+import { UsageError } from '../errors.js';
+import { dockerClient } from '../sandbox/docker.js';
+import { parseFlags, printJson, stderrProgress } from './args.js';
+import { positiveInt } from './check.js';
+
+export async function evalCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(
+    'eval',
+    args,
+    {
+      patch: { type: 'string' },
+      image: { type: 'string' },
+      timeout: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    1,
+  );
+  const ref = positionals[0];
+  if (!ref) throw new UsageError('eval: give a bug id or an artifact folder');
+  if (!values.patch) throw new UsageError('eval: give the candidate patch with --patch FILE');
+  if (!existsSync(values.patch)) throw new UsageError(`eval: no patch file at ${values.patch}`);
+  const patch = readFileSync(values.patch, 'utf8');
+  const timeout = positiveInt('timeout', values.timeout, 1);
+  const bug = await resolveBug(dockerClient(), ref, {
+    image: values.image,
+    params: timeout ? { testTimeoutSec: timeout } : {},
+    purpose: 'eval',
+  });
+  if (!values.json) stderrProgress('running the original and buggy states to find FAIL_TO_PASS and PASS_TO_PASS, then the patch…');
+  const result = await evaluatePatch(
+    { artifact: bug.artifact, image: bug.image, baseCommit: bug.baseCommit, params: bug.params, logDir: bug.logDir, parallelism: 1 },
+    patch,
+  );
+  if (values.json) printJson({ solved: result.solved, failing: result.failing, results: result.results, ...(result.error ? { error: result.error } : {}) });
+  else {
+    process.stdout.write(result.solved ? 'SOLVED\n' : `NOT SOLVED${result.error ? `: ${result.error}` : ''}\n`);
+    if (result.failing.length > 0) process.stdout.write(`failing (${result.failing.length}):\n${result.failing.map((t) => `  ${t}`).join('\n')}\n`);
+  }
+  return result.solved ? 0 : 1;
+}

@@ -1,0 +1,177 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadArtifact } from '../../src/bugs/artifact.js';
+import { CHECK_NAMES, type CheckEvent } from '../../src/bugs/check-types.js';
+import { CheckSession } from '../../src/bugs/consistency.js';
+import { DEFAULT_CHECK_PARAMS } from '../../src/bugs/meta.js';
+import { ArtifactError } from '../../src/errors.js';
+import { dockerClient } from '../../src/sandbox/docker.js';
+import { artifactPath, VALID_FAIL_TO_PASS } from '../helpers/artifacts.js';
+import { bugbench } from '../helpers/cli.js';
+
+interface JsonReport {
+  valid: boolean;
+  checks: { name: string; verdict: string; reason: string; runs: { command: string; exitCode: number; durationMs: number; timedOut: boolean; logPath: string; results: Record<string, string> }[] }[];
+  FAIL_TO_PASS: string[];
+  PASS_TO_PASS: string[];
+}
+
+async function checkJson(name: string, ...flags: string[]) {
+  const result = await bugbench(['check', artifactPath(name), '--json', ...flags]);
+  return { exitCode: result.exitCode, stderr: result.stderr, report: JSON.parse(result.stdout) as JsonReport };
+}
+
+function verdicts(report: JsonReport): Record<string, string> {
+  return Object.fromEntries(report.checks.map((c) => [c.name, c.verdict]));
+}
+
+/** The report fails exactly `target`: every earlier check passes and every later one is skipped. */
+function expectFailsOnly(report: JsonReport, target: string, earlier: Record<string, string> = {}) {
+  expect(report.valid).toBe(false);
+  const index = CHECK_NAMES.indexOf(target as (typeof CHECK_NAMES)[number]);
+  const expected = Object.fromEntries(
+    CHECK_NAMES.map((n, i) => [n, i < index ? (earlier[n] ?? 'pass') : i === index ? 'fail' : 'skipped']),
+  );
+  expect(verdicts(report)).toEqual(expected);
+}
+
+const containersOf = async (runId: string) =>
+  (await dockerClient().listContainers({ all: true, filters: { label: [`bugbench.run=${runId}`] } })).length;
+
+describe('bugbench check', () => {
+  it('passes a valid two-file bug on all nine checks, with its exact FAIL_TO_PASS', async () => {
+    const { exitCode, report } = await checkJson('valid-two-files');
+    expect(exitCode).toBe(0);
+    expect(report.valid).toBe(true);
+    expect(report.checks.map((c) => c.name)).toEqual([...CHECK_NAMES]);
+    expect(report.checks.every((c) => c.verdict === 'pass')).toBe(true);
+    expect(report.FAIL_TO_PASS).toEqual(VALID_FAIL_TO_PASS);
+    expect(report.PASS_TO_PASS).toHaveLength(77);
+    expect(report.PASS_TO_PASS).not.toContain(VALID_FAIL_TO_PASS[0]);
+    const gold = report.checks.find((c) => c.name === 'gold-patch')!;
+    expect(gold.runs).toHaveLength(1);
+    expect(Object.values(gold.runs[0]!.results).every((s) => s === 'passed')).toBe(true);
+    const original = report.checks.find((c) => c.name === 'test-script')!.runs[0]!;
+    expect(original).toMatchObject({ exitCode: 0, timedOut: false });
+    expect(original.command).toContain('test_script.sh');
+    expect(original.logPath).toMatch(/original\.log$/);
+    const inverse = report.checks.find((c) => c.name === 'inverse-mutation')!;
+    expect(inverse.runs.map((r) => r.logPath.split('/').at(-1))).toEqual(['revert_knotcfg_lexer.py.log', 'revert_knotcfg_serializer.py.log']);
+  });
+
+  it('fails inverse-mutation when one changed file does not matter', async () => {
+    const { exitCode, report } = await checkJson('unneeded-file');
+    expect(exitCode).toBe(1);
+    expectFailsOnly(report, 'inverse-mutation');
+    expect(report.checks.find((c) => c.name === 'inverse-mutation')!.reason).toMatch(/knotcfg\/errors\.py alone fixes none/);
+  });
+
+  it('fails determinism when the script picks different tests on each run', async () => {
+    const { report } = await checkJson('flaky-selection');
+    expectFailsOnly(report, 'determinism');
+    expect(report.checks.find((c) => c.name === 'determinism')!.reason).toMatch(/tests\/test_query\.py::\S+: missing → passed/);
+  });
+
+  it('fails test-files when the bug edits a test file', async () => {
+    const { report } = await checkJson('bug-touches-tests');
+    expectFailsOnly(report, 'test-files');
+    expect(report.checks[0]!.reason).toBe('bug_inject.diff touches test files: tests/test_serializer.py');
+  });
+
+  it('fails parser when it prints prose instead of a JSON map', async () => {
+    const { report } = await checkJson('prose-parser');
+    expectFailsOnly(report, 'parser');
+    expect(report.checks[1]!.reason).toMatch(/not JSON/);
+  });
+
+  it('fails test-weakening when the weakening hides no failure', async () => {
+    const { report } = await checkJson('weakening-hides-nothing');
+    expectFailsOnly(report, 'test-weakening');
+  });
+
+  it('runs every check with --all even after a failure', async () => {
+    const { report } = await checkJson('weakening-hides-nothing', '--all');
+    expect(verdicts(report)).toMatchObject({ 'test-weakening': 'fail', 'inverse-mutation': 'pass', 'gold-patch': 'pass' });
+  });
+
+  it('applies --min-passing and the other thresholds', async () => {
+    const { report } = await checkJson('valid-two-files', '--min-passing', '500');
+    expectFailsOnly(report, 'test-script');
+    expect(report.checks.find((c) => c.name === 'test-script')!.reason).toBe('83 test(s) pass on the original code; at least 500 required');
+  });
+
+  it('refuses an artifact whose diff leaves the repository before anything runs', async () => {
+    expect(() => loadArtifact(artifactPath('escaping-path'))).toThrow(ArtifactError);
+    const result = await bugbench(['check', artifactPath('escaping-path'), '--json']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim()).toBe('bugbench: bug_inject.diff: refused: "../../etc/bugbench-owned" leaves the repository');
+  });
+
+  it('names a missing artifact file', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'bugbench-empty-artifact-'));
+    const result = await bugbench(['check', empty]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr.trim()).toBe('bugbench: test_files.txt: missing from the artifact folder');
+  });
+});
+
+describe('the check stepper', () => {
+  it('kills a hanging test script at the time limit, fails test-script, and removes its container', async () => {
+    const runId = `test-hang-${Date.now()}`;
+    const artifact = loadArtifact(artifactPath('hanging-script'));
+    const session = new CheckSession({
+      artifact,
+      image: artifact.meta!.image.tag,
+      baseCommit: artifact.meta!.baseCommit!,
+      params: { ...DEFAULT_CHECK_PARAMS, testTimeoutSec: 2 },
+      logDir: mkdtempSync(join(tmpdir(), 'bugbench-logs-')),
+      parallelism: 1,
+      runId,
+    });
+    try {
+      expect((await session.step())?.verdict).toBe('pass'); // test-files
+      expect(await containersOf(runId)).toBe(1);
+      const parser = await session.step();
+      expect(parser?.verdict).toBe('skipped');
+      const script = await session.step();
+      expect(script?.verdict).toBe('fail');
+      expect(script?.runs[0]).toMatchObject({ timedOut: true });
+      expect(script?.reason).toMatch(/did not finish within 2 s/);
+    } finally {
+      await session.close();
+    }
+    expect(await containersOf(runId)).toBe(0);
+  });
+
+  it('steps one check at a time and emits events for each run', async () => {
+    const events: CheckEvent[] = [];
+    const artifact = loadArtifact(artifactPath('unneeded-file'));
+    const session = new CheckSession({
+      artifact,
+      image: artifact.meta!.image.tag,
+      baseCommit: artifact.meta!.baseCommit!,
+      params: DEFAULT_CHECK_PARAMS,
+      logDir: mkdtempSync(join(tmpdir(), 'bugbench-logs-')),
+      parallelism: 3,
+      onEvent: (e) => events.push(e),
+    });
+    try {
+      const first = await session.step();
+      expect(first?.name).toBe('test-files');
+      expect(session.next).toBe('parser');
+      expect(events.map((e) => e.type)).toEqual(['check-started', 'check-finished']);
+      const report = await session.runAll();
+      expect(report.checks).toHaveLength(9);
+      expect(report.valid).toBe(false);
+    } finally {
+      await session.close();
+    }
+    const inverse = events.filter((e) => e.type === 'run-finished' && e.check === 'inverse-mutation');
+    expect(inverse).toHaveLength(3);
+    const output = events.filter((e) => e.type === 'run-output' && e.check === 'parser');
+    expect(output.map((e) => (e.type === 'run-output' ? e.text : '')).join('')).toMatch(/83 passed/);
+  });
+});
