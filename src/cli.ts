@@ -4,20 +4,25 @@
  * everything else).
  */
 import { BugbenchError, UsageError, errorMessage } from './errors.js';
-import { doctorCommand } from './commands/doctor.js';
-import { imagesCommand } from './commands/images.js';
-import { tuiCommand } from './commands/tui.js';
-import { checkCommand } from './commands/check.js';
-import { evalCommand } from './commands/eval.js';
 
 export type Command = (args: string[]) => Promise<number>;
 
-const COMMANDS: Record<string, { run: Command; summary: string }> = {
-  tui: { run: tuiCommand, summary: 'open the workbench' },
-  doctor: { run: doctorCommand, summary: 'check (and with --fix, set up) the engine and images' },
-  images: { run: imagesCommand, summary: 'list repo images; `images build <dir>` builds one' },
-  check: { run: checkCommand, summary: 'run the nine consistency checks on a bug or artifact folder' },
-  eval: { run: evalCommand, summary: 'evaluate a candidate patch against a bug' },
+/** Each command's module is loaded only when it runs, so start-up stays short. */
+const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
+  tui: { load: async () => (await import('./commands/tui.js')).tuiCommand, summary: 'open the workbench' },
+  doctor: {
+    load: async () => (await import('./commands/doctor.js')).doctorCommand,
+    summary: 'check (and with --fix, set up) the engine and images',
+  },
+  images: {
+    load: async () => (await import('./commands/images.js')).imagesCommand,
+    summary: 'list repo images; `images build <dir>` builds one',
+  },
+  check: {
+    load: async () => (await import('./commands/check.js')).checkCommand,
+    summary: 'run the nine consistency checks on a bug or artifact folder',
+  },
+  eval: { load: async () => (await import('./commands/eval.js')).evalCommand, summary: 'evaluate a candidate patch against a bug' },
 };
 
 export function usage(): string {
@@ -34,7 +39,7 @@ export async function main(argv: string[]): Promise<number> {
   const command = COMMANDS[name];
   try {
     if (!command) throw new UsageError(`unknown command "${name}"; run \`bugbench --help\` for the list`);
-    return await command.run(rest);
+    return await (await command.load())(rest);
   } catch (error) {
     const message = error instanceof BugbenchError ? error.message : `unexpected error: ${errorMessage(error)}`;
     process.stderr.write(`bugbench: ${message}\n`);

@@ -1,16 +1,21 @@
 /**
- * What the checks share while judging one bug: its container (created once,
- * reset by git between runs), extra containers for parallel inverse-mutation
- * runs, and the test runs several checks read (each run at most once).
+ * What the checks share while judging one bug: its containers and its test
+ * runs. Every run a check needs is named here (the original run twice, the
+ * buggy state, the weakened state, one revert per changed file, the gold
+ * patch) and made at most once. Runs go to lanes, one container each, created
+ * once and reset by git between runs; runs in a lane take turns. When all
+ * checks are wanted, `prefetch()` starts every run at once so the lanes work in
+ * parallel while the checks read the results in order.
  */
 import { randomUUID } from 'node:crypto';
 import type { ExecOptions } from '../sandbox/sandbox.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { BugArtifact } from './artifact.js';
 import type { CheckEvent, CheckName } from './check-types.js';
+import type { FileChange } from './diff.js';
 import type { CheckParams } from './meta.js';
-import { buildState, type StateLayers } from './repo-state.js';
-import { installArtifactScripts, runTests, TEST_COMMAND, type RunRecord } from './test-run.js';
+import { stateScript, type StateLayers } from './repo-state.js';
+import { installArtifact, runTests, TEST_COMMAND, type RunRecord } from './test-run.js';
 import { brokenTests, keptTests } from './test-results.js';
 
 export interface CheckSetup {
@@ -19,19 +24,39 @@ export interface CheckSetup {
   baseCommit: string;
   params: CheckParams;
   logDir: string;
-  /** Containers used at once by inverse mutation (the bug's own container included). */
+  /** Containers working at once (the bug's own container included). */
   parallelism: number;
+  /** A new container for every run, as SWE-bench's harness does (for comparison only). */
+  freshContainerPerRun?: boolean;
   runId?: string;
   onEvent?: (event: CheckEvent) => void;
 }
 
+/** Layers, or a function that works them out in the container at the run's turn. */
+type LayersFor = StateLayers | ((sandbox: Sandbox) => Promise<StateLayers>);
+
+/** Who a run belongs to, for its events: a check, or a patch evaluation. */
+export type RunOwner = CheckName | 'evaluate';
+
+interface PlannedRun {
+  label: string;
+  check: CheckName;
+  lane: number;
+  layers: LayersFor;
+}
+
+export function fileOf(change: FileChange): string {
+  return change.newPath ?? change.oldPath ?? '?';
+}
+
 export class CheckContext {
   readonly runId: string;
-  private main?: Promise<Sandbox>;
-  private extras: Promise<Sandbox>[] = [];
+  private lanes: Promise<Sandbox>[] = [];
   private runs = new Map<string, Promise<RunRecord>>();
-  private turns = new Map<Sandbox, Promise<unknown>>();
-  /** The check now running, for labelling events. */
+  private turns = new Map<Promise<Sandbox>, Promise<unknown>>();
+  private freshKeys: Promise<Sandbox>[] = [];
+  private goldPatchProvider?: (sandbox: Sandbox) => Promise<string>;
+  /** The check now running, for labelling the events of its own commands. */
   current: CheckName = 'test-files';
 
   constructor(readonly setup: CheckSetup) {
@@ -57,7 +82,7 @@ export class CheckContext {
   private async createSandbox(): Promise<Sandbox> {
     const sandbox = await Sandbox.create({ image: this.setup.image, runId: this.runId });
     try {
-      await installArtifactScripts(sandbox, this.artifact);
+      await installArtifact(sandbox, this.artifact);
     } catch (error) {
       await sandbox.remove();
       throw error;
@@ -65,35 +90,40 @@ export class CheckContext {
     return sandbox;
   }
 
+  private lane(index: number): Promise<Sandbox> {
+    const count = Math.max(1, this.setup.parallelism);
+    const i = index % count;
+    while (this.lanes.length <= i) {
+      const created = this.createSandbox();
+      created.catch(() => undefined);
+      this.lanes.push(created);
+    }
+    return this.lanes[i]!;
+  }
+
+  /** The bug's own container (lane 0). */
   sandbox(): Promise<Sandbox> {
-    this.main ??= this.createSandbox();
-    return this.main;
+    return this.lane(0);
   }
 
-  /** `count` containers for parallel work: the main one plus extras, created on first use. */
-  async sandboxes(count: number): Promise<Sandbox[]> {
-    while (this.extras.length < count - 1) this.extras.push(this.createSandbox());
-    return Promise.all([this.sandbox(), ...this.extras.slice(0, count - 1)]);
-  }
-
-  /** A command of the check's own (not the artifact's) in the main container. */
+  /** A command of the check's own (not the artifact's) in the bug's container. */
   async exec(command: string, options: ExecOptions = {}) {
     return (await this.sandbox()).exec(command, { timeoutMs: 60_000, ...options });
   }
 
-  /** Builds a state and runs the tests in it, with events. Runs in one container take turns. */
-  runIn(sandbox: Sandbox, label: string, layers: StateLayers): Promise<RunRecord> {
-    const previous = this.turns.get(sandbox) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(() => this.runNow(sandbox, label, layers));
-    this.turns.set(sandbox, run);
-    return run;
+  /** Takes a turn in a lane's container: everything in one container happens one at a time. */
+  inTurn<T>(lane: Promise<Sandbox>, work: (sandbox: Sandbox) => Promise<T>): Promise<T> {
+    const previous = this.turns.get(lane) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(async () => work(await lane));
+    this.turns.set(lane, next);
+    return next;
   }
 
-  private async runNow(sandbox: Sandbox, label: string, layers: StateLayers): Promise<RunRecord> {
-    const check = this.current;
-    await buildState(sandbox, this.artifact, this.base, layers);
+  private async runNow(sandbox: Sandbox, check: RunOwner, label: string, layers: LayersFor): Promise<RunRecord> {
+    const state = typeof layers === 'function' ? await layers(sandbox) : layers;
     this.emit({ type: 'run-started', check, label, command: TEST_COMMAND });
     const run = await runTests(sandbox, {
+      prepare: stateScript(this.artifact, this.base, state),
       label,
       timeoutMs: this.params.testTimeoutSec * 1000,
       logDir: this.setup.logDir,
@@ -103,31 +133,109 @@ export class CheckContext {
     return run;
   }
 
-  /** A run shared between checks, done once. */
-  shared(label: string, layers: StateLayers): Promise<RunRecord> {
-    let run = this.runs.get(label);
+  /** What orders the runs of a lane: its container, or in fresh-container mode a stand-in. */
+  private laneKey(index: number): Promise<Sandbox> {
+    if (!this.setup.freshContainerPerRun) return this.lane(index);
+    const i = index % Math.max(1, this.setup.parallelism);
+    while (this.freshKeys.length <= i) this.freshKeys.push(Promise.resolve(undefined as unknown as Sandbox));
+    return this.freshKeys[i]!;
+  }
+
+  /** Builds a state in a lane and runs the tests in it. */
+  runInLane(lane: number, check: RunOwner, label: string, layers: LayersFor): Promise<RunRecord> {
+    return this.inTurn(this.laneKey(lane), async (sandbox) => {
+      if (!this.setup.freshContainerPerRun) return this.runNow(sandbox, check, label, layers);
+      const fresh = await this.createSandbox();
+      try {
+        return await this.runNow(fresh, check, label, layers);
+      } finally {
+        await fresh.remove();
+      }
+    });
+  }
+
+  private shared(plan: PlannedRun): Promise<RunRecord> {
+    let run = this.runs.get(plan.label);
     if (!run) {
-      run = this.sandbox().then((sandbox) => this.runIn(sandbox, label, layers));
-      this.runs.set(label, run);
+      run = this.runInLane(plan.lane, plan.check, plan.label, plan.layers);
+      run.catch(() => undefined); // a prefetched run nobody reads must not crash the process
+      this.runs.set(plan.label, run);
     }
     return run;
   }
 
+  /** The code files of the bug, each reverted alone by inverse mutation. */
+  codeChanges(): FileChange[] {
+    const testFiles = new Set(this.artifact.testFiles);
+    return this.artifact.bugChanges.filter((c) => !testFiles.has(fileOf(c)));
+  }
+
+  private plans() {
+    const lanes = Math.max(1, this.setup.parallelism);
+    const other = lanes > 1 ? 1 : 0;
+    return {
+      original: { label: 'original', check: 'parser', lane: 0, layers: {} } as PlannedRun,
+      second: { label: 'original (second run)', check: 'determinism', lane: 0, layers: {} } as PlannedRun,
+      buggy: { label: 'buggy', check: 'bug-validity', lane: other, layers: { bug: true, restoreTests: true } } as PlannedRun,
+      weakened: { label: 'buggy + weakened tests', check: 'test-weakening', lane: other, layers: { bug: true, weaken: true } } as PlannedRun,
+      reverts: this.codeChanges().map(
+        (change, i): PlannedRun => ({
+          label: `revert ${fileOf(change)}`,
+          check: 'inverse-mutation',
+          lane: (i + other) % lanes,
+          layers: { bug: true, restoreTests: true, revert: [change] },
+        }),
+      ),
+      gold: {
+        label: 'gold patch',
+        check: 'gold-patch',
+        lane: 0,
+        layers: async (sandbox: Sandbox) => ({
+          bug: true,
+          weaken: true,
+          candidate: await this.goldPatchProvider!(sandbox),
+          restoreTests: true,
+        }),
+      } as PlannedRun,
+    };
+  }
+
   originalRun(): Promise<RunRecord> {
-    return this.shared('original', {});
+    return this.shared(this.plans().original);
   }
 
   secondOriginalRun(): Promise<RunRecord> {
-    return this.shared('original (second run)', {});
+    return this.shared(this.plans().second);
   }
 
   /** The buggy state with the oracle (unweakened) tests. */
   buggyRun(): Promise<RunRecord> {
-    return this.shared('buggy', { bug: true, restoreTests: true });
+    return this.shared(this.plans().buggy);
   }
 
   weakenedRun(): Promise<RunRecord> {
-    return this.shared('buggy + weakened tests', { bug: true, weaken: true });
+    return this.shared(this.plans().weakened);
+  }
+
+  /** The run with only `change` reverted, for inverse mutation. */
+  revertRun(change: FileChange): Promise<RunRecord> {
+    const plan = this.plans().reverts.find((p) => p.label === `revert ${fileOf(change)}`);
+    if (!plan) throw new Error(`no revert run for ${fileOf(change)}`);
+    return this.shared(plan);
+  }
+
+  /** The gold patch's evaluation run; `provider` makes the patch in the container at the run's turn. */
+  goldRun(provider: (sandbox: Sandbox) => Promise<string>): Promise<RunRecord> {
+    this.goldPatchProvider ??= provider;
+    return this.shared(this.plans().gold);
+  }
+
+  /** Starts every run the checks will need, spread over the lanes. */
+  prefetch(goldProvider: (sandbox: Sandbox) => Promise<string>): void {
+    const plans = this.plans();
+    this.goldPatchProvider ??= goldProvider;
+    const order = [plans.original, plans.buggy, plans.second, plans.weakened, ...(plans.reverts.length > 1 ? plans.reverts : []), plans.gold];
+    for (const plan of order) this.shared(plan);
   }
 
   /** FAIL_TO_PASS and PASS_TO_PASS, once both the original and the buggy runs are in. */
@@ -147,7 +255,7 @@ export class CheckContext {
   }
 
   async close(): Promise<void> {
-    const all = [this.main, ...this.extras].filter((s): s is Promise<Sandbox> => s !== undefined);
+    const all = this.lanes;
     await Promise.all(all.map((s) => s.then((sandbox) => sandbox.remove()).catch(() => undefined)));
   }
 }

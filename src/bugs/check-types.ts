@@ -29,9 +29,9 @@ export type CheckOutcome = Omit<CheckResult, 'name' | 'durationMs'>;
 
 export type CheckEvent =
   | { type: 'check-started'; check: CheckName; index: number }
-  | { type: 'run-started'; check: CheckName; label: string; command: string }
-  | { type: 'run-output'; check: CheckName; label: string; stream: OutputStream; text: string }
-  | { type: 'run-finished'; check: CheckName; run: RunRecord }
+  | { type: 'run-started'; check: CheckName | 'evaluate'; label: string; command: string }
+  | { type: 'run-output'; check: CheckName | 'evaluate'; label: string; stream: OutputStream; text: string }
+  | { type: 'run-finished'; check: CheckName | 'evaluate'; run: RunRecord }
   | { type: 'check-finished'; result: CheckResult };
 
 export interface CheckReport {

@@ -5,12 +5,12 @@
  * FAIL_TO_PASS and PASS_TO_PASS test is present and passed — so editing the
  * tests gains nothing.
  */
-import { PatchRejectedError } from '../errors.js';
-import type { Sandbox } from '../sandbox/sandbox.js';
+import { PatchRejectedError, SandboxError } from '../errors.js';
+import { shellQuote, type Sandbox } from '../sandbox/sandbox.js';
 import type { BugArtifact } from './artifact.js';
 import { CheckContext, type CheckSetup } from './check-context.js';
 import { touchedPaths } from './diff.js';
-import { buildState } from './repo-state.js';
+import { STATE_APPLY_FAILED, stateFailure, stateScript } from './repo-state.js';
 import type { RunRecord } from './test-run.js';
 import { notPassingAmong, type TestMap } from './test-results.js';
 
@@ -29,39 +29,57 @@ export interface Evaluation {
   run?: RunRecord;
 }
 
-/** The patch that takes the buggy state back to the original code: the reverse of the bug (and of a parent prediction). */
+/**
+ * The patch that takes the buggy state back to the original code: the reverse
+ * of the bug (and of a parent prediction), made by git in the container in one exec.
+ */
 export async function goldPatch(sandbox: Sandbox, artifact: BugArtifact, base: string): Promise<string> {
-  await buildState(sandbox, artifact, base, { bug: true, weaken: true });
   const testFiles = new Set(artifact.testFiles);
   const code = touchedPaths([...artifact.bugChanges, ...artifact.predChanges]).filter((p) => !testFiles.has(p));
-  return sandbox.diff(code, { reverse: true });
+  if (code.length === 0) return '';
+  const state = stateScript(artifact, base, { bug: true, weaken: true });
+  const paths = code.map(shellQuote).join(' ');
+  const script = ['set -e', ...state.lines, `git add -A -- ${paths}`, `git diff --cached --binary -R HEAD -- ${paths}`, 'git reset -q'];
+  const result = await sandbox.exec(script.join('\n'), { timeoutMs: 120_000, maxOutputBytes: 64 * 1024 * 1024 });
+  if (result.exitCode === STATE_APPLY_FAILED) throw stateFailure(result.stderr);
+  if (result.exitCode !== 0) throw new SandboxError(`making the gold patch failed: ${result.stderr.trim().slice(-400)}`);
+  return result.stdout;
 }
 
-export async function evaluateIn(ctx: CheckContext, sandbox: Sandbox, patch: string, spec: TestSpec, label: string): Promise<Evaluation> {
+/** Judges a finished evaluation run against the spec. */
+export function judge(run: RunRecord, spec: TestSpec): Evaluation {
   const required = [...spec.failToPass, ...spec.passToPass];
-  const layers = { bug: true, weaken: true, candidate: patch, restoreTests: true };
-  let run: RunRecord;
-  try {
-    run = await ctx.runIn(sandbox, label, layers);
-  } catch (error) {
-    if (error instanceof PatchRejectedError) {
-      return { solved: false, failing: required, results: {}, error: `the patch does not apply: ${error.message}` };
-    }
-    throw error;
-  }
   const failing = notPassingAmong(required, run.results);
   return { solved: required.length > 0 && failing.length === 0, failing, results: run.results, run };
 }
 
+/** The layers of an evaluation: everything the solver started from, the candidate, and the oracle tests put back. */
+export function evaluationLayers(candidate: string) {
+  return { bug: true, weaken: true, candidate, restoreTests: true };
+}
+
+/** Runs one candidate in a context's first lane; a patch that does not apply is not solved. */
+export async function evaluateInContext(ctx: CheckContext, patch: string, spec: TestSpec, label: string): Promise<Evaluation> {
+  try {
+    const run = await ctx.runInLane(0, 'evaluate', label, evaluationLayers(patch));
+    return judge(run, spec);
+  } catch (error) {
+    if (error instanceof PatchRejectedError) {
+      return { solved: false, failing: [...spec.failToPass, ...spec.passToPass], results: {}, error: `the patch does not apply: ${error.message}` };
+    }
+    throw error;
+  }
+}
+
 /**
- * Evaluates one patch in its own container. Without a known spec, the original
- * and buggy runs that define it are made first.
+ * Evaluates one patch with its own containers. Without a known spec, the
+ * original and buggy runs that define it are made first.
  */
 export async function evaluatePatch(setup: CheckSetup, patch: string, known?: TestSpec): Promise<Evaluation & TestSpec> {
   const ctx = new CheckContext(setup);
   try {
     const spec = known ?? (await ctx.testSpec());
-    const evaluation = await evaluateIn(ctx, await ctx.sandbox(), patch, spec, 'candidate patch');
+    const evaluation = await evaluateInContext(ctx, patch, spec, 'candidate patch');
     return { ...evaluation, ...spec };
   } finally {
     await ctx.close();

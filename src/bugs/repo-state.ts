@@ -1,46 +1,92 @@
 /**
  * Building the states a bug is judged in, inside one container, by git alone:
  * original → bug_inject.diff → test_weaken.diff → pred_patch.diff → candidate
- * patch, and optionally the oracle test files restored to the original.
+ * patch, then optionally the oracle test files restored to the original and
+ * single files reverted. One exec per state: resets are the hot path of the checks.
  */
-import { shellQuote, type Sandbox } from '../sandbox/sandbox.js';
+import { PatchRejectedError, SandboxError } from '../errors.js';
+import { rejectedFiles, shellQuote, type Sandbox } from '../sandbox/sandbox.js';
 import type { BugArtifact } from './artifact.js';
 import type { FileChange } from './diff.js';
+import { DIFFS_IN_CONTAINER } from './container-paths.js';
 
 export interface StateLayers {
   bug?: boolean;
   weaken?: boolean;
-  /** The parent's failed solver patch, for higher-order bugs (applied whenever the artifact has one and bug is on). */
+  /** The parent's failed solver patch of a higher-order bug; on by default whenever the bug is. */
   pred?: boolean;
   candidate?: string;
-  /** Put every file of test_files.txt back to the original version last. */
+  /** Put every file of test_files.txt back to the original version. */
   restoreTests?: boolean;
   /** Revert these changes of the bug (each file back to the original) after the layers are on. */
   revert?: FileChange[];
 }
 
-export async function buildState(sandbox: Sandbox, artifact: BugArtifact, base: string, layers: StateLayers): Promise<void> {
-  await sandbox.reset(base);
-  if (layers.bug) await sandbox.applyDiff(artifact.bugInject);
-  if (layers.weaken) await sandbox.applyDiff(artifact.testWeaken);
-  if (layers.bug && layers.pred !== false && artifact.predPatch) await sandbox.applyDiff(artifact.predPatch);
-  if (layers.candidate) await sandbox.applyDiff(layers.candidate);
-  if (layers.restoreTests) await restorePaths(sandbox, base, artifact.testFiles);
+export const STATE_APPLY_FAILED = 86;
+const STATE_MARKER = 'bugbench-state-failed: ';
+
+/** Bash that puts each path back to its version in `base`, removing paths that did not exist there. */
+export function restoreScript(base: string, paths: string[]): string[] {
+  const b = shellQuote(base);
+  return paths.map((p) => {
+    const q = shellQuote(p);
+    return `if git cat-file -e ${b}:${q} 2>/dev/null; then git checkout -q ${b} -- ${q}; else rm -rf -- ${q}; fi`;
+  });
+}
+
+export interface StateScript {
+  /** Bash lines (run with `set -e`) that build the state from any state of /repo. */
+  lines: string[];
+  /** A candidate patch to write to DIFFS_IN_CONTAINER.candidate first. */
+  candidate?: string;
+}
+
+/** The bash that builds a state; a patch that does not apply exits with STATE_APPLY_FAILED and says which. */
+export function stateScript(artifact: BugArtifact, base: string, layers: StateLayers): StateScript {
+  const lines = [
+    `apply() { if ! out=$(git apply --whitespace=nowarn "$2" 2>&1); then printf '${STATE_MARKER}%s\\n%s\\n' "$1" "$out" >&2; exit ${STATE_APPLY_FAILED}; fi; }`,
+    `git reset -q --hard ${shellQuote(base)}`,
+    'git clean -q -fd',
+  ];
+  const nonEmpty = (text: string | undefined) => text !== undefined && text.trim() !== '';
+  if (layers.bug && nonEmpty(artifact.bugInject)) lines.push(`apply bug_inject.diff ${DIFFS_IN_CONTAINER.bug}`);
+  if (layers.weaken && nonEmpty(artifact.testWeaken)) lines.push(`apply test_weaken.diff ${DIFFS_IN_CONTAINER.weaken}`);
+  if (layers.bug && layers.pred !== false && nonEmpty(artifact.predPatch)) lines.push(`apply pred_patch.diff ${DIFFS_IN_CONTAINER.pred}`);
+  let candidate: string | undefined;
+  if (nonEmpty(layers.candidate)) {
+    candidate = layers.candidate!.endsWith('\n') ? layers.candidate! : `${layers.candidate}\n`;
+    lines.push(`apply 'the candidate patch' ${DIFFS_IN_CONTAINER.candidate}`);
+  }
+  if (layers.restoreTests) lines.push(...restoreScript(base, artifact.testFiles));
   if (layers.revert) {
     const paths = layers.revert.flatMap((c) => [c.oldPath, c.newPath]).filter((p): p is string => p !== undefined);
-    await restorePaths(sandbox, base, paths);
+    lines.push(...restoreScript(base, [...new Set(paths)]));
+  }
+  return { lines, candidate };
+}
+
+/** A PatchRejectedError from the stderr of a state script that exited with STATE_APPLY_FAILED. */
+export function stateFailure(stderr: string): PatchRejectedError {
+  const text = stderr.slice(stderr.indexOf(STATE_MARKER) + STATE_MARKER.length);
+  const [layer, ...rest] = text.trim().split('\n');
+  const detail = rest.find((l) => l.startsWith('error:')) ?? rest[0] ?? '';
+  return new PatchRejectedError(rejectedFiles(rest.join('\n')), `${layer ?? 'a patch'}: ${detail}`);
+}
+
+export async function buildState(sandbox: Sandbox, artifact: BugArtifact, base: string, layers: StateLayers): Promise<void> {
+  const script = stateScript(artifact, base, layers);
+  if (script.candidate) await sandbox.writeFile(DIFFS_IN_CONTAINER.candidate, script.candidate);
+  const result = await sandbox.exec(['set -e', ...script.lines].join('\n'), { timeoutMs: 120_000 });
+  if (result.exitCode === STATE_APPLY_FAILED && result.stderr.includes(STATE_MARKER)) throw stateFailure(result.stderr);
+  if (result.exitCode !== 0 || result.timedOut) {
+    throw new SandboxError(`building the ${describe(layers)} state failed (exit ${result.exitCode}): ${result.stderr.trim().slice(-400)}`);
   }
 }
 
-/** Each path back to its version in `base`; a path that did not exist there is removed. */
-export async function restorePaths(sandbox: Sandbox, base: string, paths: string[]): Promise<void> {
-  if (paths.length === 0) return;
-  const quotedBase = shellQuote(base);
-  const script = paths
-    .map((p) => {
-      const q = shellQuote(p);
-      return `if git cat-file -e ${quotedBase}:${q} 2>/dev/null; then git checkout -q ${quotedBase} -- ${q}; else rm -rf -- ${q}; fi`;
-    })
-    .join(' && ');
-  await sandbox.run(script, { timeoutMs: 60_000 });
+function describe(layers: StateLayers): string {
+  const parts = ['original'];
+  if (layers.bug) parts.push('bug');
+  if (layers.weaken) parts.push('weakened tests');
+  if (layers.candidate) parts.push('candidate');
+  return parts.join(' + ');
 }

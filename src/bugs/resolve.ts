@@ -8,7 +8,7 @@ import type Docker from 'dockerode';
 import { ImageNotFoundError, NotFoundError, UsageError } from '../errors.js';
 import { workspacePath } from '../paths.js';
 import { isNotFound } from '../sandbox/docker.js';
-import { LABEL_COMMIT } from '../sandbox/repo-image.js';
+import { LABEL_COMMIT } from '../sandbox/labels.js';
 import { loadArtifact, type BugArtifact } from './artifact.js';
 import { DEFAULT_CHECK_PARAMS, type CheckParams } from './meta.js';
 

@@ -5,13 +5,15 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SandboxError } from '../errors.js';
 import type { OutputStream, Sandbox } from '../sandbox/sandbox.js';
+import { ARTIFACT_MOUNT, DIFFS_IN_CONTAINER, LOG_IN_CONTAINER, RUN_DIR } from './container-paths.js';
+import { STATE_APPLY_FAILED, stateFailure, type StateScript } from './repo-state.js';
+
+export { ARTIFACT_MOUNT } from './container-paths.js';
 import type { BugArtifact } from './artifact.js';
 import { parseTestMap, ParserOutputError, type TestMap } from './test-results.js';
 
-/** Where the artifact's scripts live in the container: outside /repo, so resets leave them alone. */
-export const ARTIFACT_MOUNT = '/bugbench/artifact';
-const LOG_IN_CONTAINER = '/bugbench/test.log';
 const PARSER_TIMEOUT_MS = 60_000;
 
 export interface RunRecord {
@@ -30,13 +32,20 @@ export interface RunOptions {
   label: string;
   timeoutMs: number;
   logDir: string;
+  /** Builds the state to run in, in the same exec. */
+  prepare?: StateScript;
   onOutput?: (stream: OutputStream, text: string) => void;
 }
 
-export async function installArtifactScripts(sandbox: Sandbox, artifact: BugArtifact): Promise<void> {
+/** Copies the artifact's scripts and diffs into the container, where every run of the bug reads them. */
+export async function installArtifact(sandbox: Sandbox, artifact: BugArtifact): Promise<void> {
+  const withNewline = (text: string) => (text === '' || text.endsWith('\n') ? text : `${text}\n`);
   await sandbox.writeFiles([
     { path: `${ARTIFACT_MOUNT}/test_script.sh`, content: artifact.testScript, mode: 0o755 },
     { path: `${ARTIFACT_MOUNT}/test_parser.py`, content: artifact.testParser, mode: 0o644 },
+    { path: `${ARTIFACT_MOUNT}/bug_inject.diff`, content: withNewline(artifact.bugInject) },
+    { path: `${ARTIFACT_MOUNT}/test_weaken.diff`, content: withNewline(artifact.testWeaken) },
+    { path: `${ARTIFACT_MOUNT}/pred_patch.diff`, content: withNewline(artifact.predPatch ?? '') },
   ]);
 }
 
@@ -45,25 +54,94 @@ export function logFileName(label: string): string {
 }
 
 /** The command that runs the artifact's tests in /repo, output teed to the log the parser reads. */
-export const TEST_COMMAND = `set -o pipefail; bash ${ARTIFACT_MOUNT}/test_script.sh 2>&1 | tee ${LOG_IN_CONTAINER}`;
+export const TEST_COMMAND = `bash ${ARTIFACT_MOUNT}/test_script.sh 2>&1 | tee ${LOG_IN_CONTAINER}`;
+
+/**
+ * One exec per run: build the state (if given), run the script under the time
+ * limit (coreutils timeout kills its whole process group), then the parser over
+ * the log. The script's output (stdout and stderr together) is this exec's
+ * stdout; the exec's stderr carries a summary line and the parser's output and
+ * errors, base64-encoded, so a run costs one round trip.
+ */
+function runScript(timeoutSec: number, prepare?: StateScript): string {
+  return [
+    ...(prepare ? ['set -e', ...prepare.lines, 'set +e'] : []),
+    `rm -rf ${RUN_DIR} && mkdir -p ${RUN_DIR}`,
+    'set -o pipefail',
+    'start=$(date +%s%N)',
+    `timeout -s KILL ${timeoutSec} bash ${ARTIFACT_MOUNT}/test_script.sh 2>&1 | tee ${LOG_IN_CONTAINER}`,
+    'rc=$?',
+    'duration=$(( ($(date +%s%N) - start) / 1000000 ))',
+    'pstart=$(date +%s%N)',
+    `timeout -s KILL ${PARSER_TIMEOUT_MS / 1000} python3 ${ARTIFACT_MOUNT}/test_parser.py < ${LOG_IN_CONTAINER} > ${RUN_DIR}/parsed 2> ${RUN_DIR}/parser-stderr`,
+    'pexit=$?',
+    'pduration=$(( ($(date +%s%N) - pstart) / 1000000 ))',
+    `{ printf '${SUMMARY_TAG} %s %s %s\\n' "$duration" "$pexit" "$pduration"; base64 -w0 < ${RUN_DIR}/parsed; echo; tail -c 4000 ${RUN_DIR}/parser-stderr | base64 -w0; echo; } >&2`,
+    'exit $rc',
+  ].join('\n');
+}
+
+const SUMMARY_TAG = 'bugbench-run';
+
+interface RunSummary {
+  durationMs: number;
+  parserExit: number;
+  parserDurationMs: number;
+  parsed: string;
+  parserStderr: string;
+}
+
+/** Reads the summary the run script writes to stderr; undefined if the script never got that far. */
+export function readSummary(stderr: string): RunSummary | undefined {
+  const lines = stderr.split('\n');
+  const at = lines.findIndex((l) => l.startsWith(`${SUMMARY_TAG} `));
+  if (at < 0) return undefined;
+  const [, duration, exit, parserDuration] = lines[at]!.split(' ');
+  const decode = (line: string | undefined) => Buffer.from(line ?? '', 'base64').toString('utf8');
+  return {
+    durationMs: Number(duration),
+    parserExit: Number(exit),
+    parserDurationMs: Number(parserDuration),
+    parsed: decode(lines[at + 1]),
+    parserStderr: decode(lines[at + 2]),
+  };
+}
 
 export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<RunRecord> {
   const command = TEST_COMMAND;
-  const script = await sandbox.exec(command, { timeoutMs: options.timeoutMs, onOutput: options.onOutput });
+  const limitSec = Math.max(1, Math.round(options.timeoutMs / 1000));
+  if (options.prepare?.candidate) await sandbox.writeFile(DIFFS_IN_CONTAINER.candidate, options.prepare.candidate);
+  // The in-container limits come first; this one only guards against a wedged exec.
+  const guardMs = options.timeoutMs + PARSER_TIMEOUT_MS + 30_000;
+  const exec = await sandbox.exec(runScript(limitSec, options.prepare), {
+    timeoutMs: guardMs,
+    onOutput: (stream, text) => stream === 'stdout' && options.onOutput?.(stream, text),
+    maxStderrBytes: 64 * 1024 * 1024,
+  });
+  if (exec.exitCode === STATE_APPLY_FAILED && exec.stderr.includes('bugbench-state-failed')) throw stateFailure(exec.stderr);
+  const summary = readSummary(exec.stderr);
+  if (!summary && !exec.timedOut) {
+    throw new SandboxError(`preparing the run "${options.label}" failed (exit ${exec.exitCode}): ${exec.stderr.trim().slice(-400)}`);
+  }
   mkdirSync(options.logDir, { recursive: true });
   const logPath = join(options.logDir, logFileName(options.label));
-  writeFileSync(logPath, script.stdout + script.stderr);
+  writeFileSync(logPath, exec.stdout);
 
-  const parserCommand = `python3 ${ARTIFACT_MOUNT}/test_parser.py < ${LOG_IN_CONTAINER}`;
-  const parsed = await sandbox.exec(parserCommand, { timeoutMs: PARSER_TIMEOUT_MS, maxOutputBytes: 32 * 1024 * 1024 });
+  const durationMs = summary?.durationMs ?? exec.durationMs;
+  const exitCode = exec.timedOut ? 137 : exec.exitCode;
+  const timedOut = exec.timedOut || ((exitCode === 137 || exitCode === 124) && durationMs >= limitSec * 1000 - 50);
+  const parserExit = summary?.parserExit ?? -1;
+  const parserStderr = summary?.parserStderr ?? '';
+  const parsedText = summary?.parsed ?? '';
   let results: TestMap = {};
   let error: string | undefined;
-  if (parsed.timedOut) error = `the parser did not finish within ${PARSER_TIMEOUT_MS / 1000} s`;
-  else if (parsed.exitCode !== 0) {
-    error = `the parser exited with ${parsed.exitCode}: ${parsed.stderr.trim().split('\n').slice(-1)[0] ?? ''}`.trim();
+  if (!summary) error = 'the parser did not run';
+  else if (parserExit === 137) error = `the parser did not finish within ${PARSER_TIMEOUT_MS / 1000} s`;
+  else if (parserExit !== 0) {
+    error = `the parser exited with ${parserExit}: ${parserStderr.trim().split('\n').slice(-1)[0] ?? ''}`.trim();
   } else {
     try {
-      results = parseTestMap(parsed.stdout);
+      results = parseTestMap(parsedText);
     } catch (e) {
       if (!(e instanceof ParserOutputError)) throw e;
       error = e.message;
@@ -72,17 +150,17 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
   return {
     label: options.label,
     command,
-    exitCode: script.exitCode,
-    durationMs: script.durationMs,
-    timedOut: script.timedOut,
+    exitCode,
+    durationMs,
+    timedOut,
     logPath,
     results,
     parser: {
-      command: parserCommand,
-      exitCode: parsed.exitCode,
-      durationMs: parsed.durationMs,
+      command: `python3 ${ARTIFACT_MOUNT}/test_parser.py < ${LOG_IN_CONTAINER}`,
+      exitCode: parserExit,
+      durationMs: summary?.parserDurationMs ?? 0,
       error,
-      output: error ? (parsed.stdout + parsed.stderr).slice(0, 2000) : undefined,
+      output: error ? (parsedText + parserStderr).slice(0, 2000) : undefined,
     },
   };
 }

@@ -1,4 +1,8 @@
-/** `bugbench check <bug-id | artifact-dir> [--image TAG] [--json] [--all] [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--parallel N]` */
+/**
+ * `bugbench check <bug-id | artifact-dir> [--image TAG] [--json] [--all] [--min-passing N]
+ *   [--min-changed-files N] [--min-failing N] [--timeout S] [--parallel N] [--fresh-containers]`
+ * (--fresh-containers makes a new container per run, as SWE-bench's harness does; for comparison.)
+ */
 import type { CheckEvent, CheckReport, CheckResult } from '../bugs/check-types.js';
 import { CheckSession } from '../bugs/consistency.js';
 import type { CheckParams } from '../bugs/meta.js';
@@ -29,6 +33,7 @@ export async function checkCommand(args: string[]): Promise<number> {
       'min-failing': { type: 'string' },
       timeout: { type: 'string' },
       parallel: { type: 'string' },
+      'fresh-containers': { type: 'boolean', default: false },
     },
     1,
   );
@@ -42,7 +47,7 @@ export async function checkCommand(args: string[]): Promise<number> {
   set('minChangedFiles', positiveInt('min-changed-files', values['min-changed-files']));
   set('minFailingTests', positiveInt('min-failing', values['min-failing']));
   set('testTimeoutSec', positiveInt('timeout', values.timeout, 1));
-  const parallelism = positiveInt('parallel', values.parallel, 1) ?? 2;
+  const parallelism = positiveInt('parallel', values.parallel, 1) ?? 1;
 
   const docker = dockerClient();
   const bug = await resolveBug(docker, ref, { image: values.image, params, purpose: 'checks' });
@@ -55,6 +60,7 @@ export async function checkCommand(args: string[]): Promise<number> {
     params: bug.params,
     logDir: bug.logDir,
     parallelism,
+    freshContainerPerRun: values['fresh-containers'],
     all: values.all,
     onEvent: live ? (event) => showProgress(live, event) : undefined,
   });

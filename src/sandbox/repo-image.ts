@@ -13,10 +13,9 @@ import type { Progress } from '../progress.js';
 import { BASE_IMAGE, splitTag } from './base-image.js';
 import { imageExists } from './docker.js';
 
-export const LABEL_REPO = 'bugbench.repo';
-export const LABEL_COMMIT = 'bugbench.commit';
-export const LABEL_TEST_CMD = 'bugbench.test-cmd';
-export const LABEL_SOURCE = 'bugbench.source';
+import { LABEL_COMMIT, LABEL_REPO, LABEL_SOURCE, LABEL_TEST_CMD } from './labels.js';
+
+export { LABEL_COMMIT, LABEL_REPO, LABEL_SOURCE, LABEL_TEST_CMD } from './labels.js';
 
 export interface BuildImageOptions {
   dir: string;

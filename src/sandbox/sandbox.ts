@@ -37,7 +37,9 @@ export type OutputStream = 'stdout' | 'stderr';
 
 export interface ExecOptions {
   timeoutMs?: number;
+  /** Cap per stream (default 1 MiB); `maxStderrBytes` sets stderr's apart. */
   maxOutputBytes?: number;
+  maxStderrBytes?: number;
   env?: Record<string, string>;
   workdir?: string;
   /** Called with each piece of output as it arrives (decoded, whole characters). */
@@ -134,7 +136,7 @@ export class Sandbox {
       AttachStderr: true,
     });
     const stream = await exec.start({ hijack: true, stdin: false });
-    const outputs = { stdout: new CappedOutput(cap), stderr: new CappedOutput(cap) };
+    const outputs = { stdout: new CappedOutput(cap), stderr: new CappedOutput(options.maxStderrBytes ?? cap) };
     const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
     const sink = (name: OutputStream) => {
       const pass = new PassThrough();
@@ -265,6 +267,25 @@ export class Sandbox {
     const content = files.get(posix.basename(absolute));
     if (!content) throw new NotFoundError(`${absolute} in the container is not a regular file`);
     return content;
+  }
+
+  /** The regular files directly in a folder, by name. */
+  async readDir(path: string): Promise<Map<string, Buffer>> {
+    const absolute = absolutePath(path);
+    let archive: NodeJS.ReadableStream;
+    try {
+      archive = await this.container.getArchive({ path: absolute });
+    } catch (error) {
+      if (isNotFound(error)) throw new NotFoundError(`no folder ${absolute} in the container`);
+      throw error;
+    }
+    const files = new Map<string, Buffer>();
+    const prefix = `${posix.basename(absolute)}/`;
+    for (const [name, content] of await unpackFiles(archive)) {
+      const rest = name.startsWith(prefix) ? name.slice(prefix.length) : name;
+      if (rest !== '' && !rest.includes('/')) files.set(rest, content);
+    }
+    return files;
   }
 
   async readText(path: string): Promise<string> {

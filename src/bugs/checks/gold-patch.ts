@@ -1,21 +1,24 @@
 /** `gold-patch`: the reverse of the bug, evaluated like any solver patch, must solve the task. */
 import type { CheckContext } from '../check-context.js';
 import type { CheckOutcome } from '../check-types.js';
-import { evaluateIn, goldPatch } from '../evaluate.js';
+import { goldPatch, judge } from '../evaluate.js';
+
+export function goldProvider(ctx: CheckContext) {
+  return (sandbox: Parameters<typeof goldPatch>[0]) => goldPatch(sandbox, ctx.artifact, ctx.base);
+}
 
 export async function goldPatchCheck(ctx: CheckContext): Promise<CheckOutcome> {
   const spec = await ctx.testSpec();
-  const sandbox = await ctx.sandbox();
-  const patch = await goldPatch(sandbox, ctx.artifact, ctx.base);
-  const evaluation = await evaluateIn(ctx, sandbox, patch, spec, 'gold patch');
+  const run = await ctx.goldRun(goldProvider(ctx));
+  const evaluation = judge(run, spec);
   if (!evaluation.solved) {
     const failing = evaluation.failing.slice(0, 5).join(', ');
     return {
       verdict: 'fail',
-      reason: `the original code does not pass the evaluation: ${evaluation.error ?? `${evaluation.failing.length} test(s) fail: ${failing}`}`,
-      runs: evaluation.run ? [evaluation.run] : [],
+      reason: `the original code does not pass the evaluation: ${evaluation.failing.length} test(s) fail: ${failing}`,
+      runs: [run],
     };
   }
   const total = spec.failToPass.length + spec.passToPass.length;
-  return { verdict: 'pass', reason: `the reverse of the bug passes all ${total} FAIL_TO_PASS and PASS_TO_PASS tests`, runs: [evaluation.run!] };
+  return { verdict: 'pass', reason: `the reverse of the bug passes all ${total} FAIL_TO_PASS and PASS_TO_PASS tests`, runs: [run] };
 }

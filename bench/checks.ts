@@ -1,0 +1,94 @@
+/**
+ * What the consistency checks cost beyond the tests themselves, on the valid
+ * two-file fixture bug, measured in one run:
+ *   overheadRatio = wall time of `bugbench check` / the sum of the raw test-script
+ *                   runtimes its runs need (each a direct `docker exec` of the same
+ *                   script in the same state);
+ *   naiveRatio    = the same checks with a fresh container per run (as SWE-bench's
+ *                   harness does) / ours.
+ * Medians of a few rounds; the last line printed is the JSON summary.
+ */
+import { execa } from 'execa';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadArtifact } from '../src/bugs/artifact.js';
+import { fileOf } from '../src/bugs/check-context.js';
+import { goldPatch } from '../src/bugs/evaluate.js';
+import { buildState, type StateLayers } from '../src/bugs/repo-state.js';
+import { ARTIFACT_MOUNT, installArtifact } from '../src/bugs/test-run.js';
+import { PACKAGE_ROOT } from '../src/paths.js';
+import { Sandbox } from '../src/sandbox/sandbox.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ARTIFACT = join(PACKAGE_ROOT, 'test', 'fixtures', 'artifacts', 'valid-two-files');
+const BIN = join(PACKAGE_ROOT, 'bin', 'bugbench.js');
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function timeCli(args: string[]): Promise<number> {
+  const started = performance.now();
+  const result = await execa('node', [BIN, ...args], { reject: false });
+  const elapsed = performance.now() - started;
+  const report = JSON.parse(result.stdout) as { valid: boolean };
+  if (!report.valid) throw new Error(`the fixture bug was judged invalid: ${result.stdout.slice(0, 400)}`);
+  return elapsed;
+}
+
+/** The states `bugbench check` runs the tests in for this bug, each timed with a plain `docker exec`. */
+async function rawRuntimes(): Promise<number[]> {
+  const artifact = loadArtifact(ARTIFACT);
+  const base = artifact.meta!.baseCommit!;
+  const sandbox = await Sandbox.create({ image: artifact.meta!.image.tag, runId: 'bench-checks-raw' });
+  try {
+    await installArtifact(sandbox, artifact);
+    const gold = await goldPatch(sandbox, artifact, base);
+    const states: StateLayers[] = [
+      {},
+      {},
+      { bug: true, restoreTests: true },
+      { bug: true, weaken: true },
+      ...artifact.bugChanges.map((c) => ({ bug: true, restoreTests: true, revert: [c] })),
+      { bug: true, weaken: true, candidate: gold, restoreTests: true },
+    ];
+    const times: number[] = [];
+    for (const state of states) {
+      await buildState(sandbox, artifact, base, state);
+      const started = performance.now();
+      await execa('docker', ['exec', '-w', '/repo', sandbox.id, 'bash', '-c', `bash ${ARTIFACT_MOUNT}/test_script.sh > /dev/null 2>&1`], { reject: false });
+      times.push(performance.now() - started);
+    }
+    console.log(`raw runs (${states.length}): ${times.map((t) => t.toFixed(0)).join(', ')} ms for ${['original', 'original again', 'buggy', 'weakened', ...artifact.bugChanges.map((c) => `revert ${fileOf(c)}`), 'gold'].join(', ')}`);
+    return times;
+  } finally {
+    await sandbox.remove();
+  }
+}
+
+async function main(): Promise<void> {
+  const logs = mkdtempSync(join(tmpdir(), 'bugbench-bench-'));
+  const ours: number[] = [];
+  const naive: number[] = [];
+  const raw: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    raw.push((await rawRuntimes()).reduce((a, b) => a + b, 0));
+    ours.push(await timeCli(['check', ARTIFACT, '--json']));
+    naive.push(await timeCli(['check', ARTIFACT, '--json', '--fresh-containers']));
+    console.log(`round ${round + 1}: check ${ours.at(-1)!.toFixed(0)} ms, fresh containers ${naive.at(-1)!.toFixed(0)} ms, raw sum ${raw.at(-1)!.toFixed(0)} ms`);
+  }
+  const summary = {
+    checkMs: Math.round(median(ours)),
+    rawTestScriptSumMs: Math.round(median(raw)),
+    freshContainerCheckMs: Math.round(median(naive)),
+    overheadRatio: Number((median(ours) / median(raw)).toFixed(3)),
+    naiveRatio: Number((median(naive) / median(ours)).toFixed(3)),
+    rounds: ROUNDS,
+    logs,
+  };
+  console.log(JSON.stringify(summary));
+}
+
+await main();

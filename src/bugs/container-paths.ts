@@ -1,0 +1,15 @@
+/** Where a bug's files live inside its container: outside /repo, so git resets leave them alone. */
+export const ARTIFACT_MOUNT = '/bugbench/artifact';
+
+export const DIFFS_IN_CONTAINER = {
+  bug: `${ARTIFACT_MOUNT}/bug_inject.diff`,
+  weaken: `${ARTIFACT_MOUNT}/test_weaken.diff`,
+  pred: `${ARTIFACT_MOUNT}/pred_patch.diff`,
+  candidate: '/bugbench/candidate.diff',
+};
+
+/** The last run's test log, which the parser reads. */
+export const LOG_IN_CONTAINER = '/bugbench/test.log';
+
+/** The last run's parser output, exit code and durations. */
+export const RUN_DIR = '/bugbench/run';
