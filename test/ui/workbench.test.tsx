@@ -11,7 +11,7 @@ describe('workbench', () => {
     const selected = () => /› (\S+)/.exec(lastFrame()!)?.[1];
     const first = selected();
     stdin.write('\u001B[B'); // arrow down
-    await vi.waitFor(() => expect(selected()).not.toBe(first));
+    await vi.waitFor(() => expect(selected()).not.toBe(first), { timeout: 10_000 });
     expect(lastFrame()).toContain('tests: python3 -m pytest -rA');
     unmount();
   });
@@ -27,7 +27,7 @@ describe('workbench', () => {
     const report = await realCore.diagnose();
     const unhealthy = { ...report, engine: { ...report.engine, ok: false } };
     const { lastFrame, unmount } = render(<App core={{ ...core, diagnose: async () => unhealthy }} />);
-    await vi.waitFor(() => expect(lastFrame()).toContain('Setup failed'));
+    await vi.waitFor(() => expect(lastFrame()).toContain('Setup failed'), { timeout: 10_000 });
     expect(lastFrame()).toContain('starting one needs root');
     unmount();
   });
