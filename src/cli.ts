@@ -23,6 +23,11 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
     summary: 'run the nine consistency checks on a bug or artifact folder',
   },
   eval: { load: async () => (await import('./commands/eval.js')).evalCommand, summary: 'evaluate a candidate patch against a bug' },
+  inject: {
+    load: async () => (await import('./commands/inject.js')).injectCommand,
+    summary: 'run injection rollouts on an image and check what they submit',
+  },
+  replay: { load: async () => (await import('./commands/replay.js')).replayCommand, summary: 'play a recorded rollout back' },
 };
 
 export function usage(): string {

@@ -13,7 +13,7 @@ import { ImageNotFoundError, NotFoundError, PatchRejectedError, SandboxError } f
 import { CappedOutput } from './capped-output.js';
 import { dockerClient, isNotFound } from './docker.js';
 import { LABEL_RUN, ownerLabels } from './owner.js';
-import { packFiles, unpackFiles } from './tar.js';
+import { packFiles, unpackEntries, unpackFiles } from './tar.js';
 
 export const REPO_DIR = '/repo';
 export const DEFAULT_MEMORY_BYTES = 4 * 1024 ** 3;
@@ -255,6 +255,11 @@ export class Sandbox {
   }
 
   async readFile(path: string): Promise<Buffer> {
+    return (await this.readFileEntry(path)).content;
+  }
+
+  /** A file's content and mode (so an edit can keep an executable executable). */
+  async readFileEntry(path: string): Promise<{ content: Buffer; mode: number }> {
     const absolute = absolutePath(path);
     let archive: NodeJS.ReadableStream;
     try {
@@ -263,10 +268,9 @@ export class Sandbox {
       if (isNotFound(error)) throw new NotFoundError(`no file ${absolute} in the container`);
       throw error;
     }
-    const files = await unpackFiles(archive);
-    const content = files.get(posix.basename(absolute));
-    if (!content) throw new NotFoundError(`${absolute} in the container is not a regular file`);
-    return content;
+    const entry = (await unpackEntries(archive)).get(posix.basename(absolute));
+    if (!entry) throw new NotFoundError(`${absolute} in the container is not a regular file`);
+    return entry;
   }
 
   /** The regular files directly in a folder, by name. */
@@ -342,7 +346,7 @@ function isRemovalInProgress(error: unknown): boolean {
   return (error as { statusCode?: number })?.statusCode === 409;
 }
 
-function absolutePath(path: string): string {
+export function absolutePath(path: string): string {
   return posix.isAbsolute(path) ? posix.normalize(path) : posix.join(REPO_DIR, path);
 }
 

@@ -31,14 +31,20 @@ export async function packFiles(files: FileEntry[]): Promise<Buffer> {
 
 /** Reads every regular file of a tar stream into memory, keyed by its name in the archive. */
 export async function unpackFiles(source: NodeJS.ReadableStream): Promise<Map<string, Buffer>> {
+  const entries = await unpackEntries(source);
+  return new Map([...entries].map(([name, entry]) => [name, entry.content]));
+}
+
+/** Like unpackFiles, with each file's mode. */
+export async function unpackEntries(source: NodeJS.ReadableStream): Promise<Map<string, { content: Buffer; mode: number }>> {
   const extract = tar.extract();
-  const files = new Map<string, Buffer>();
+  const files = new Map<string, { content: Buffer; mode: number }>();
   const done = new Promise<void>((resolve, reject) => {
     extract.on('entry', (header, stream, next) => {
       const parts: Buffer[] = [];
       stream.on('data', (chunk: unknown) => parts.push(chunk as Buffer));
       stream.on('end', () => {
-        if (header.type === 'file') files.set(header.name, Buffer.concat(parts));
+        if (header.type === 'file') files.set(header.name, { content: Buffer.concat(parts), mode: header.mode ?? 0o644 });
         next();
       });
       stream.resume();

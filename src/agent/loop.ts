@@ -1,0 +1,116 @@
+/**
+ * The agent loop, small on purpose: ask the model for a turn, run the tools it
+ * called, hand back their results, until it submits or a limit is reached.
+ * Every step is an event on the rollout's stream.
+ */
+import { errorMessage } from '../errors.js';
+import { Budget } from './budget.js';
+import type { EventStream, FinishReason } from './events.js';
+import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from './messages.js';
+import type { Model } from './model.js';
+import type { ToolSet } from './tools.js';
+
+export interface AgentRun {
+  model: Model;
+  tools: ToolSet;
+  system: string;
+  task: string;
+  maxSteps: number;
+  stream: EventStream;
+  /** This rollout's cap: no request is sent once it is reached. */
+  budget?: Budget;
+  /** The whole run's cap, shared by its rollouts. */
+  runBudget?: Budget;
+  signal?: AbortSignal;
+}
+
+export interface AgentResult {
+  reason: FinishReason;
+  steps: number;
+  costUsd: number;
+  messages: Message[];
+  submitted?: string[];
+  detail?: string;
+}
+
+const NUDGE = 'Your last turn called no tool. Continue with the bash, editor or submit tool; call submit when you are done.';
+
+export async function runAgent(run: AgentRun): Promise<AgentResult> {
+  const { model, tools, stream } = run;
+  const budget = run.budget ?? new Budget();
+  const messages: Message[] = [{ role: 'user', content: run.task }];
+  const started = performance.now();
+  let step = 0;
+  let submitted: string[] | undefined;
+  let idleTurns = 0;
+
+  const finish = (reason: FinishReason, detail?: string): AgentResult => {
+    stream.emit({ type: 'finished', reason, steps: step, costUsd: budget.spentUsd, durationMs: Math.round(performance.now() - started), detail });
+    return { reason, steps: step, costUsd: budget.spentUsd, messages, submitted, detail };
+  };
+
+  while (step < run.maxSteps) {
+    if (run.signal?.aborted) return finish('cancelled');
+    if (budget.exhausted) return finish('budget', `the rollout spent $${budget.spentUsd.toFixed(4)} of its $${budget.limitUsd} budget`);
+    if (run.runBudget?.exhausted) return finish('budget', `the run spent its $${run.runBudget.limitUsd} budget`);
+    step++;
+    stream.emit({ type: 'step-started', step });
+
+    let content: ContentBlock[];
+    try {
+      const turn = await model.query({ system: run.system, messages, tools: tools.definitions }, {
+        onText: (text) => stream.emit({ type: 'text-delta', step, text }),
+        onToolStart: (callId, name) => stream.emit({ type: 'tool-call-started', step, callId, name }),
+        onToolInputDelta: (callId, partialJson) => stream.emit({ type: 'tool-input-delta', step, callId, partialJson }),
+        onRetry: (attempt, reason, delayMs) => stream.emit({ type: 'retry', step, attempt, reason, delayMs }),
+      }, run.signal);
+      const cost = model.costOf(turn.usage);
+      budget.add(cost);
+      run.runBudget?.add(cost);
+      stream.emit({ type: 'step-usage', step, usage: turn.usage, costUsd: cost, totalCostUsd: budget.spentUsd });
+      content = turn.content;
+    } catch (error) {
+      if (run.signal?.aborted) return finish('cancelled');
+      stream.emit({ type: 'error', message: errorMessage(error) });
+      return finish('error', errorMessage(error));
+    }
+    messages.push({ role: 'assistant', content });
+
+    const calls = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    if (calls.length === 0) {
+      if (idleTurns++ >= 1) return finish('error', 'the model stopped twice without calling a tool or submitting');
+      messages.push({ role: 'user', content: NUDGE });
+      continue;
+    }
+    idleTurns = 0;
+    // Every tool_use gets its tool_result in the next user message, even after a submission.
+    const results: ToolResultBlock[] = [];
+    for (const call of calls) {
+      if (run.signal?.aborted || submitted) {
+        results.push({ type: 'tool_result', tool_use_id: call.id, content: 'not run: the rollout ended', is_error: true });
+        continue;
+      }
+      const callStarted = performance.now();
+      const result = await tools.execute(call.name, call.input);
+      stream.emit({
+        type: 'tool-call-finished',
+        step,
+        callId: call.id,
+        name: call.name,
+        input: call.input,
+        output: result.output,
+        isError: result.isError,
+        exitCode: result.exitCode,
+        durationMs: Math.round(performance.now() - callStarted),
+      });
+      results.push({ type: 'tool_result', tool_use_id: call.id, content: result.output, ...(result.isError ? { is_error: true } : {}) });
+      if (result.submitted) {
+        submitted = result.submitted;
+        stream.emit({ type: 'submitted', step, files: result.submitted });
+      }
+    }
+    messages.push({ role: 'user', content: results });
+    if (submitted) return finish('submitted');
+  }
+  return finish('max-steps', `stopped after ${run.maxSteps} steps without a submission`);
+}

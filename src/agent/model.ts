@@ -1,0 +1,34 @@
+/** What the agent loop needs of a policy: one turn of the conversation at a time. */
+import type { Usage } from './events.js';
+import type { ContentBlock, Message, ToolDefinition } from './messages.js';
+
+export interface ModelRequest {
+  system: string;
+  messages: Message[];
+  tools: ToolDefinition[];
+}
+
+export interface ModelTurn {
+  /** Text and tool_use blocks, in the order the model produced them. */
+  content: ContentBlock[];
+  usage: Usage;
+  stopReason: string;
+}
+
+export interface TurnCallbacks {
+  onText?: (text: string) => void;
+  onToolStart?: (callId: string, name: string) => void;
+  /** Raw partial JSON of a tool's input as it streams (unfinished strings included). */
+  onToolInputDelta?: (callId: string, partialJson: string) => void;
+  onRetry?: (attempt: number, reason: string, delayMs: number) => void;
+}
+
+export interface Model {
+  /** e.g. "claude-sonnet-5-5" or "offline/removal". */
+  readonly name: string;
+  query(request: ModelRequest, callbacks: TurnCallbacks, signal?: AbortSignal): Promise<ModelTurn>;
+  /** Dollars for this much usage. */
+  costOf(usage: Usage): number;
+}
+
+export const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };

@@ -1,0 +1,243 @@
+/**
+ * The offline injector: a scripted agent that makes real bugs the way an agent
+ * would, through bash and the editor. It finds the Python tests, writes a
+ * parser and records the original results, then tries candidate changes one at
+ * a time and keeps those that break a few tests without breaking the import:
+ *   removal — empties function bodies;
+ *   history — reverts the code side of past fix commits;
+ *   direct  — flips comparisons, operators, constants and conditions.
+ * It combines changes across files, picks the test files that see them, writes
+ * the bug diff, deletes the tests that catch the bug, and submits.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../paths.js';
+import type { Action, Observation, ScriptedAgent, ToolCall } from './offline-model.js';
+import type { Rng } from './rng.js';
+
+export type OfflineStrategy = 'removal' | 'history' | 'direct';
+export const OFFLINE_STRATEGIES: OfflineStrategy[] = ['removal', 'history', 'direct'];
+
+export interface InjectorOptions {
+  strategy: OfflineStrategy;
+  rng: Rng;
+  minPassingTests: number;
+  minChangedFiles: number;
+  minFailingTests: number;
+  /** Candidate changes tried before giving up on finding more. */
+  maxTrials?: number;
+}
+
+const WORK = '/tmp/bugbench_offline';
+const OUT = '/tmp/artifact';
+const HELPER = `${WORK}/helper.py`;
+const PARSER = `${OUT}/test_parser.py`;
+const PYTEST = 'python3 -m pytest -rA -p no:cacheprovider';
+
+/** One candidate change: how to make it in a bash command, and the code files it touches. */
+interface Candidate {
+  label: string;
+  files: string[];
+  apply: string;
+}
+
+interface Trial {
+  candidate: Candidate;
+  broken: string[];
+}
+
+const bash = (command: string, timeout?: number): ToolCall => ({ name: 'bash', input: timeout ? { command, timeout } : { command } });
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The JSON after "RESULT " in a helper's output, or undefined. */
+export function resultOf<T>(output: string): T | undefined {
+  const line = output.split('\n').find((l) => l.startsWith('RESULT '));
+  if (!line) return undefined;
+  try {
+    return JSON.parse(line.slice('RESULT '.length)) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isTestFile(path: string): boolean {
+  return /(^|\/)(tests?|testing)\//.test(path) || /(^|\/)test_[^/]*\.py$/.test(path) || /_test\.py$/.test(path) || /(^|\/)conftest\.py$/.test(path);
+}
+
+function isCodeFile(path: string): boolean {
+  return path.endsWith('.py') && !isTestFile(path) && !/(^|\/)(setup|noxfile|fabfile)\.py$/.test(path) && !/(^|\/)(docs?|examples?|scripts?|benchmarks?)\//.test(path);
+}
+
+/** "tests/test_a.py::TestX::test_y[1-2]" → file "tests/test_a.py", function "TestX.test_y". */
+export function splitTestId(id: string): { file: string; func: string } {
+  const [file, ...rest] = id.split('::');
+  return { file: file!, func: rest.join('.').replace(/\[.*$/, '') };
+}
+
+function readResource(...parts: string[]): string {
+  return readFileSync(join(PACKAGE_ROOT, 'data', ...parts), 'utf8');
+}
+
+export async function* offlineInjector(options: InjectorOptions): ScriptedAgent {
+  const { rng } = options;
+  const maxTrials = options.maxTrials ?? 16;
+  const ask = async function* (thought: string, ...calls: ToolCall[]): AsyncGenerator<Action, Observation[], Observation[]> {
+    return yield { thought, calls };
+  };
+
+  yield* ask('I will start with the layout of the repository and its recent history.', bash('ls && git log --oneline | head -n 15'));
+  const listing = (yield* ask('Next, which Python files are tests and which are code.', bash("git ls-files '*.py'")))[0]!.output;
+  const files = listing.split('\n').filter((l) => l.endsWith('.py'));
+  const testFiles = files.filter(isTestFile).filter((f) => !f.endsWith('conftest.py') && !f.endsWith('__init__.py'));
+  const codeFiles = files.filter(isCodeFile);
+  if (testFiles.length === 0 || codeFiles.length === 0) {
+    return `I found ${testFiles.length} test file(s) and ${codeFiles.length} code file(s); there is nothing I can work with here.`;
+  }
+
+  yield* ask(
+    `There are ${testFiles.length} test files and ${codeFiles.length} code files. I will write a parser for pytest's -rA summary and a small helper for the edits I plan.`,
+    { name: 'editor', input: { command: 'create', path: PARSER, file_text: readResource('parsers', 'pytest_parser.py') } },
+    { name: 'editor', input: { command: 'create', path: HELPER, file_text: readResource('offline', 'agent_helper.py') } },
+  );
+
+  const allTests = testFiles.map(q).join(' ');
+  const runTests = (files: string, name: string) =>
+    `${PYTEST} ${files} > ${WORK}/${name}.log 2>&1; python3 ${PARSER} < ${WORK}/${name}.log > ${WORK}/${name}.json`;
+  const baseline = yield* ask(
+    'Now the whole suite on the untouched code, to know what passes.',
+    bash(`mkdir -p ${WORK} && ${runTests(allTests, 'original')}; tail -n 2 ${WORK}/original.log; python3 ${HELPER} summary ${WORK}/original.json`, 300),
+  );
+  const summary = resultOf<{ passed: string[]; failed: string[] }>(baseline[0]!.output);
+  if (!summary || summary.passed.length < options.minPassingTests) {
+    return `Only ${summary?.passed.length ?? 0} tests pass on the original code; at least ${options.minPassingTests} are needed, so I stop here.`;
+  }
+  const passing = summary.passed;
+  const maxBroken = Math.max(3, Math.floor(passing.length * 0.35));
+
+  // Candidates, in an order chosen by the seed.
+  let candidates: Candidate[] = [];
+  if (options.strategy === 'removal') {
+    const found = yield* ask('I will list the functions whose bodies could go.', bash(`python3 ${HELPER} functions ${codeFiles.map(q).join(' ')}`));
+    const functions = resultOf<{ file: string; name: string; lines: number }[]>(found[0]!.output) ?? [];
+    candidates = functions
+      .filter((f) => f.lines >= 2)
+      .map((f) => ({ label: `the body of ${f.name} in ${f.file}`, files: [f.file], apply: `python3 ${HELPER} blank ${q(f.file)} ${q(f.name)} > /dev/null` }));
+  } else if (options.strategy === 'direct') {
+    const found = yield* ask('I will list small behaviour changes: comparisons, operators, constants, conditions.', bash(`python3 ${HELPER} mutations ${codeFiles.map(q).join(' ')}`));
+    const sites = resultOf<{ file: string; line: number; col: number; old: string; new: string; kind: string }[]>(found[0]!.output) ?? [];
+    candidates = sites.map((m) => ({
+      label: `${m.kind} ${JSON.stringify(m.old.trim())} → ${JSON.stringify(m.new.trim())} at ${m.file}:${m.line}`,
+      files: [m.file],
+      apply: `python3 ${HELPER} mutate ${q(m.file)} ${m.line} ${m.col} ${q(m.old)} ${q(m.new)} > /dev/null`,
+    }));
+  } else {
+    const log = yield* ask(
+      'The history may hold fixes worth undoing. I will list commits that mention fixes, with the files each touched.',
+      bash(`for c in $(git log --format=%H -i -E --grep='fix|bug|crash|regress'); do echo "commit $c $(git log -1 --format=%s $c)"; git show --name-only --format= $c; done`),
+    );
+    let current: { sha: string; subject: string; files: string[] } | undefined;
+    const commits: { sha: string; subject: string; files: string[] }[] = [];
+    for (const line of log[0]!.output.split('\n')) {
+      const m = /^commit ([0-9a-f]{40}) (.*)$/.exec(line);
+      if (m) commits.push((current = { sha: m[1]!, subject: m[2]!, files: [] }));
+      else if (current && line.trim() && !line.startsWith('[exit code')) current.files.push(line.trim());
+    }
+    candidates = commits
+      .map((c) => ({ ...c, code: c.files.filter((f) => codeFiles.includes(f)) }))
+      .filter((c) => c.code.length > 0)
+      .map((c) => ({
+        label: `undoing ${c.sha.slice(0, 10)} "${c.subject}" in ${c.code.join(', ')}`,
+        files: c.code,
+        apply: `git show ${c.sha} -- ${c.code.map(q).join(' ')} | git apply -R`,
+      }));
+  }
+  if (candidates.length === 0) return `I found no ${options.strategy} candidates in the code files, so I stop here.`;
+
+  // Try candidates one at a time, round-robin over files so the bug spreads out.
+  const byFile = new Map<string, Candidate[]>();
+  for (const c of rng.shuffle(candidates)) {
+    const key = c.files.join(',');
+    byFile.set(key, [...(byFile.get(key) ?? []), c]);
+  }
+  const order: Candidate[] = [];
+  for (let round = 0; order.length < candidates.length; round++) {
+    for (const list of byFile.values()) if (list[round]) order.push(list[round]!);
+  }
+  const distinctFiles = new Set(candidates.flatMap((c) => c.files)).size;
+  const target = Math.min(distinctFiles, Math.max(options.minChangedFiles, 2 + rng.int(2)));
+  const chosen: Trial[] = [];
+  const usedFiles = new Set<string>();
+  let trials = 0;
+  for (const candidate of order) {
+    if (usedFiles.size >= target || trials >= maxTrials) break;
+    if (candidate.files.some((f) => usedFiles.has(f))) continue;
+    trials++;
+    const files = candidate.files.map(q).join(' ');
+    const outcome = yield* ask(
+      `Trying ${candidate.label}.`,
+      bash(`(${candidate.apply}) && ${runTests(allTests, 'trial')}; python3 ${HELPER} compare ${WORK}/original.json ${WORK}/trial.json; git checkout -q -- ${files}`, 300),
+    );
+    const compared = resultOf<{ broken: string[]; missing: number }>(outcome[0]!.output);
+    if (!compared || compared.missing > 0 || compared.broken.length === 0 || compared.broken.length > maxBroken) continue;
+    chosen.push({ candidate, broken: compared.broken });
+    for (const f of candidate.files) usedFiles.add(f);
+  }
+  if (usedFiles.size < options.minChangedFiles || chosen.length === 0) {
+    return `After ${trials} tries I have changes in ${usedFiles.size} file(s), fewer than the ${options.minChangedFiles} needed, so I stop here.`;
+  }
+
+  // Put the chosen changes together and see what breaks.
+  const changed = [...usedFiles];
+  const combined = yield* ask(
+    `Keeping ${chosen.length} change(s) in ${changed.join(', ')}. Applying them together.`,
+    bash(`${chosen.map((t) => `(${t.candidate.apply})`).join(' && ')} && ${runTests(allTests, 'buggy')}; tail -n 2 ${WORK}/buggy.log; python3 ${HELPER} compare ${WORK}/original.json ${WORK}/buggy.json`, 300),
+  );
+  const buggy = resultOf<{ broken: string[]; missing: number }>(combined[0]!.output);
+  if (!buggy || buggy.broken.length < options.minFailingTests) {
+    return `Together the changes break ${buggy?.broken.length ?? 0} test(s); ${options.minFailingTests} are needed, so I stop here.`;
+  }
+
+  // The oracle tests: files with a broken test, then more until enough pass.
+  const brokenFiles = [...new Set(buggy.broken.map((id) => splitTestId(id).file))];
+  const selected = [...brokenFiles];
+  const passingIn = (set: string[]) => passing.filter((id) => set.includes(splitTestId(id).file)).length;
+  for (const file of rng.shuffle(testFiles.filter((f) => !selected.includes(f)))) {
+    if (passingIn(selected) >= options.minPassingTests) break;
+    selected.push(file);
+  }
+  const script = `#!/bin/bash\n# Runs the selected tests with one result line per test.\n${PYTEST} ${selected.join(' ')}\n`;
+  yield* ask(
+    `${buggy.broken.length} test(s) break. The oracle tests are ${selected.join(', ')}; writing the test script and the list.`,
+    { name: 'editor', input: { command: 'create', path: `${OUT}/test_script.sh`, file_text: script } },
+    { name: 'editor', input: { command: 'create', path: `${OUT}/test_files.txt`, file_text: `${selected.join('\n')}\n` } },
+  );
+  yield* ask(
+    'Saving the code change as the bug patch, before touching any test.',
+    bash(`git add -A -- ${changed.map(q).join(' ')} && git diff --cached -- ${changed.map(q).join(' ')} > ${OUT}/bug_inject.diff; git reset -q; git diff --stat -- ${changed.map(q).join(' ')}`),
+  );
+
+  // Hide the bug: delete the tests that catch it.
+  const toDrop = new Map<string, Set<string>>();
+  for (const id of buggy.broken) {
+    const { file, func } = splitTestId(id);
+    toDrop.set(file, new Set([...(toDrop.get(file) ?? []), func]));
+  }
+  const drops = [...toDrop].map(([file, funcs]) => `python3 ${HELPER} drop-tests ${q(file)} ${[...funcs].map(q).join(' ')}`);
+  yield* ask(`Now the tests: deleting the ${buggy.broken.length} test(s) that would give the bug away.`, bash(drops.join(' && ')));
+  const weakenedFiles = [...toDrop.keys()];
+  yield* ask(
+    'Checking the weakened suite with the bug in place.',
+    bash(`bash ${OUT}/test_script.sh > ${WORK}/weakened.log 2>&1; tail -n 2 ${WORK}/weakened.log; git diff -- ${weakenedFiles.map(q).join(' ')} > ${OUT}/test_weaken.diff; git diff --stat -- ${weakenedFiles.map(q).join(' ')}`, 300),
+  );
+  const submitted = yield* ask('Everything is in place; submitting the artifact.', {
+    name: 'submit',
+    input: {
+      test_files: `${OUT}/test_files.txt`,
+      test_script: `${OUT}/test_script.sh`,
+      test_parser: PARSER,
+      bug_inject: `${OUT}/bug_inject.diff`,
+      test_weaken: `${OUT}/test_weaken.diff`,
+    },
+  });
+  return submitted[0]?.isError ? `The submission was refused: ${submitted[0].output}` : 'Submitted.';
+}

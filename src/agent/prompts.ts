@@ -1,0 +1,50 @@
+/**
+ * Prompt templates from prompts/: Markdown with named placeholders such as
+ * {min_passing_tests}. `{{` and `}}` stand for literal braces. A placeholder
+ * left without a value is an error, so a template and its caller cannot drift apart.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROMPTS_DIR } from '../paths.js';
+
+export function fillTemplate(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{\{|\}\}|\{([a-z_]+)\}/g, (match, name: string | undefined) => {
+    if (match === '{{') return '{';
+    if (match === '}}') return '}';
+    const value = values[name!];
+    if (value === undefined) throw new Error(`prompt placeholder {${name}} has no value`);
+    return String(value);
+  });
+}
+
+export function loadPrompt(name: string, dir: string = PROMPTS_DIR): string {
+  return readFileSync(join(dir, `${name}.md`), 'utf8').trimEnd();
+}
+
+export function renderPrompt(name: string, values: Record<string, string | number>, dir: string = PROMPTS_DIR): string {
+  return fillTemplate(loadPrompt(name, dir), values);
+}
+
+export interface InjectionPromptValues {
+  repoRoot: string;
+  minPassingTests: number;
+  minChangedFiles: number;
+  minFailingTests: number;
+  testTimeoutSec: number;
+}
+
+/** The system prompt and the task of an injection rollout for a strategy. */
+export function injectionPrompts(strategy: string, v: InjectionPromptValues): { system: string; task: string } {
+  const values = {
+    repo_root: v.repoRoot,
+    min_passing_tests: v.minPassingTests,
+    min_changed_files: v.minChangedFiles,
+    min_failing_tests: v.minFailingTests,
+    test_timeout: v.testTimeoutSec,
+  };
+  const artifactRules = renderPrompt('_artifact-rules', values);
+  return {
+    system: renderPrompt('injector-system', values),
+    task: renderPrompt(strategy, { ...values, artifact_rules: artifactRules }),
+  };
+}

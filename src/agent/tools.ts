@@ -1,0 +1,205 @@
+/**
+ * The agent's tools, run in its container: `bash`, an `editor` (view, create,
+ * str_replace, insert) and `submit`. A tool that fails answers with an error
+ * result for the model to read; it never ends the loop.
+ */
+import { errorMessage, NotFoundError } from '../errors.js';
+import { CappedOutput } from '../sandbox/capped-output.js';
+import { absolutePath, shellQuote, type Sandbox } from '../sandbox/sandbox.js';
+import type { ToolDefinition } from './messages.js';
+
+export interface ToolResult {
+  output: string;
+  isError: boolean;
+  exitCode?: number;
+  /** Set by submit when the submission was accepted. */
+  submitted?: string[];
+}
+
+export type SubmitHandler = (input: Record<string, unknown>) => Promise<{ ok: true; files: string[] } | { ok: false; error: string }>;
+
+export interface ToolOptions {
+  /** Default time limit of a bash call. */
+  bashTimeoutMs: number;
+  /** What the model sees of a command's output at most (head and tail kept). */
+  maxOutputChars: number;
+  submit: { definition: ToolDefinition; handle: SubmitHandler };
+}
+
+export const DEFAULT_TOOL_OPTIONS = { bashTimeoutMs: 90_000, maxOutputChars: 30_000 };
+
+const BASH: ToolDefinition = {
+  name: 'bash',
+  description:
+    'Run a bash command in the repository container (working directory /repo, no network). Returns stdout and stderr and the exit code. Long output is shortened in the middle; redirect to a file and read parts of it when you need all of it.',
+  input_schema: {
+    type: 'object',
+    properties: {
+      command: { type: 'string', description: 'The command to run.' },
+      timeout: { type: 'integer', description: 'Seconds before the command is killed (default 90).' },
+    },
+    required: ['command'],
+  },
+};
+
+const EDITOR: ToolDefinition = {
+  name: 'editor',
+  description:
+    'View and edit files. `view` shows a file with line numbers (optionally a view_range [first, last]) or lists a folder; `create` writes a new file (or replaces one) with file_text; `str_replace` replaces old_str, which must occur exactly once, with new_str; `insert` puts new_str after line insert_line (0 for the top). Paths are absolute or relative to /repo.',
+  input_schema: {
+    type: 'object',
+    properties: {
+      command: { type: 'string', enum: ['view', 'create', 'str_replace', 'insert'] },
+      path: { type: 'string' },
+      file_text: { type: 'string' },
+      old_str: { type: 'string' },
+      new_str: { type: 'string' },
+      insert_line: { type: 'integer' },
+      view_range: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 },
+    },
+    required: ['command', 'path'],
+  },
+};
+
+export const INJECTOR_SUBMIT: ToolDefinition = {
+  name: 'submit',
+  description:
+    'Submit the bug artifact: the paths, inside the container, of its five files. They are copied out and checked; if something is wrong you get an error and can submit again.',
+  input_schema: {
+    type: 'object',
+    properties: {
+      test_files: { type: 'string', description: 'Path of test_files.txt (oracle test files, one per line, relative to the repo root).' },
+      test_script: { type: 'string', description: 'Path of test_script.sh (runs the chosen tests from the repo root).' },
+      test_parser: { type: 'string', description: 'Path of test_parser.py (reads the test log on stdin, prints {test id: "passed"|"failed"} JSON).' },
+      bug_inject: { type: 'string', description: 'Path of bug_inject.diff (git diff over code files only).' },
+      test_weaken: { type: 'string', description: 'Path of test_weaken.diff (git diff over test files only).' },
+    },
+    required: ['test_files', 'test_script', 'test_parser', 'bug_inject', 'test_weaken'],
+  },
+};
+
+export const SOLVER_SUBMIT: ToolDefinition = {
+  name: 'submit',
+  description: 'Submit your fix: the path, inside the container, of a patch file in git diff format with all your code changes.',
+  input_schema: {
+    type: 'object',
+    properties: { patch: { type: 'string', description: 'Path of the patch file.' } },
+    required: ['patch'],
+  },
+};
+
+export class ToolSet {
+  constructor(
+    private readonly sandbox: Sandbox,
+    private readonly options: ToolOptions,
+  ) {}
+
+  get definitions(): ToolDefinition[] {
+    return [BASH, EDITOR, this.options.submit.definition];
+  }
+
+  async execute(name: string, input: unknown, onOutput?: (text: string) => void): Promise<ToolResult> {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      return { output: `the input of ${name} must be a JSON object`, isError: true };
+    }
+    const args = input as Record<string, unknown>;
+    try {
+      switch (name) {
+        case 'bash':
+          return await this.bash(args, onOutput);
+        case 'editor':
+          return await this.editor(args);
+        case 'submit': {
+          const outcome = await this.options.submit.handle(args);
+          return outcome.ok
+            ? { output: `Submitted: ${outcome.files.join(', ')}`, isError: false, submitted: outcome.files }
+            : { output: `Submission refused: ${outcome.error}`, isError: true };
+        }
+        default:
+          return { output: `no tool named "${name}"; the tools are bash, editor and submit`, isError: true };
+      }
+    } catch (error) {
+      return { output: errorMessage(error), isError: true };
+    }
+  }
+
+  private async bash(args: Record<string, unknown>, onOutput?: (text: string) => void): Promise<ToolResult> {
+    const command = args.command;
+    if (typeof command !== 'string' || command.trim() === '') return { output: 'bash needs a non-empty "command"', isError: true };
+    const timeoutMs = typeof args.timeout === 'number' && args.timeout > 0 ? args.timeout * 1000 : this.options.bashTimeoutMs;
+    const result = await this.sandbox.exec(command, { timeoutMs, onOutput: onOutput ? (_, text) => onOutput(text) : undefined });
+    const shown = new CappedOutput(this.options.maxOutputChars);
+    shown.push(Buffer.from(result.stdout + (result.stderr ? (result.stdout ? '\n' : '') + result.stderr : '')));
+    let output = shown.text();
+    if (result.timedOut) output += `\n[killed after ${timeoutMs / 1000} s]`;
+    output += `\n[exit code ${result.exitCode}]`;
+    return { output: output.trimStart(), isError: false, exitCode: result.exitCode };
+  }
+
+  private async editor(args: Record<string, unknown>): Promise<ToolResult> {
+    const command = args.command;
+    const path = typeof args.path === 'string' ? args.path : '';
+    if (!path) return { output: 'editor needs a "path"', isError: true };
+    const str = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
+    switch (command) {
+      case 'view':
+        return this.view(path, Array.isArray(args.view_range) ? (args.view_range as number[]) : undefined);
+      case 'create': {
+        const text = str('file_text');
+        if (text === undefined) return { output: 'create needs "file_text"', isError: true };
+        await this.sandbox.writeFile(path, text);
+        return { output: `Wrote ${absolutePath(path)} (${text.split('\n').length} lines)`, isError: false };
+      }
+      case 'str_replace': {
+        const oldStr = str('old_str');
+        const newStr = str('new_str') ?? '';
+        if (oldStr === undefined || oldStr === '') return { output: 'str_replace needs a non-empty "old_str"', isError: true };
+        const { content, mode } = await this.sandbox.readFileEntry(path);
+        const text = content.toString('utf8');
+        const count = text.split(oldStr).length - 1;
+        if (count !== 1) {
+          return {
+            output: count === 0 ? `old_str does not occur in ${path}` : `old_str occurs ${count} times in ${path}; include more context so it is unique`,
+            isError: true,
+          };
+        }
+        const at = text.indexOf(oldStr);
+        await this.sandbox.writeFile(path, text.slice(0, at) + newStr + text.slice(at + oldStr.length), mode);
+        const line = text.slice(0, at).split('\n').length;
+        return { output: `Replaced 1 occurrence in ${path} at line ${line}`, isError: false };
+      }
+      case 'insert': {
+        const newStr = str('new_str');
+        const after = args.insert_line;
+        if (newStr === undefined || typeof after !== 'number') return { output: 'insert needs "new_str" and "insert_line"', isError: true };
+        const { content, mode } = await this.sandbox.readFileEntry(path);
+        const lines = content.toString('utf8').split('\n');
+        if (after < 0 || after > lines.length) return { output: `insert_line must be between 0 and ${lines.length}`, isError: true };
+        lines.splice(after, 0, ...newStr.replace(/\n$/, '').split('\n'));
+        await this.sandbox.writeFile(path, lines.join('\n'), mode);
+        return { output: `Inserted ${newStr.split('\n').length} line(s) after line ${after} of ${path}`, isError: false };
+      }
+      default:
+        return { output: `unknown editor command "${String(command)}"; use view, create, str_replace or insert`, isError: true };
+    }
+  }
+
+  private async view(path: string, range?: number[]): Promise<ToolResult> {
+    const target = absolutePath(path);
+    const kind = await this.sandbox.exec(`test -d ${shellQuote(target)} && echo dir || (test -f ${shellQuote(target)} && echo file)`);
+    if (kind.stdout.trim() === 'dir') {
+      const listing = await this.sandbox.exec(`cd ${shellQuote(target)} && find . -maxdepth 2 -not -path '*/.git*' -not -name '.' | sort | head -400`);
+      return { output: listing.stdout, isError: false };
+    }
+    if (kind.stdout.trim() !== 'file') throw new NotFoundError(`no file or folder at ${target}`);
+    const text = (await this.sandbox.readFile(target)).toString('utf8');
+    const lines = text.split('\n');
+    const [first, last] = range ?? [1, lines.length];
+    const from = Math.max(1, first ?? 1);
+    const to = last === -1 || last === undefined ? lines.length : Math.min(lines.length, last);
+    const numbered = lines.slice(from - 1, to).map((line, i) => `${String(from + i).padStart(6)}\t${line}`);
+    const shown = new CappedOutput(this.options.maxOutputChars);
+    shown.push(Buffer.from(numbered.join('\n')));
+    return { output: shown.text(), isError: false };
+  }
+}

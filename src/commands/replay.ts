@@ -1,0 +1,45 @@
+/** `bugbench replay <run-id | rollout-id | trajectory.jsonl> [--speed X] [--json]` */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { EventStream } from '../agent/events.js';
+import { readTrajectory, replay } from '../agent/trajectory.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import { workspacePath } from '../paths.js';
+import { parseFlags } from './args.js';
+import { rolloutLine } from './rollout-lines.js';
+
+/** The trajectory files a reference names: a file, a rollout id, or every rollout of a run. */
+export function findTrajectories(ref: string): string[] {
+  if (ref.endsWith('.jsonl') && existsSync(ref)) return [ref];
+  const runs = workspacePath('runs');
+  const runId = ref.replace(/-r\d+$/, '');
+  const dir = join(runs, runId);
+  if (!existsSync(dir)) throw new NotFoundError(`no run or rollout "${ref}" in ${runs}`);
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl') && (ref === runId || f === `${ref}.jsonl`))
+    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  if (files.length === 0) throw new NotFoundError(`no trajectory for "${ref}" in ${dir}`);
+  return files.map((f) => join(dir, f));
+}
+
+export async function replayCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags('replay', args, { speed: { type: 'string' }, json: { type: 'boolean', default: false } }, 1);
+  const ref = positionals[0];
+  if (!ref) throw new UsageError('replay: give a run id, a rollout id or a trajectory file');
+  const speed = values.speed === undefined ? 1 : values.speed === 'max' ? Infinity : Number(values.speed);
+  if (!(speed > 0)) throw new UsageError(`--speed must be a positive number or "max", got "${values.speed}"`);
+  for (const file of findTrajectories(ref)) {
+    const trajectory = readTrajectory(file);
+    const stream = new EventStream();
+    stream.subscribe((event) => {
+      if (values.json) process.stdout.write(`${JSON.stringify(event)}\n`);
+      else {
+        const tag = event.type === 'rollout-started' ? event.rolloutId : file.replace(/^.*\/(.*)\.jsonl$/, '$1');
+        const line = rolloutLine(tag.replace(/^.*-(r\d+)$/, '$1'), event);
+        if (line) process.stdout.write(`${line}\n`);
+      }
+    });
+    await replay(trajectory, stream, speed);
+  }
+  return 0;
+}
