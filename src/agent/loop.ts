@@ -78,7 +78,10 @@ export async function runAgent(run: AgentRun): Promise<AgentResult> {
 
     const calls = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (calls.length === 0) {
-      if (idleTurns++ >= 1) return finish('error', 'the model stopped twice without calling a tool or submitting');
+      if (idleTurns++ >= 1) {
+        const said = content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join(' ').trim();
+        return finish('error', `the model stopped without submitting${said ? `: ${said}` : ''}`);
+      }
       messages.push({ role: 'user', content: NUDGE });
       continue;
     }

@@ -141,6 +141,7 @@ function makeModel(options: InjectOptions, index: number): Model {
       minPassingTests: options.params.minPassingTests,
       minChangedFiles: options.params.minChangedFiles,
       minFailingTests: options.params.minFailingTests,
+      testTimeoutSec: options.params.testTimeoutSec,
     }),
   );
 }

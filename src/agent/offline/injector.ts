@@ -24,6 +24,7 @@ export interface InjectorOptions {
   minPassingTests: number;
   minChangedFiles: number;
   minFailingTests: number;
+  testTimeoutSec: number;
   /** Candidate changes tried before giving up on finding more. */
   maxTrials?: number;
 }
@@ -32,7 +33,7 @@ const WORK = '/tmp/bugbench_offline';
 const OUT = '/tmp/artifact';
 const HELPER = `${WORK}/helper.py`;
 const PARSER = `${OUT}/test_parser.py`;
-const PYTEST = 'python3 -m pytest -rA -p no:cacheprovider';
+const PYTEST_ARGS = '-m pytest -rA -p no:cacheprovider';
 
 /** One candidate change: how to make it in a bash command, and the code files it touches. */
 interface Candidate {
@@ -78,6 +79,14 @@ function readResource(...parts: string[]): string {
   return readFileSync(join(PACKAGE_ROOT, 'data', ...parts), 'utf8');
 }
 
+/** True when every trial breaks at least one test that none of the others breaks. */
+export function keepsEveryChangeNeeded(trials: { broken: string[] }[]): boolean {
+  return trials.every((trial, i) => {
+    const others = new Set(trials.flatMap((t, j) => (j === i ? [] : t.broken)));
+    return trial.broken.some((id) => !others.has(id));
+  });
+}
+
 export async function* offlineInjector(options: InjectorOptions): ScriptedAgent {
   const { rng } = options;
   const maxTrials = options.maxTrials ?? 16;
@@ -89,7 +98,11 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   const listing = (yield* ask('Next, which Python files are tests and which are code.', bash("git ls-files '*.py'")))[0]!.output;
   const files = listing.split('\n').filter((l) => l.endsWith('.py'));
   const testFiles = files.filter(isTestFile).filter((f) => !f.endsWith('conftest.py') && !f.endsWith('__init__.py'));
-  const codeFiles = files.filter(isCodeFile);
+  // Code is the modules of packages (folders with an __init__.py); loose scripts are not what tests cover.
+  const packages = new Set(files.filter((f) => f.endsWith('__init__.py')).map((f) => f.replace(/\/?__init__\.py$/, '')));
+  const inPackage = (f: string) => packages.has(f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '');
+  const candidatesCode = files.filter(isCodeFile);
+  const codeFiles = candidatesCode.some(inPackage) ? candidatesCode.filter(inPackage) : candidatesCode;
   if (testFiles.length === 0 || codeFiles.length === 0) {
     return `I found ${testFiles.length} test file(s) and ${codeFiles.length} code file(s); there is nothing I can work with here.`;
   }
@@ -100,13 +113,20 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
     { name: 'editor', input: { command: 'create', path: HELPER, file_text: readResource('offline', 'agent_helper.py') } },
   );
 
+  // A src/ layout is importable only with src on the path, as its tests would be run after an install.
+  const srcLayout = codeFiles.some((f) => f.startsWith('src/'));
+  const env = srcLayout ? 'PYTHONPATH=src${PYTHONPATH:+:$PYTHONPATH} ' : '';
+  const PYTEST = `${env}python3 ${PYTEST_ARGS}`;
   const allTests = testFiles.map(q).join(' ');
-  const runTests = (files: string, name: string) =>
-    `${PYTEST} ${files} > ${WORK}/${name}.log 2>&1; python3 ${PARSER} < ${WORK}/${name}.log > ${WORK}/${name}.json`;
+  const runTests = (files: string, name: string, limit?: number) =>
+    `${env}${limit ? `timeout -s KILL ${limit} ` : ''}python3 ${PYTEST_ARGS} ${files} > ${WORK}/${name}.log 2>&1; python3 ${PARSER} < ${WORK}/${name}.log > ${WORK}/${name}.json`;
   const baseline = yield* ask(
     'Now the whole suite on the untouched code, to know what passes.',
-    bash(`mkdir -p ${WORK} && ${runTests(allTests, 'original')}; tail -n 2 ${WORK}/original.log; python3 ${HELPER} summary ${WORK}/original.json`, 300),
+    bash(`mkdir -p ${WORK} && s=$(date +%s%N); ${runTests(allTests, 'original')}; echo "elapsed_ms $(( ($(date +%s%N) - s) / 1000000 ))"; tail -n 2 ${WORK}/original.log; python3 ${HELPER} summary ${WORK}/original.json`, options.testTimeoutSec * 2),
   );
+  // A change can make the suite hang (an emptied loop step); trials get a few times the baseline's time.
+  const elapsedMs = Number(/elapsed_ms (\d+)/.exec(baseline[0]!.output)?.[1] ?? 10_000);
+  const trialLimit = Math.min(options.testTimeoutSec, Math.ceil((elapsedMs * 4) / 1000) + 10);
   const summary = resultOf<{ passed: string[]; failed: string[] }>(baseline[0]!.output);
   if (!summary || summary.passed.length < options.minPassingTests) {
     return `Only ${summary?.passed.length ?? 0} tests pass on the original code; at least ${options.minPassingTests} are needed, so I stop here.`;
@@ -133,7 +153,7 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   } else {
     const log = yield* ask(
       'The history may hold fixes worth undoing. I will list commits that mention fixes, with the files each touched.',
-      bash(`for c in $(git log --format=%H -i -E --grep='fix|bug|crash|regress'); do echo "commit $c $(git log -1 --format=%s $c)"; git show --name-only --format= $c; done`),
+      bash(`for c in $(git log --no-merges --format=%H -n 80); do echo "commit $c $(git log -1 --format=%s $c)"; git show --name-only --format= $c; done`),
     );
     let current: { sha: string; subject: string; files: string[] } | undefined;
     const commits: { sha: string; subject: string; files: string[] }[] = [];
@@ -142,9 +162,10 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
       if (m) commits.push((current = { sha: m[1]!, subject: m[2]!, files: [] }));
       else if (current && line.trim() && !line.startsWith('[exit code')) current.files.push(line.trim());
     }
-    candidates = commits
-      .map((c) => ({ ...c, code: c.files.filter((f) => codeFiles.includes(f)) }))
-      .filter((c) => c.code.length > 0)
+    // Fixes first (their reversal is a known bug), then other changes to the code.
+    const isFix = (subject: string) => /\b(fix|fixe[sd]|bug|crash|regress|wrong|incorrect|broken)/i.test(subject);
+    const touching = commits.map((c) => ({ ...c, code: c.files.filter((f) => codeFiles.includes(f)) })).filter((c) => c.code.length > 0);
+    candidates = [...rng.shuffle(touching.filter((c) => isFix(c.subject))), ...rng.shuffle(touching.filter((c) => !isFix(c.subject)))]
       .map((c) => ({
         label: `undoing ${c.sha.slice(0, 10)} "${c.subject}" in ${c.code.join(', ')}`,
         files: c.code,
@@ -155,7 +176,7 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
 
   // Try candidates one at a time, round-robin over files so the bug spreads out.
   const byFile = new Map<string, Candidate[]>();
-  for (const c of rng.shuffle(candidates)) {
+  for (const c of options.strategy === 'history' ? candidates : rng.shuffle(candidates)) {
     const key = c.files.join(',');
     byFile.set(key, [...(byFile.get(key) ?? []), c]);
   }
@@ -166,6 +187,7 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   const distinctFiles = new Set(candidates.flatMap((c) => c.files)).size;
   const target = Math.min(distinctFiles, Math.max(options.minChangedFiles, 2 + rng.int(2)));
   const chosen: Trial[] = [];
+  const tooBroad: Trial[] = [];
   const usedFiles = new Set<string>();
   let trials = 0;
   for (const candidate of order) {
@@ -175,12 +197,24 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
     const files = candidate.files.map(q).join(' ');
     const outcome = yield* ask(
       `Trying ${candidate.label}.`,
-      bash(`(${candidate.apply}) && ${runTests(allTests, 'trial')}; python3 ${HELPER} compare ${WORK}/original.json ${WORK}/trial.json; git checkout -q -- ${files}`, 300),
+      bash(`(${candidate.apply}) && ${runTests(allTests, 'trial', trialLimit)}; python3 ${HELPER} compare ${WORK}/original.json ${WORK}/trial.json; git checkout -q -- ${files}`, trialLimit + 30),
     );
     const compared = resultOf<{ broken: string[]; missing: number }>(outcome[0]!.output);
-    if (!compared || compared.missing > 0 || compared.broken.length === 0 || compared.broken.length > maxBroken) continue;
+    if (!compared || compared.missing > 0 || compared.broken.length === 0) continue;
+    if (compared.broken.length > maxBroken) {
+      tooBroad.push({ candidate, broken: compared.broken });
+      continue;
+    }
+    // Each kept change must break something no other kept change breaks, or undoing it alone would fix nothing.
+    if (!keepsEveryChangeNeeded([...chosen, { candidate, broken: compared.broken }])) continue;
     chosen.push({ candidate, broken: compared.broken });
     for (const f of candidate.files) usedFiles.add(f);
+  }
+  // With a coarse test suite every change breaks much of it; then take the narrowest one found.
+  if (chosen.length === 0 && tooBroad.length > 0) {
+    const narrowest = tooBroad.sort((a, b) => a.broken.length - b.broken.length)[0]!;
+    chosen.push(narrowest);
+    for (const f of narrowest.candidate.files) usedFiles.add(f);
   }
   if (usedFiles.size < options.minChangedFiles || chosen.length === 0) {
     return `After ${trials} tries I have changes in ${usedFiles.size} file(s), fewer than the ${options.minChangedFiles} needed, so I stop here.`;
@@ -190,7 +224,7 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   const changed = [...usedFiles];
   const combined = yield* ask(
     `Keeping ${chosen.length} change(s) in ${changed.join(', ')}. Applying them together.`,
-    bash(`${chosen.map((t) => `(${t.candidate.apply})`).join(' && ')} && ${runTests(allTests, 'buggy')}; tail -n 2 ${WORK}/buggy.log; python3 ${HELPER} compare ${WORK}/original.json ${WORK}/buggy.json`, 300),
+    bash(`${chosen.map((t) => `(${t.candidate.apply})`).join(' && ')} && ${runTests(allTests, 'buggy', trialLimit)}; tail -n 2 ${WORK}/buggy.log; python3 ${HELPER} compare ${WORK}/original.json ${WORK}/buggy.json`, trialLimit + 30),
   );
   const buggy = resultOf<{ broken: string[]; missing: number }>(combined[0]!.output);
   if (!buggy || buggy.broken.length < options.minFailingTests) {
@@ -227,7 +261,7 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   const weakenedFiles = [...toDrop.keys()];
   yield* ask(
     'Checking the weakened suite with the bug in place.',
-    bash(`bash ${OUT}/test_script.sh > ${WORK}/weakened.log 2>&1; tail -n 2 ${WORK}/weakened.log; git diff -- ${weakenedFiles.map(q).join(' ')} > ${OUT}/test_weaken.diff; git diff --stat -- ${weakenedFiles.map(q).join(' ')}`, 300),
+    bash(`timeout -s KILL ${trialLimit} bash ${OUT}/test_script.sh > ${WORK}/weakened.log 2>&1; tail -n 2 ${WORK}/weakened.log; git diff -- ${weakenedFiles.map(q).join(' ')} > ${OUT}/test_weaken.diff; git diff --stat -- ${weakenedFiles.map(q).join(' ')}`, trialLimit + 30),
   );
   const submitted = yield* ask('Everything is in place; submitting the artifact.', {
     name: 'submit',

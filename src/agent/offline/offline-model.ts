@@ -41,6 +41,7 @@ export class OfflineModel implements Model {
   private started = false;
   private done = false;
   private calls = 0;
+  private closing = '';
 
   constructor(
     readonly name: string,
@@ -61,9 +62,9 @@ export class OfflineModel implements Model {
       const step = await this.agent.next(observations);
       if (step.done) {
         this.done = true;
-        closing = step.value;
+        closing = this.closing = step.value;
       } else action = step.value;
-    } else closing = 'I have nothing more to do.';
+    } else closing = this.closing;
 
     const content: ContentBlock[] = [];
     const text = action ? action.thought : closing;
