@@ -8,11 +8,11 @@ import { Budget } from './budget.js';
 import type { EventStream, FinishReason } from './events.js';
 import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from './messages.js';
 import type { Model } from './model.js';
-import type { ToolSet } from './tools.js';
+import type { Tools } from './tools.js';
 
 export interface AgentRun {
   model: Model;
-  tools: ToolSet;
+  tools: Tools;
   system: string;
   task: string;
   maxSteps: number;

@@ -88,7 +88,13 @@ export const SOLVER_SUBMIT: ToolDefinition = {
   },
 };
 
-export class ToolSet {
+/** What the loop needs of its tools. */
+export interface Tools {
+  readonly definitions: ToolDefinition[];
+  execute(name: string, input: unknown): Promise<ToolResult>;
+}
+
+export class ToolSet implements Tools {
   constructor(
     private readonly sandbox: Sandbox,
     private readonly options: ToolOptions,

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EventStream, type RolloutEvent } from '../../src/agent/events.js';
+import { readTrajectory, replay } from '../../src/agent/trajectory.js';
+import { DEFAULT_CHECK_PARAMS } from '../../src/bugs/meta.js';
+import { runInjection, type InjectStrategy } from '../../src/pipeline/inject.js';
+import { dockerClient } from '../../src/sandbox/docker.js';
+import { bugbench } from '../helpers/cli.js';
+import { makePlainProject } from '../helpers/plain-project.js';
+
+const inject = (image: string, strategy: InjectStrategy, n: number, seed = 21) =>
+  runInjection({ image, strategy, policy: 'offline', n, concurrency: 2, seed, params: DEFAULT_CHECK_PARAMS, maxSteps: 100 });
+
+describe('the offline injector', () => {
+  it.each([
+    ['bugbench/repo-knotcfg:latest', 'removal'],
+    ['bugbench/repo-knotcfg:latest', 'history'],
+    ['bugbench/repo-slotsmith:latest', 'removal'],
+    ['bugbench/repo-slotsmith:latest', 'history'],
+  ] as const)('makes valid bugs in at least half of its rollouts on %s with %s', async (image, strategy) => {
+    const result = await inject(image, strategy, 3);
+    expect(result.rollouts).toHaveLength(3);
+    const valid = result.bugs.filter((b) => b.valid);
+    expect(valid.length, JSON.stringify(result.rollouts, null, 1)).toBeGreaterThanOrEqual(2);
+    const meta = JSON.parse(readFileSync(`${valid[0]!.artifactDir}/meta.json`, 'utf8'));
+    expect(meta).toMatchObject({ strategy, policy: 'offline', order: 1, parentId: null, image: { tag: image } });
+    expect(meta.baseCommit).toMatch(/^[0-9a-f]{40}$/);
+  }, 180_000);
+
+  const PLAIN_TAG = 'bugbench-test/ledger-project:latest';
+  afterAll(async () => {
+    await dockerClient().getImage(PLAIN_TAG).remove({ force: true }).catch(() => undefined);
+  });
+
+  it('makes valid bugs in a Python project the tests did not prepare', async () => {
+    const dir = await makePlainProject();
+    const built = await bugbench(['images', 'build', dir, '--tag', PLAIN_TAG]);
+    expect(built.exitCode, built.stderr).toBe(0);
+    for (const strategy of ['removal', 'history'] as const) {
+      const result = await inject(PLAIN_TAG, strategy, 2, 5);
+      expect(result.bugs.filter((b) => b.valid).length, `${strategy}: ${JSON.stringify(result.rollouts)}`).toBeGreaterThanOrEqual(1);
+    }
+  }, 240_000);
+
+  it('is deterministic for a seed', async () => {
+    const first = await inject('bugbench/repo-knotcfg:latest', 'direct', 1, 99);
+    const second = await inject('bugbench/repo-knotcfg:latest', 'direct', 1, 99);
+    const diff = (dir: string) => readFileSync(`${dir}/bug_inject.diff`, 'utf8');
+    expect(diff(first.bugs[0]!.artifactDir)).toBe(diff(second.bugs[0]!.artifactDir));
+  }, 120_000);
+
+  it('records a trajectory that replays as the same events in the same order', async () => {
+    const live: RolloutEvent[] = [];
+    const result = await runInjection({
+      image: 'bugbench/repo-slotsmith:latest',
+      strategy: 'removal',
+      policy: 'offline',
+      n: 1,
+      concurrency: 1,
+      seed: 3,
+      params: DEFAULT_CHECK_PARAMS,
+      maxSteps: 100,
+      onEvent: (_, event) => live.push(event),
+    });
+    const path = result.rollouts[0]!.trajectory;
+    const trajectory = readTrajectory(path);
+    expect(trajectory.messages?.length).toBeGreaterThan(4);
+    const replayed: RolloutEvent[] = [];
+    const stream = new EventStream();
+    stream.subscribe((event) => replayed.push(event));
+    await replay(trajectory, stream, Infinity);
+    expect(replayed).toEqual(live);
+    expect(live.map((e) => e.type)).toContain('tool-input-delta');
+
+    const cli = await bugbench(['replay', result.rollouts[0]!.rollout, '--speed', 'max', '--json']);
+    expect(cli.exitCode, cli.stderr).toBe(0);
+    expect(cli.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual(live);
+    const text = await bugbench(['replay', result.runId, '--speed', '50']);
+    expect(text.stdout).toMatch(/\[r1\] step \d+ submit .* → ok/);
+  }, 120_000);
+});
+
+describe('bugbench inject', () => {
+  it('prints the documented JSON and stores bugs that `check` finds by id', async () => {
+    const result = await bugbench(['inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'history', '--policy', 'offline', '-n', '1', '--seed', '4', '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(json.runId).toMatch(/^run-/);
+    expect(Object.keys(json.bugs[0]).sort()).toEqual(['artifactDir', 'failedCheck', 'id', 'rollout', 'trajectory', 'valid']);
+    const check = await bugbench(['check', json.bugs[0].id, '--json']);
+    expect(JSON.parse(check.stdout).valid).toBe(json.bugs[0].valid);
+  }, 120_000);
+
+  it('says that featadd needs a model when the policy is offline', async () => {
+    const result = await bugbench(['inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'featadd', '--policy', 'offline']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/the featadd strategy needs a model/);
+  });
+
+  it('names an unknown image before starting anything', async () => {
+    const result = await bugbench(['inject', '--image', 'bugbench-test/nothing:here', '--strategy', 'removal', '--policy', 'offline']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^bugbench: image bugbench-test\/nothing:here does not exist/);
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { isTestFile, keepsEveryChangeNeeded, resultOf, splitTestId } from '../../../src/agent/offline/injector.js';
+import { Rng, rolloutSeed } from '../../../src/agent/offline/rng.js';
+
+describe('offline injector parts', () => {
+  it('splits pytest ids into file and function', () => {
+    expect(splitTestId('tests/test_a.py::test_b[1-2]')).toEqual({ file: 'tests/test_a.py', func: 'test_b' });
+    expect(splitTestId('tests/test_a.py::TestX::test_y')).toEqual({ file: 'tests/test_a.py', func: 'TestX.test_y' });
+  });
+
+  it('reads the RESULT line of the helper', () => {
+    expect(resultOf<{ a: number }>('noise\nRESULT {"a": 1}\n[exit code 0]')).toEqual({ a: 1 });
+    expect(resultOf('no result here')).toBeUndefined();
+    expect(resultOf('RESULT {broken')).toBeUndefined();
+  });
+
+  it('tells test files from code files', () => {
+    expect(isTestFile('tests/test_x.py')).toBe(true);
+    expect(isTestFile('pkg/x_test.py')).toBe(true);
+    expect(isTestFile('conftest.py')).toBe(true);
+    expect(isTestFile('pkg/core.py')).toBe(false);
+    expect(isTestFile('pkg/testing_utils.py')).toBe(false);
+  });
+
+  it('keeps a set of changes only if each breaks a test of its own', () => {
+    expect(keepsEveryChangeNeeded([{ broken: ['a', 'b'] }, { broken: ['b', 'c'] }])).toBe(true);
+    expect(keepsEveryChangeNeeded([{ broken: ['a', 'b'] }, { broken: ['b'] }])).toBe(false);
+  });
+
+  it('repeats its choices for a seed and varies them across rollouts', () => {
+    const a = new Rng(42).shuffle([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(new Rng(42).shuffle([1, 2, 3, 4, 5, 6, 7, 8])).toEqual(a);
+    expect(rolloutSeed(1, 0)).not.toBe(rolloutSeed(1, 1));
+    expect(rolloutSeed(1, 3)).toBe(rolloutSeed(1, 3));
+  });
+});
