@@ -1,30 +1,42 @@
-/** The workbench: sets up what is missing (with progress), then shows the repo images. */
-import { Box, Text, render, useApp, useInput } from 'ink';
-import { useEffect, useReducer } from 'react';
+/**
+ * The workbench: sets up what is missing (with progress), shows the repo
+ * images, and runs injections on them with a live view of every rollout.
+ * One key router (this component's useInput) sends each key to the screen
+ * that owns it.
+ */
+import { Box, Text, render, useApp, useInput, type Key } from 'ink';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { countBugsByImage } from '../bugs/bug-counts.js';
+import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
 import { errorMessage } from '../errors.js';
 import { diagnose, fix, reportHealthy } from '../pipeline/doctor.js';
+import { runInjection } from '../pipeline/inject.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-image.js';
 import { ImagesScreen } from './images-screen.js';
-import { initialState, reduce } from './state.js';
+import { InjectSetupScreen } from './inject-setup-screen.js';
+import { RunScreen } from './run-screen.js';
+import { initialState, reduce, type ViewState } from './state.js';
 
 /** What the workbench asks of the core; tests may pass their own engine-backed functions. */
 export interface WorkbenchCore {
   diagnose: typeof diagnose;
   fix: typeof fix;
   listImages: () => Promise<RepoImage[]>;
+  inject: typeof runInjection;
 }
 
 export const realCore: WorkbenchCore = {
   diagnose,
   fix,
   listImages: () => listRepoImages(dockerClient(), countBugsByImage()),
+  inject: runInjection,
 };
 
 export function App({ core = realCore }: { core?: WorkbenchCore }) {
   const [state, dispatch] = useReducer(reduce, initialState);
   const { exit } = useApp();
+  const running = useRef<AbortController | undefined>(undefined);
 
   useEffect(() => {
     let cancelled = false;
@@ -44,15 +56,84 @@ export function App({ core = realCore }: { core?: WorkbenchCore }) {
     })();
     return () => {
       cancelled = true;
+      running.current?.abort();
     };
   }, [core]);
 
+  const startRun = useCallback(
+    (current: ViewState) => {
+      const image = current.images[current.cursor];
+      if (!image) return;
+      const controller = new AbortController();
+      running.current = controller;
+      dispatch({ type: 'start-run' });
+      const { form } = current;
+      core
+        .inject({
+          image: image.tag,
+          strategy: form.strategy,
+          policy: form.policy,
+          n: form.n,
+          concurrency: form.concurrency,
+          seed: Date.now() % 100_000,
+          params: DEFAULT_CHECK_PARAMS,
+          maxSteps: 100,
+          signal: controller.signal,
+          onEvent: (rolloutId, event) => dispatch({ type: 'rollout-event', rolloutId, event }),
+          onCheckEvent: (rolloutId, event) => {
+            if (event.type === 'check-started' || event.type === 'check-finished') dispatch({ type: 'check-event', rolloutId, event });
+          },
+          onBug: (bug) => dispatch({ type: 'bug', bug }),
+        })
+        .then((result) => dispatch({ type: 'run-finished', runId: result.runId }))
+        .catch((error: unknown) => dispatch({ type: 'run-failed', message: errorMessage(error) }))
+        .finally(async () => {
+          running.current = undefined;
+          dispatch({ type: 'images-loaded', images: await core.listImages().catch(() => current.images) });
+        });
+    },
+    [core],
+  );
+
   useInput((input, key) => {
-    if (input === 'q' || key.escape) exit();
-    if (state.screen !== 'images') return;
-    if (key.upArrow || input === 'k') dispatch({ type: 'cursor', delta: -1 });
-    if (key.downArrow || input === 'j') dispatch({ type: 'cursor', delta: 1 });
+    // Keys typed quickly can arrive together ("--"); take plain characters one at a time.
+    if (input.length > 1 && !key.ctrl && !key.meta && /^[\x20-\x7e]+$/.test(input)) {
+      for (const char of input) route(char, key);
+      return;
+    }
+    route(input, key);
   });
+
+  function route(input: string, key: Key): void {
+    switch (state.screen) {
+      case 'setup':
+        if (input === 'q' || key.escape) exit();
+        return;
+      case 'images':
+        if (input === 'q' || key.escape) exit();
+        else if (key.upArrow || input === 'k') dispatch({ type: 'cursor', delta: -1 });
+        else if (key.downArrow || input === 'j') dispatch({ type: 'cursor', delta: 1 });
+        else if (input === 'i') dispatch({ type: 'open-inject' });
+        return;
+      case 'inject-setup':
+        if (key.escape) dispatch({ type: 'back' });
+        else if (key.leftArrow) dispatch({ type: 'form', field: 'strategy', delta: -1 });
+        else if (key.rightArrow) dispatch({ type: 'form', field: 'strategy', delta: 1 });
+        else if (input === '+' || input === '=') dispatch({ type: 'form', field: 'n', delta: 1 });
+        else if (input === '-') dispatch({ type: 'form', field: 'n', delta: -1 });
+        else if (input === ']') dispatch({ type: 'form', field: 'concurrency', delta: 1 });
+        else if (input === '[') dispatch({ type: 'form', field: 'concurrency', delta: -1 });
+        else if (key.return) startRun(state);
+        return;
+      case 'run':
+        if (key.upArrow || input === 'k') dispatch({ type: 'focus', delta: -1 });
+        else if (key.downArrow || input === 'j') dispatch({ type: 'focus', delta: 1 });
+        else if (input === 'c') running.current?.abort();
+        else if (state.run?.done && key.escape) dispatch({ type: 'back' });
+        else if (state.run?.done && input === 'q') exit();
+        return;
+    }
+  }
 
   return (
     <Box flexDirection="column">
@@ -71,9 +152,10 @@ export function App({ core = realCore }: { core?: WorkbenchCore }) {
           {state.setupError ? <Text color="red">{state.setupError}</Text> : null}
           <Text dimColor>q quit</Text>
         </Box>
-      ) : (
-        <ImagesScreen state={state} />
-      )}
+      ) : null}
+      {state.screen === 'images' ? <ImagesScreen state={state} /> : null}
+      {state.screen === 'inject-setup' ? <InjectSetupScreen state={state} /> : null}
+      {state.screen === 'run' && state.run ? <RunScreen run={state.run} /> : null}
     </Box>
   );
 }

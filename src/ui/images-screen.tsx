@@ -27,7 +27,7 @@ export function ImagesScreen({ state }: { state: ViewState }) {
         </Box>
       ) : null}
       <Text dimColor>policy: {anthropic}</Text>
-      <Text dimColor>↑/↓ select · q quit</Text>
+      <Text dimColor>↑/↓ select · i inject bugs · q quit</Text>
     </Box>
   );
 }

@@ -23,6 +23,32 @@ describe('bugbench tui in a real terminal', () => {
     await session.waitFor(/exit status 0/);
   });
 
+  it('runs an offline injection end to end: form, live rollout, checks, verdict', async () => {
+    session = await TmuxSession.start(`CI=false node ${BIN} tui; echo "exit status $?"; sleep 30`, { columns: 160, rows: 48 });
+    await session.waitFor(/Repo images \(\d+\)/);
+    const selected = async () => /› (\S+)/.exec(await session!.screen())?.[1];
+    for (let i = 0; i < 10 && !(await selected())?.includes('slotsmith'); i++) {
+      const before = await selected();
+      await session.keys('Down');
+      await session.waitFor(new RegExp(`› (?!${before?.replace(/[/.:]/g, '\\$&')} )`), 5000).catch(() => undefined);
+    }
+    await session.keys('i');
+    await session.waitFor(/New injection run on bugbench\/repo-slotsmith:latest/);
+    await session.keys('Right'); // history
+    await session.keys('-', '-');
+    await session.waitFor(/‹ history ›/);
+    await session.waitFor(/bugs\s+1/);
+    await session.keys('Enter');
+    await session.waitFor(/r1 +step \d+/, 30_000);
+    const done = await session.waitFor(/1\/1 done, 1 valid/, 120_000);
+    expect(done).toMatch(/✓✓✓✓✓✓✓✓✓ VALID/);
+    expect(done).toMatch(/slotsmith-history-[0-9a-f]{8}/);
+    await session.keys('Escape');
+    await session.waitFor(/i inject bugs/);
+    await session.keys('q');
+    await session.waitFor(/exit status 0/);
+  }, 180_000);
+
   it('refuses to start without a terminal, in one line', async () => {
     const { bugbench } = await import('../helpers/cli.js');
     const result = await bugbench(['tui']);

@@ -17,7 +17,7 @@ export class TmuxSession {
   }
 
   async keys(...keys: string[]): Promise<void> {
-    await execa('tmux', ['send-keys', '-t', this.name, ...keys]);
+    await execa('tmux', ['send-keys', '-t', this.name, '--', ...keys]);
   }
 
   async waitFor(pattern: RegExp, timeout = 30_000): Promise<string> {

@@ -10,11 +10,40 @@ describe('workbench', () => {
     expect(frame).toMatch(/bugbench\/repo-\w+:latest/);
     const selected = () => /› (\S+)/.exec(lastFrame()!)?.[1];
     const first = selected();
-    stdin.write('\u001B[B'); // arrow down
-    await vi.waitFor(() => expect(selected()).not.toBe(first), { timeout: 10_000 });
+    // Under load Ink may still be wiring up input when the first frame shows; press again until it moves.
+    await vi.waitFor(
+      () => {
+        if (selected() === first) stdin.write('\u001B[B'); // arrow down
+        expect(selected()).not.toBe(first);
+      },
+      { timeout: 10_000, interval: 200 },
+    );
     expect(lastFrame()).toContain('tests: python3 -m pytest -rA');
     unmount();
   });
+
+  it('runs an offline injection from the images screen and shows each rollout live', async () => {
+    const { lastFrame, stdin, unmount } = render(<App core={realCore} />);
+    await vi.waitFor(() => expect(lastFrame()).toContain('Repo images'), { timeout: 20_000 });
+    const knotcfg = () => /› \S*knotcfg/.test(lastFrame()!);
+    for (let i = 0; i < 10 && !knotcfg(); i++) {
+      stdin.write('\u001B[B');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(knotcfg()).toBe(true);
+    stdin.write('i');
+    await vi.waitFor(() => expect(lastFrame()).toContain('New injection run on bugbench/repo-knotcfg:latest'), { timeout: 10_000 });
+    stdin.write('-');
+    stdin.write('-');
+    await vi.waitFor(() => expect(lastFrame()).toMatch(/bugs\s+1/), { timeout: 10_000 });
+    stdin.write('\r');
+    await vi.waitFor(() => expect(lastFrame()).toMatch(/✓ bash/), { timeout: 30_000 });
+    await vi.waitFor(() => expect(lastFrame()).toMatch(/1\/1 done, 1 valid/), { timeout: 90_000 });
+    expect(lastFrame()).toMatch(/✓✓✓✓✓✓✓✓✓ VALID/);
+    stdin.write('\u001B');
+    await vi.waitFor(() => expect(lastFrame()).toContain('Repo images'), { timeout: 10_000 });
+    unmount();
+  }, 120_000);
 
   it('shows the setup error when the engine cannot be set up', async () => {
     const core = {

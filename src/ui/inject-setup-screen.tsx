@@ -1,0 +1,28 @@
+/** Setting up an injection run on the selected image. */
+import { Box, Text } from 'ink';
+import { OFFLINE_STRATEGIES } from '../agent/offline/injector.js';
+import type { ViewState } from './state.js';
+
+export function InjectSetupScreen({ state }: { state: ViewState }) {
+  const image = state.images[state.cursor];
+  const { form } = state;
+  const needsModel = form.policy === 'offline' && !(OFFLINE_STRATEGIES as string[]).includes(form.strategy);
+  return (
+    <Box flexDirection="column" marginTop={1} borderStyle="round" paddingX={1}>
+      <Text bold>New injection run on {image?.tag}</Text>
+      <Text>
+        strategy    <Text color="cyan">‹ {form.strategy} ›</Text>
+      </Text>
+      <Text>
+        bugs        <Text color="cyan">{form.n}</Text>
+      </Text>
+      <Text>
+        at a time   <Text color="cyan">{form.concurrency}</Text>
+      </Text>
+      <Text>policy      {form.policy === 'anthropic' ? 'anthropic (ANTHROPIC_API_KEY is set)' : 'offline (no ANTHROPIC_API_KEY)'}</Text>
+      <Text dimColor>checks      at least 10 passing, 1 changed file, 1 failing test; 90 s per run</Text>
+      {needsModel ? <Text color="yellow">{form.strategy} needs a model; set ANTHROPIC_API_KEY or pick removal, history or direct</Text> : null}
+      <Text dimColor>←/→ strategy · +/- bugs · [/] at a time · enter start · esc back</Text>
+    </Box>
+  );
+}
