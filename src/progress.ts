@@ -3,5 +3,3 @@
  * through this callback; the CLI prints it to stderr, the TUI shows it.
  */
 export type Progress = (message: string) => void;
-
-export const silent: Progress = () => {};

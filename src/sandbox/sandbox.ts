@@ -13,7 +13,7 @@ import { ImageNotFoundError, NotFoundError, PatchRejectedError, SandboxError } f
 import { CappedOutput } from './capped-output.js';
 import { dockerClient, isNotFound } from './docker.js';
 import { LABEL_RUN, ownerLabels } from './owner.js';
-import { packFiles, unpackEntries, unpackFiles } from './tar.js';
+import { packFiles, unpackEntries } from './tar.js';
 
 export const REPO_DIR = '/repo';
 export const DEFAULT_MEMORY_BYTES = 4 * 1024 ** 3;
@@ -271,25 +271,6 @@ export class Sandbox {
     const entry = (await unpackEntries(archive)).get(posix.basename(absolute));
     if (!entry) throw new NotFoundError(`${absolute} in the container is not a regular file`);
     return entry;
-  }
-
-  /** The regular files directly in a folder, by name. */
-  async readDir(path: string): Promise<Map<string, Buffer>> {
-    const absolute = absolutePath(path);
-    let archive: NodeJS.ReadableStream;
-    try {
-      archive = await this.container.getArchive({ path: absolute });
-    } catch (error) {
-      if (isNotFound(error)) throw new NotFoundError(`no folder ${absolute} in the container`);
-      throw error;
-    }
-    const files = new Map<string, Buffer>();
-    const prefix = `${posix.basename(absolute)}/`;
-    for (const [name, content] of await unpackFiles(archive)) {
-      const rest = name.startsWith(prefix) ? name.slice(prefix.length) : name;
-      if (rest !== '' && !rest.includes('/')) files.set(rest, content);
-    }
-    return files;
   }
 
   async readText(path: string): Promise<string> {

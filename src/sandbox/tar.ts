@@ -29,13 +29,7 @@ export async function packFiles(files: FileEntry[]): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Reads every regular file of a tar stream into memory, keyed by its name in the archive. */
-export async function unpackFiles(source: NodeJS.ReadableStream): Promise<Map<string, Buffer>> {
-  const entries = await unpackEntries(source);
-  return new Map([...entries].map(([name, entry]) => [name, entry.content]));
-}
-
-/** Like unpackFiles, with each file's mode. */
+/** Reads every regular file of a tar stream into memory, with its mode, keyed by its name in the archive. */
 export async function unpackEntries(source: NodeJS.ReadableStream): Promise<Map<string, { content: Buffer; mode: number }>> {
   const extract = tar.extract();
   const files = new Map<string, { content: Buffer; mode: number }>();

@@ -4,6 +4,7 @@
  * transcript (streamed text, tool calls as their JSON arrives, the end of each
  * tool's output) and the verdicts of its checks.
  */
+import { describeToolInput, oneLine } from '../agent/describe.js';
 import type { FinishReason, RolloutEvent } from '../agent/events.js';
 import type { CheckEvent } from '../bugs/check-types.js';
 import type { InjectedBug } from '../pipeline/inject.js';
@@ -66,17 +67,7 @@ export function newRunView(image: string, strategy: string, policy: string, n: n
   return { image, strategy, policy, tags, rollouts, focus: 0, done: false };
 }
 
-function clip(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > LINE_CHARS ? `${flat.slice(0, LINE_CHARS - 1)}…` : flat;
-}
-
-function summarize(name: string, input: unknown): string {
-  const args = (input ?? {}) as Record<string, unknown>;
-  if (name === 'bash') return String(args.command ?? '');
-  if (name === 'editor') return `${String(args.command ?? '')} ${String(args.path ?? '')}`;
-  return Object.values(args).map(String).join(' ');
-}
+const clip = (text: string) => oneLine(text, LINE_CHARS);
 
 function withTranscript(view: RolloutView, lines: TranscriptLine[]): RolloutView {
   return { ...view, transcript: lines.slice(-TRANSCRIPT_LINES) };
@@ -104,7 +95,7 @@ function applyRolloutEvent(view: RolloutView, event: RolloutEvent): RolloutView 
       return withTranscript(view, lines);
     }
     case 'tool-call-finished': {
-      const what = clip(summarize(event.name, event.input));
+      const what = clip(describeToolInput(event.name, event.input));
       const status = event.isError ? 'error' : event.exitCode !== undefined ? `exit ${event.exitCode}` : 'ok';
       const line: TranscriptLine = { kind: 'tool', text: `${event.isError ? '✗' : '✓'} ${event.name} ${what} → ${status}`, callId: event.callId, step: event.step };
       const at = lines.findIndex((l) => l.kind === 'tool' && l.callId === event.callId);
