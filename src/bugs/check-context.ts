@@ -9,12 +9,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ExecOptions } from '../sandbox/sandbox.js';
+import { dockerClient } from '../sandbox/docker.js';
+import { LABEL_RUN, ownerLabels } from '../sandbox/owner.js';
 import { Sandbox } from '../sandbox/sandbox.js';
+import { SCRIPT_LOCK, SHARED_DIR } from './container-paths.js';
 import type { BugArtifact } from './artifact.js';
 import type { CheckEvent, CheckName } from './check-types.js';
 import type { FileChange } from './diff.js';
 import type { CheckParams } from './meta.js';
-import { stateScript, type StateLayers } from './repo-state.js';
+import { goldPaths, stateScript, type StateLayers } from './repo-state.js';
 import { installArtifact, runTests, TEST_COMMAND, type RunRecord } from './test-run.js';
 import { brokenTests, keptTests } from './test-results.js';
 
@@ -26,14 +29,19 @@ export interface CheckSetup {
   logDir: string;
   /** Containers working at once (the bug's own container included). */
   parallelism: number;
+  /**
+   * Let test scripts of different containers run at the same time. Off by
+   * default: the containers then take turns on the scripts (a lock on a shared
+   * volume) while the others build states and parse logs, which pays on a
+   * machine with few cores.
+   */
+  parallelTests?: boolean;
   /** A new container for every run, as SWE-bench's harness does (for comparison only). */
   freshContainerPerRun?: boolean;
   runId?: string;
   onEvent?: (event: CheckEvent) => void;
 }
 
-/** Layers, or a function that works them out in the container at the run's turn. */
-type LayersFor = StateLayers | ((sandbox: Sandbox) => Promise<StateLayers>);
 
 /** Who a run belongs to, for its events: a check, or a patch evaluation. */
 export type RunOwner = CheckName | 'evaluate';
@@ -42,7 +50,7 @@ interface PlannedRun {
   label: string;
   check: CheckName;
   lane: number;
-  layers: LayersFor;
+  layers: StateLayers;
 }
 
 export function fileOf(change: FileChange): string {
@@ -55,7 +63,6 @@ export class CheckContext {
   private runs = new Map<string, Promise<RunRecord>>();
   private turns = new Map<Promise<Sandbox>, Promise<unknown>>();
   private freshKeys: Promise<Sandbox>[] = [];
-  private goldPatchProvider?: (sandbox: Sandbox) => Promise<string>;
   /** The check now running, for labelling the events of its own commands. */
   current: CheckName = 'test-files';
 
@@ -79,8 +86,29 @@ export class CheckContext {
     this.setup.onEvent?.(event);
   }
 
+  private sharedVolume?: Promise<string | undefined>;
+
+  /** The volume holding the script lock, made once when the lanes take turns. */
+  private volume(): Promise<string | undefined> {
+    const lanes = Math.max(1, this.setup.parallelism);
+    if (lanes < 2 || this.setup.parallelTests || this.setup.freshContainerPerRun) return Promise.resolve(undefined);
+    this.sharedVolume ??= dockerClient()
+      .createVolume({ Name: `bugbench-${this.runId}`, Labels: { [LABEL_RUN]: this.runId, ...ownerLabels() } })
+      .then((volume) => volume.name);
+    return this.sharedVolume;
+  }
+
+  private lockPath(): string | undefined {
+    return this.sharedVolume ? SCRIPT_LOCK : undefined;
+  }
+
   private async createSandbox(): Promise<Sandbox> {
-    const sandbox = await Sandbox.create({ image: this.setup.image, runId: this.runId });
+    const volume = await this.volume();
+    const sandbox = await Sandbox.create({
+      image: this.setup.image,
+      runId: this.runId,
+      volumes: volume ? { [volume]: SHARED_DIR } : undefined,
+    });
     try {
       await installArtifact(sandbox, this.artifact);
     } catch (error) {
@@ -119,11 +147,11 @@ export class CheckContext {
     return next;
   }
 
-  private async runNow(sandbox: Sandbox, check: RunOwner, label: string, layers: LayersFor): Promise<RunRecord> {
-    const state = typeof layers === 'function' ? await layers(sandbox) : layers;
+  private async runNow(sandbox: Sandbox, check: RunOwner, label: string, layers: StateLayers): Promise<RunRecord> {
     this.emit({ type: 'run-started', check, label, command: TEST_COMMAND });
     const run = await runTests(sandbox, {
-      prepare: stateScript(this.artifact, this.base, state),
+      prepare: stateScript(this.artifact, this.base, layers),
+      lock: this.lockPath(),
       label,
       timeoutMs: this.params.testTimeoutSec * 1000,
       logDir: this.setup.logDir,
@@ -142,7 +170,7 @@ export class CheckContext {
   }
 
   /** Builds a state in a lane and runs the tests in it. */
-  runInLane(lane: number, check: RunOwner, label: string, layers: LayersFor): Promise<RunRecord> {
+  runInLane(lane: number, check: RunOwner, label: string, layers: StateLayers): Promise<RunRecord> {
     return this.inTurn(this.laneKey(lane), async (sandbox) => {
       if (!this.setup.freshContainerPerRun) return this.runNow(sandbox, check, label, layers);
       const fresh = await this.createSandbox();
@@ -190,12 +218,7 @@ export class CheckContext {
         label: 'gold patch',
         check: 'gold-patch',
         lane: 0,
-        layers: async (sandbox: Sandbox) => ({
-          bug: true,
-          weaken: true,
-          candidate: await this.goldPatchProvider!(sandbox),
-          restoreTests: true,
-        }),
+        layers: { bug: true, weaken: true, goldOf: goldPaths(this.artifact), restoreTests: true },
       } as PlannedRun,
     };
   }
@@ -224,16 +247,14 @@ export class CheckContext {
     return this.shared(plan);
   }
 
-  /** The gold patch's evaluation run; `provider` makes the patch in the container at the run's turn. */
-  goldRun(provider: (sandbox: Sandbox) => Promise<string>): Promise<RunRecord> {
-    this.goldPatchProvider ??= provider;
+  /** The gold patch's evaluation run: the patch is made and evaluated in one go. */
+  goldRun(): Promise<RunRecord> {
     return this.shared(this.plans().gold);
   }
 
   /** Starts every run the checks will need, spread over the lanes. */
-  prefetch(goldProvider: (sandbox: Sandbox) => Promise<string>): void {
+  prefetch(): void {
     const plans = this.plans();
-    this.goldPatchProvider ??= goldProvider;
     const order = [plans.original, plans.buggy, plans.second, plans.weakened, ...(plans.reverts.length > 1 ? plans.reverts : []), plans.gold];
     for (const plan of order) this.shared(plan);
   }
@@ -255,7 +276,8 @@ export class CheckContext {
   }
 
   async close(): Promise<void> {
-    const all = this.lanes;
-    await Promise.all(all.map((s) => s.then((sandbox) => sandbox.remove()).catch(() => undefined)));
+    await Promise.all(this.lanes.map((s) => s.then((sandbox) => sandbox.remove()).catch(() => undefined)));
+    const volume = await this.sharedVolume?.catch(() => undefined);
+    if (volume) await dockerClient().getVolume(volume).remove().catch(() => undefined);
   }
 }

@@ -9,7 +9,7 @@ import { errorMessage } from '../errors.js';
 import { CheckContext, type CheckSetup } from './check-context.js';
 import { CHECK_NAMES, type CheckName, type CheckOutcome, type CheckReport, type CheckResult } from './check-types.js';
 import { bugValidityCheck, testWeakeningCheck } from './checks/bug-runs.js';
-import { goldPatchCheck, goldProvider } from './checks/gold-patch.js';
+import { goldPatchCheck } from './checks/gold-patch.js';
 import { inverseMutationCheck } from './checks/inverse-mutation.js';
 import { determinismCheck, parserCheck, testScriptCheck } from './checks/original-runs.js';
 import { bugScopeCheck, testFilesCheck } from './checks/static-checks.js';
@@ -75,7 +75,7 @@ export class CheckSession {
 
   /** Runs the remaining checks; their test runs start at once, spread over the containers. */
   async runAll(): Promise<CheckReport> {
-    this.ctx.prefetch(goldProvider(this.ctx));
+    this.ctx.prefetch();
     while (await this.step());
     return this.report();
   }

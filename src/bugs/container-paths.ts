@@ -13,3 +13,7 @@ export const LOG_IN_CONTAINER = '/bugbench/test.log';
 
 /** The last run's parser output, exit code and durations. */
 export const RUN_DIR = '/bugbench/run';
+
+/** A volume shared by one bug's containers, holding the lock that takes turns on the test script. */
+export const SHARED_DIR = '/bugbench-shared';
+export const SCRIPT_LOCK = `${SHARED_DIR}/script.lock`;

@@ -9,8 +9,7 @@ import { PatchRejectedError, SandboxError } from '../errors.js';
 import { shellQuote, type Sandbox } from '../sandbox/sandbox.js';
 import type { BugArtifact } from './artifact.js';
 import { CheckContext, type CheckSetup } from './check-context.js';
-import { touchedPaths } from './diff.js';
-import { STATE_APPLY_FAILED, stateFailure, stateScript } from './repo-state.js';
+import { goldPaths, STATE_APPLY_FAILED, stateFailure, stateScript } from './repo-state.js';
 import type { RunRecord } from './test-run.js';
 import { notPassingAmong, type TestMap } from './test-results.js';
 
@@ -31,11 +30,10 @@ export interface Evaluation {
 
 /**
  * The patch that takes the buggy state back to the original code: the reverse
- * of the bug (and of a parent prediction), made by git in the container in one exec.
+ * of the bug (and of a parent prediction), made by git in the container.
  */
 export async function goldPatch(sandbox: Sandbox, artifact: BugArtifact, base: string): Promise<string> {
-  const testFiles = new Set(artifact.testFiles);
-  const code = touchedPaths([...artifact.bugChanges, ...artifact.predChanges]).filter((p) => !testFiles.has(p));
+  const code = goldPaths(artifact);
   if (code.length === 0) return '';
   const state = stateScript(artifact, base, { bug: true, weaken: true });
   const paths = code.map(shellQuote).join(' ');

@@ -7,7 +7,7 @@
 import { PatchRejectedError, SandboxError } from '../errors.js';
 import { rejectedFiles, shellQuote, type Sandbox } from '../sandbox/sandbox.js';
 import type { BugArtifact } from './artifact.js';
-import type { FileChange } from './diff.js';
+import { touchedPaths, type FileChange } from './diff.js';
 import { DIFFS_IN_CONTAINER } from './container-paths.js';
 
 export interface StateLayers {
@@ -20,6 +20,17 @@ export interface StateLayers {
   restoreTests?: boolean;
   /** Revert these changes of the bug (each file back to the original) after the layers are on. */
   revert?: FileChange[];
+  /**
+   * Use as candidate the gold patch, made in the same script: the diff that
+   * takes these code paths from the buggy state back to the original.
+   */
+  goldOf?: string[];
+}
+
+/** The code files the gold patch restores: those the bug (and a parent prediction) changed. */
+export function goldPaths(artifact: BugArtifact): string[] {
+  const testFiles = new Set(artifact.testFiles);
+  return touchedPaths([...artifact.bugChanges, ...artifact.predChanges]).filter((p) => !testFiles.has(p));
 }
 
 export const STATE_APPLY_FAILED = 86;
@@ -49,13 +60,27 @@ export function stateScript(artifact: BugArtifact, base: string, layers: StateLa
     'git clean -q -fd',
   ];
   const nonEmpty = (text: string | undefined) => text !== undefined && text.trim() !== '';
-  if (layers.bug && nonEmpty(artifact.bugInject)) lines.push(`apply bug_inject.diff ${DIFFS_IN_CONTAINER.bug}`);
-  if (layers.weaken && nonEmpty(artifact.testWeaken)) lines.push(`apply test_weaken.diff ${DIFFS_IN_CONTAINER.weaken}`);
-  if (layers.bug && layers.pred !== false && nonEmpty(artifact.predPatch)) lines.push(`apply pred_patch.diff ${DIFFS_IN_CONTAINER.pred}`);
+  const buggy = (weaken: boolean) => {
+    if (layers.bug && nonEmpty(artifact.bugInject)) lines.push(`apply bug_inject.diff ${DIFFS_IN_CONTAINER.bug}`);
+    if (weaken && nonEmpty(artifact.testWeaken)) lines.push(`apply test_weaken.diff ${DIFFS_IN_CONTAINER.weaken}`);
+    if (layers.bug && layers.pred !== false && nonEmpty(artifact.predPatch)) lines.push(`apply pred_patch.diff ${DIFFS_IN_CONTAINER.pred}`);
+  };
+  if (layers.goldOf && layers.goldOf.length > 0) {
+    const paths = layers.goldOf.map(shellQuote).join(' ');
+    buggy(true);
+    lines.push(
+      `git add -A -- ${paths} && git diff --cached --binary -R HEAD -- ${paths} > ${DIFFS_IN_CONTAINER.candidate} && git reset -q`,
+      `git reset -q --hard ${shellQuote(base)}`,
+      'git clean -q -fd',
+    );
+  }
+  buggy(layers.weaken === true);
   let candidate: string | undefined;
   if (nonEmpty(layers.candidate)) {
     candidate = layers.candidate!.endsWith('\n') ? layers.candidate! : `${layers.candidate}\n`;
     lines.push(`apply 'the candidate patch' ${DIFFS_IN_CONTAINER.candidate}`);
+  } else if (layers.goldOf && layers.goldOf.length > 0) {
+    lines.push(`apply 'the gold patch' ${DIFFS_IN_CONTAINER.candidate}`);
   }
   if (layers.restoreTests) lines.push(...restoreScript(base, artifact.testFiles));
   if (layers.revert) {

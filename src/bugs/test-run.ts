@@ -34,6 +34,8 @@ export interface RunOptions {
   logDir: string;
   /** Builds the state to run in, in the same exec. */
   prepare?: StateScript;
+  /** A lock file shared with the bug's other containers: hold it while the test script runs. */
+  lock?: string;
   onOutput?: (stream: OutputStream, text: string) => void;
 }
 
@@ -63,15 +65,18 @@ export const TEST_COMMAND = `bash ${ARTIFACT_MOUNT}/test_script.sh 2>&1 | tee ${
  * stdout; the exec's stderr carries a summary line and the parser's output and
  * errors, base64-encoded, so a run costs one round trip.
  */
-function runScript(timeoutSec: number, prepare?: StateScript): string {
+function runScript(timeoutSec: number, prepare?: StateScript, lock?: string): string {
   return [
     ...(prepare ? ['set -e', ...prepare.lines, 'set +e'] : []),
     `rm -rf ${RUN_DIR} && mkdir -p ${RUN_DIR}`,
     'set -o pipefail',
+    // With a lock shared by the bug's containers, one test script runs at a time while the others prepare.
+    ...(lock ? [`exec 9> ${lock}`, 'flock 9'] : []),
     'start=$(date +%s%N)',
-    `timeout -s KILL ${timeoutSec} bash ${ARTIFACT_MOUNT}/test_script.sh 2>&1 | tee ${LOG_IN_CONTAINER}`,
+    `timeout -s KILL ${timeoutSec} bash ${ARTIFACT_MOUNT}/test_script.sh 2>&1 9>&- | tee ${LOG_IN_CONTAINER}`,
     'rc=$?',
     'duration=$(( ($(date +%s%N) - start) / 1000000 ))',
+    ...(lock ? ['flock -u 9'] : []),
     'pstart=$(date +%s%N)',
     `timeout -s KILL ${PARSER_TIMEOUT_MS / 1000} python3 ${ARTIFACT_MOUNT}/test_parser.py < ${LOG_IN_CONTAINER} > ${RUN_DIR}/parsed 2> ${RUN_DIR}/parser-stderr`,
     'pexit=$?',
@@ -113,7 +118,7 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
   if (options.prepare?.candidate) await sandbox.writeFile(DIFFS_IN_CONTAINER.candidate, options.prepare.candidate);
   // The in-container limits come first; this one only guards against a wedged exec.
   const guardMs = options.timeoutMs + PARSER_TIMEOUT_MS + 30_000;
-  const exec = await sandbox.exec(runScript(limitSec, options.prepare), {
+  const exec = await sandbox.exec(runScript(limitSec, options.prepare, options.lock), {
     timeoutMs: guardMs,
     onOutput: (stream, text) => stream === 'stdout' && options.onOutput?.(stream, text),
     maxStderrBytes: 64 * 1024 * 1024,

@@ -47,7 +47,10 @@ export async function checkCommand(args: string[]): Promise<number> {
   set('minChangedFiles', positiveInt('min-changed-files', values['min-changed-files']));
   set('minFailingTests', positiveInt('min-failing', values['min-failing']));
   set('testTimeoutSec', positiveInt('timeout', values.timeout, 1));
-  const parallelism = positiveInt('parallel', values.parallel, 1) ?? 1;
+  // By default two containers take turns on the test script, one preparing while the other runs;
+  // --parallel N gives N containers whose test runs overlap.
+  const parallel = positiveInt('parallel', values.parallel, 1);
+  const parallelism = parallel ?? 2;
 
   const docker = dockerClient();
   const bug = await resolveBug(docker, ref, { image: values.image, params, purpose: 'checks' });
@@ -60,6 +63,7 @@ export async function checkCommand(args: string[]): Promise<number> {
     params: bug.params,
     logDir: bug.logDir,
     parallelism,
+    parallelTests: parallel !== undefined,
     freshContainerPerRun: values['fresh-containers'],
     all: values.all,
     onEvent: live ? (event) => showProgress(live, event) : undefined,

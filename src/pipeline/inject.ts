@@ -305,7 +305,7 @@ async function storeAndCheck(input: StoreInput): Promise<InjectedBug> {
       baseCommit: input.baseCommit,
       params: options.params,
       logDir: join(artifactDir, 'checks'),
-      parallelism: options.checkParallelism ?? 1,
+      parallelism: options.checkParallelism ?? 2,
       runId: `${input.rolloutId}-check`,
       onEvent: options.onCheckEvent ? (event) => options.onCheckEvent!(input.rolloutId, event) : undefined,
     });

@@ -31,6 +31,8 @@ export interface SandboxOptions {
   cpus?: number;
   env?: Record<string, string>;
   extraLabels?: Record<string, string>;
+  /** Named volumes to mount: volume name → path in the container. */
+  volumes?: Record<string, string>;
 }
 
 export type OutputStream = 'stdout' | 'stderr';
@@ -100,6 +102,7 @@ export class Sandbox {
           PidsLimit: options.pidsLimit ?? DEFAULT_PIDS_LIMIT,
           NanoCpus: options.cpus ? Math.round(options.cpus * 1e9) : undefined,
           Init: true,
+          Mounts: Object.entries(options.volumes ?? {}).map(([Source, Target]) => ({ Type: 'volume' as const, Source, Target })),
         },
       });
     } catch (error) {

@@ -17,7 +17,10 @@ describe('reapOrphans', () => {
   it('removes the containers of a SIGKILLed bugbench process and keeps live ones', async () => {
     const script = `
       const { Sandbox } = await import(${JSON.stringify(`${DIST}/sandbox/sandbox.js`)});
-      const sandbox = await Sandbox.create({ image: ${JSON.stringify(BASE_IMAGE)}, runId: 'orphan-test' });
+      const { dockerClient } = await import(${JSON.stringify(`${DIST}/sandbox/docker.js`)});
+      const { LABEL_RUN, ownerLabels } = await import(${JSON.stringify(`${DIST}/sandbox/owner.js`)});
+      await dockerClient().createVolume({ Name: 'bugbench-orphan-test-' + process.pid, Labels: { [LABEL_RUN]: 'orphan-test', ...ownerLabels() } });
+      const sandbox = await Sandbox.create({ image: ${JSON.stringify(BASE_IMAGE)}, runId: 'orphan-test', volumes: { ['bugbench-orphan-test-' + process.pid]: '/shared' } });
       process.stdout.write(sandbox.id + '\\n');
       setInterval(() => {}, 1000);`;
     const child = execa('node', ['--input-type=module', '-e', script], { reject: false });
@@ -30,8 +33,9 @@ describe('reapOrphans', () => {
       expect(await exists(orphanId)).toBe(true);
       child.kill('SIGKILL');
       await child;
-      const { removed } = await reapOrphans();
+      const { removed, volumes } = await reapOrphans();
       expect(removed).toContain(orphanId);
+      expect(volumes).toEqual([expect.stringMatching(/^bugbench-orphan-test-\d+$/)]);
       expect(removed).not.toContain(mine.id);
       expect(await exists(orphanId)).toBe(false);
       expect(await exists(mine.id)).toBe(true);

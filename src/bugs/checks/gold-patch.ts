@@ -1,15 +1,11 @@
 /** `gold-patch`: the reverse of the bug, evaluated like any solver patch, must solve the task. */
 import type { CheckContext } from '../check-context.js';
 import type { CheckOutcome } from '../check-types.js';
-import { goldPatch, judge } from '../evaluate.js';
-
-export function goldProvider(ctx: CheckContext) {
-  return (sandbox: Parameters<typeof goldPatch>[0]) => goldPatch(sandbox, ctx.artifact, ctx.base);
-}
+import { judge } from '../evaluate.js';
 
 export async function goldPatchCheck(ctx: CheckContext): Promise<CheckOutcome> {
   const spec = await ctx.testSpec();
-  const run = await ctx.goldRun(goldProvider(ctx));
+  const run = await ctx.goldRun();
   const evaluation = judge(run, spec);
   if (!evaluation.solved) {
     const failing = evaluation.failing.slice(0, 5).join(', ');
