@@ -4,6 +4,7 @@ import { evaluatePatch } from '../bugs/evaluate.js';
 import { resolveBug } from '../bugs/resolve.js';
 import { UsageError } from '../errors.js';
 import { dockerClient } from '../sandbox/docker.js';
+import { reapOrphans } from '../sandbox/orphans.js';
 import { parseFlags, printJson, stderrProgress } from './args.js';
 import { positiveInt } from './check.js';
 
@@ -25,6 +26,7 @@ export async function evalCommand(args: string[]): Promise<number> {
   if (!existsSync(values.patch)) throw new UsageError(`eval: no patch file at ${values.patch}`);
   const patch = readFileSync(values.patch, 'utf8');
   const timeout = positiveInt('timeout', values.timeout, 1);
+  await reapOrphans();
   const bug = await resolveBug(dockerClient(), ref, {
     image: values.image,
     params: timeout ? { testTimeoutSec: timeout } : {},

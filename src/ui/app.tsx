@@ -12,6 +12,7 @@ import { errorMessage } from '../errors.js';
 import { diagnose, fix, reportHealthy } from '../pipeline/doctor.js';
 import { runInjection } from '../pipeline/inject.js';
 import { dockerClient } from '../sandbox/docker.js';
+import { reapOrphans } from '../sandbox/orphans.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-image.js';
 import { ImagesScreen } from './images-screen.js';
 import { InjectSetupScreen } from './inject-setup-screen.js';
@@ -161,6 +162,8 @@ export function App({ core = realCore }: { core?: WorkbenchCore }) {
 }
 
 export async function runWorkbench(): Promise<number> {
+  // Containers of a bugbench that died go first; if no engine answers yet, setup reaps after starting one.
+  await reapOrphans().catch(() => undefined);
   const app = render(<App />);
   await app.waitUntilExit();
   return 0;
