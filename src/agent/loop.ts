@@ -94,7 +94,7 @@ export async function runAgent(run: AgentRun): Promise<AgentResult> {
         continue;
       }
       const callStarted = performance.now();
-      const result = await tools.execute(call.name, call.input);
+      const result = await tools.execute(call.name, call.input, run.signal);
       stream.emit({
         type: 'tool-call-finished',
         step,
@@ -114,6 +114,7 @@ export async function runAgent(run: AgentRun): Promise<AgentResult> {
     }
     messages.push({ role: 'user', content: results });
     if (submitted) return finish('submitted');
+    if (run.signal?.aborted) return finish('cancelled');
   }
   return finish('max-steps', `stopped after ${run.maxSteps} steps without a submission`);
 }

@@ -91,7 +91,7 @@ export const SOLVER_SUBMIT: ToolDefinition = {
 /** What the loop needs of its tools. */
 export interface Tools {
   readonly definitions: ToolDefinition[];
-  execute(name: string, input: unknown): Promise<ToolResult>;
+  execute(name: string, input: unknown, signal?: AbortSignal): Promise<ToolResult>;
 }
 
 export class ToolSet implements Tools {
@@ -104,7 +104,7 @@ export class ToolSet implements Tools {
     return [BASH, EDITOR, this.options.submit.definition];
   }
 
-  async execute(name: string, input: unknown, onOutput?: (text: string) => void): Promise<ToolResult> {
+  async execute(name: string, input: unknown, signal?: AbortSignal): Promise<ToolResult> {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return { output: `the input of ${name} must be a JSON object`, isError: true };
     }
@@ -112,7 +112,7 @@ export class ToolSet implements Tools {
     try {
       switch (name) {
         case 'bash':
-          return await this.bash(args, onOutput);
+          return await this.bash(args, signal);
         case 'editor':
           return await this.editor(args);
         case 'submit': {
@@ -129,15 +129,16 @@ export class ToolSet implements Tools {
     }
   }
 
-  private async bash(args: Record<string, unknown>, onOutput?: (text: string) => void): Promise<ToolResult> {
+  private async bash(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
     const command = args.command;
     if (typeof command !== 'string' || command.trim() === '') return { output: 'bash needs a non-empty "command"', isError: true };
     const timeoutMs = typeof args.timeout === 'number' && args.timeout > 0 ? args.timeout * 1000 : this.options.bashTimeoutMs;
-    const result = await this.sandbox.exec(command, { timeoutMs, onOutput: onOutput ? (_, text) => onOutput(text) : undefined });
+    const result = await this.sandbox.exec(command, { timeoutMs, signal });
     const shown = new CappedOutput(this.options.maxOutputChars);
     shown.push(Buffer.from(result.stdout + (result.stderr ? (result.stdout ? '\n' : '') + result.stderr : '')));
     let output = shown.text();
     if (result.timedOut) output += `\n[killed after ${timeoutMs / 1000} s]`;
+    if (result.cancelled) output += '\n[stopped: the rollout was cancelled]';
     output += `\n[exit code ${result.exitCode}]`;
     return { output: output.trimStart(), isError: false, exitCode: result.exitCode };
   }

@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { reapOrphans } from '../sandbox/orphans.js';
 import { parseFlags, printJson } from './args.js';
+import { cancelOnInterrupt } from './interrupt.js';
 import { LiveLine } from './live-line.js';
 
 export function positiveInt(flag: string, value: string | undefined, min = 0): number | undefined {
@@ -68,10 +69,13 @@ export async function checkCommand(args: string[]): Promise<number> {
     all: values.all,
     onEvent: live ? (event) => showProgress(live, event) : undefined,
   });
+  const interrupt = cancelOnInterrupt('the checks');
+  interrupt.signal.addEventListener('abort', () => void session.close().finally(() => process.exit(130)));
   let report: CheckReport;
   try {
     report = await session.runAll();
   } finally {
+    interrupt.dispose();
     live?.clear();
     await session.close();
   }

@@ -9,6 +9,7 @@ import { defaultPolicy, runInjection, STRATEGIES, type InjectStrategy, type Poli
 import { reapOrphans } from '../sandbox/orphans.js';
 import { parseFlags, printJson } from './args.js';
 import { positiveInt } from './check.js';
+import { cancelOnInterrupt } from './interrupt.js';
 import { rolloutLine } from './rollout-lines.js';
 
 function positiveNumber(flag: string, value: string | undefined): number | undefined {
@@ -52,9 +53,11 @@ export async function injectCommand(args: string[]): Promise<number> {
   const maxSteps = positiveInt('max-steps', values['max-steps'], 1) ?? 100;
   await reapOrphans();
 
+  const interrupt = cancelOnInterrupt('the injection run');
   const tags = new Map<string, string>();
   const tagOf = (rolloutId: string) => tags.get(rolloutId) ?? rolloutId.replace(/^.*-(r\d+)$/, '$1');
   const result = await runInjection({
+    signal: interrupt.signal,
     image: values.image,
     strategy: values.strategy as InjectStrategy,
     policy,
@@ -82,12 +85,12 @@ export async function injectCommand(args: string[]): Promise<number> {
     onBug: values.json
       ? undefined
       : (bug) => process.stderr.write(`[${tagOf(bug.rollout)}] bug ${bug.id}: ${bug.valid ? 'VALID' : `INVALID (${bug.failedCheck})`}\n`),
-  });
+  }).finally(interrupt.dispose);
   if (values.json) printJson({ runId: result.runId, bugs: result.bugs, rollouts: result.rollouts });
   else {
     const valid = result.bugs.filter((b) => b.valid).length;
     process.stdout.write(`run ${result.runId}: ${result.rollouts.length} rollout(s), ${result.bugs.length} submitted, ${valid} valid\n`);
     for (const bug of result.bugs) process.stdout.write(`  ${bug.id}  ${bug.valid ? 'valid' : `invalid: ${bug.failedCheck}`}\n`);
   }
-  return 0;
+  return interrupt.signal.aborted ? 130 : 0;
 }

@@ -46,6 +46,8 @@ export interface ExecOptions {
   workdir?: string;
   /** Called with each piece of output as it arrives (decoded, whole characters). */
   onOutput?: (stream: OutputStream, text: string) => void;
+  /** Stops the command (and everything it started) when aborted. */
+  signal?: AbortSignal;
 }
 
 export interface ExecResult {
@@ -54,6 +56,8 @@ export interface ExecResult {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** The caller's signal stopped it (every process it started was killed). */
+  cancelled: boolean;
   truncated: boolean;
   durationMs: number;
 }
@@ -164,21 +168,29 @@ export class Sandbox {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
     });
     const lingering = this.watchForLingering(exec, ended);
-    const outcome = await Promise.race([ended, timedOut, lingering.promise]);
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<'cancelled'>((resolve) => {
+      onAbort = () => resolve('cancelled');
+      if (options.signal?.aborted) onAbort();
+      else options.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    const outcome = await Promise.race([ended, timedOut, lingering.promise, aborted]);
     clearTimeout(timer);
     lingering.stop();
+    if (onAbort) options.signal?.removeEventListener('abort', onAbort);
     if (outcome !== 'ended') {
       await this.killMarked(marker);
       await Promise.race([ended, sleep(2000)]);
       stream.destroy();
     }
-    const info = await exec.inspect();
+    const info = await exec.inspect().catch(() => undefined);
     return {
       command,
-      exitCode: info.ExitCode ?? -1,
+      exitCode: info?.ExitCode ?? -1,
       stdout: outputs.stdout.text(),
       stderr: outputs.stderr.text(),
       timedOut: outcome === 'timeout',
+      cancelled: outcome === 'cancelled',
       truncated: outputs.stdout.truncated || outputs.stderr.truncated,
       durationMs: Math.round(performance.now() - started),
     };

@@ -1,0 +1,60 @@
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CHECK_PARAMS } from '../../src/bugs/meta.js';
+import { runInjection } from '../../src/pipeline/inject.js';
+import { dockerClient } from '../../src/sandbox/docker.js';
+import { BIN } from '../helpers/cli.js';
+
+const containersLabelled = async (prefix: string) =>
+  (await dockerClient().listContainers({ all: true, filters: { label: ['bugbench.run'] } })).filter((c) => c.Labels['bugbench.run']!.startsWith(prefix));
+
+describe('cancelling an injection', () => {
+  it('stops a rollout in the middle of a tool call and removes its container', async () => {
+    const controller = new AbortController();
+    let runId = '';
+    const started = Date.now();
+    const result = await runInjection({
+      image: 'bugbench/repo-slotsmith:latest',
+      strategy: 'removal',
+      policy: 'offline',
+      n: 2,
+      concurrency: 1,
+      seed: 1,
+      params: DEFAULT_CHECK_PARAMS,
+      maxSteps: 100,
+      signal: controller.signal,
+      onEvent: (_, event) => {
+        if (event.type === 'rollout-started') runId = event.runId;
+        // abort while the baseline test run (step 4) is under way
+        if (event.type === 'tool-call-started' && event.step === 4) setTimeout(() => controller.abort(), 50);
+      },
+    });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(result.rollouts).toHaveLength(1); // the second never started
+    expect(result.rollouts[0]).toMatchObject({ reason: 'cancelled', bugId: null });
+    expect(result.bugs).toEqual([]);
+    expect(await containersLabelled(runId)).toEqual([]);
+  });
+
+  it('stops `bugbench inject` on Ctrl-C with exit 130 and no container left behind', async () => {
+    const child = execa('node', [BIN, 'inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'history', '--policy', 'offline', '-n', '3'], {
+      reject: false,
+      env: { CI: 'true' },
+    });
+    let stderr = '';
+    await new Promise<void>((resolve) => {
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (/step 3 /.test(stderr)) resolve();
+      });
+    });
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).toMatch(/stopping the injection run/);
+    expect(result.stderr).toMatch(/finished: cancelled/);
+    const runId = /run-\d{8}-\d{6}-[0-9a-f]{4}/.exec(result.stdout)?.[0];
+    expect(runId).toBeDefined();
+    expect(await containersLabelled(runId!)).toEqual([]);
+  });
+});
