@@ -8,26 +8,43 @@ import { BugbenchError, UsageError, errorMessage } from './errors.js';
 export type Command = (args: string[]) => Promise<number>;
 
 /** Each command's module is loaded only when it runs, so start-up stays short. */
-const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
-  tui: { load: async () => (await import('./commands/tui.js')).tuiCommand, summary: 'open the workbench' },
+const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; synopsis: string }> = {
+  tui: { load: async () => (await import('./commands/tui.js')).tuiCommand, summary: 'open the workbench', synopsis: 'bugbench tui' },
   doctor: {
     load: async () => (await import('./commands/doctor.js')).doctorCommand,
     summary: 'check (and with --fix, set up) the engine and images',
+    synopsis: 'bugbench doctor [--fix] [--json]',
   },
   images: {
     load: async () => (await import('./commands/images.js')).imagesCommand,
     summary: 'list repo images; `images build <dir>` builds one',
+    synopsis: 'bugbench images [--json]\nbugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--json]',
+  },
+  inject: {
+    load: async () => (await import('./commands/inject.js')).injectCommand,
+    summary: 'run injection rollouts on an image and check what they submit',
+    synopsis:
+      'bugbench inject --image T --strategy removal|history|direct|featadd|buginstruct [--policy anthropic|offline] [--model M]\n' +
+      '  [-n N] [--concurrency C] [--seed X] [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD]\n' +
+      '  [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--json]',
   },
   check: {
     load: async () => (await import('./commands/check.js')).checkCommand,
     summary: 'run the nine consistency checks on a bug or artifact folder',
+    synopsis:
+      'bugbench check <bug-id | artifact-dir> [--image T] [--all] [--min-passing N] [--min-changed-files N]\n' +
+      '  [--min-failing N] [--timeout S] [--parallel N] [--fresh-containers] [--json]',
   },
-  eval: { load: async () => (await import('./commands/eval.js')).evalCommand, summary: 'evaluate a candidate patch against a bug' },
-  inject: {
-    load: async () => (await import('./commands/inject.js')).injectCommand,
-    summary: 'run injection rollouts on an image and check what they submit',
+  eval: {
+    load: async () => (await import('./commands/eval.js')).evalCommand,
+    summary: 'evaluate a candidate patch against a bug',
+    synopsis: 'bugbench eval <bug-id | artifact-dir> --patch FILE [--image T] [--timeout S] [--json]',
   },
-  replay: { load: async () => (await import('./commands/replay.js')).replayCommand, summary: 'play a recorded rollout back' },
+  replay: {
+    load: async () => (await import('./commands/replay.js')).replayCommand,
+    summary: 'play a recorded rollout back',
+    synopsis: 'bugbench replay <run-id | rollout-id | trajectory.jsonl> [--speed X|max] [--json]',
+  },
 };
 
 export function usage(): string {
@@ -42,6 +59,10 @@ export async function main(argv: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   const command = COMMANDS[name];
+  if (command && (rest.includes('--help') || rest.includes('-h'))) {
+    process.stdout.write(`${command.summary}\n\n${command.synopsis}\n`);
+    return 0;
+  }
   try {
     if (!command) throw new UsageError(`unknown command "${name}"; run \`bugbench --help\` for the list`);
     return await (await command.load())(rest);

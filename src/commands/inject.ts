@@ -1,6 +1,6 @@
 /**
  * `bugbench inject --image T --strategy S [--policy P] [--model M] [-n N] [--concurrency C] [--seed X]
- *   [--max-steps N] [--budget USD] [--run-budget USD] [--min-passing N] [--min-changed-files N]
+ *   [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD] [--min-passing N] [--min-changed-files N]
  *   [--min-failing N] [--timeout S] [--json]`
  */
 import { DEFAULT_CHECK_PARAMS, type CheckParams } from '../bugs/meta.js';
@@ -29,6 +29,7 @@ export async function injectCommand(args: string[]): Promise<number> {
     concurrency: { type: 'string' },
     seed: { type: 'string' },
     'max-steps': { type: 'string' },
+    'max-tokens': { type: 'string' },
     budget: { type: 'string' },
     'run-budget': { type: 'string' },
     'min-passing': { type: 'string' },
@@ -67,6 +68,7 @@ export async function injectCommand(args: string[]): Promise<number> {
     seed,
     params,
     maxSteps,
+    maxTokens: positiveInt('max-tokens', values['max-tokens'], 1),
     budgetUsd: positiveNumber('budget', values.budget),
     runBudgetUsd: positiveNumber('run-budget', values['run-budget']),
     onEvent: values.json

@@ -110,3 +110,14 @@ describe('bad usage', () => {
     expect(result.stderr).toMatch(/images: Unknown option '--frob'/);
   });
 });
+
+describe('help', () => {
+  it('prints each command with its summary, and a command its synopsis', async () => {
+    const all = await bugbench(['--help']);
+    expect(all.exitCode).toBe(0);
+    for (const name of ['tui', 'doctor', 'images', 'inject', 'check', 'eval', 'replay']) expect(all.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    const one = await bugbench(['check', '--help']);
+    expect(one.exitCode).toBe(0);
+    expect(one.stdout).toMatch(/bugbench check <bug-id \| artifact-dir>/);
+  });
+});
