@@ -61,8 +61,7 @@ export class CheckContext {
   readonly runId: string;
   private lanes: Promise<Sandbox>[] = [];
   private runs = new Map<string, Promise<RunRecord>>();
-  private turns = new Map<Promise<Sandbox>, Promise<unknown>>();
-  private freshKeys: Promise<Sandbox>[] = [];
+  private turns = new Map<number, Promise<unknown>>();
   /** The check now running, for labelling the events of its own commands. */
   current: CheckName = 'test-files';
 
@@ -139,10 +138,9 @@ export class CheckContext {
     return (await this.sandbox()).exec(command, { timeoutMs: 60_000, ...options });
   }
 
-  /** Takes a turn in a lane's container: everything in one container happens one at a time. */
-  inTurn<T>(lane: Promise<Sandbox>, work: (sandbox: Sandbox) => Promise<T>): Promise<T> {
-    const previous = this.turns.get(lane) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(async () => work(await lane));
+  /** Takes a turn in a lane: the runs of one lane happen one at a time. */
+  private inTurn<T>(lane: number, work: () => Promise<T>): Promise<T> {
+    const next = (this.turns.get(lane) ?? Promise.resolve()).catch(() => undefined).then(work);
     this.turns.set(lane, next);
     return next;
   }
@@ -161,18 +159,11 @@ export class CheckContext {
     return run;
   }
 
-  /** What orders the runs of a lane: its container, or in fresh-container mode a stand-in. */
-  private laneKey(index: number): Promise<Sandbox> {
-    if (!this.setup.freshContainerPerRun) return this.lane(index);
-    const i = index % Math.max(1, this.setup.parallelism);
-    while (this.freshKeys.length <= i) this.freshKeys.push(Promise.resolve(undefined as unknown as Sandbox));
-    return this.freshKeys[i]!;
-  }
-
-  /** Builds a state in a lane and runs the tests in it. */
+  /** Builds a state in a lane's container (or, for comparison, a fresh one) and runs the tests in it. */
   runInLane(lane: number, check: RunOwner, label: string, layers: StateLayers): Promise<RunRecord> {
-    return this.inTurn(this.laneKey(lane), async (sandbox) => {
-      if (!this.setup.freshContainerPerRun) return this.runNow(sandbox, check, label, layers);
+    const i = lane % Math.max(1, this.setup.parallelism);
+    return this.inTurn(i, async () => {
+      if (!this.setup.freshContainerPerRun) return this.runNow(await this.lane(i), check, label, layers);
       const fresh = await this.createSandbox();
       try {
         return await this.runNow(fresh, check, label, layers);
