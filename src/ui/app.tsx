@@ -4,7 +4,7 @@
  * One key router (this component's useInput) sends each key to the screen
  * that owns it.
  */
-import { Box, Text, render, useApp, useInput, type Key } from 'ink';
+import { Box, Text, render, useApp, useInput, useStdout, type Key } from 'ink';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { countBugsByImage } from '../bugs/bug-counts.js';
 import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
@@ -37,6 +37,7 @@ export const realCore: WorkbenchCore = {
 export function App({ core = realCore }: { core?: WorkbenchCore }) {
   const [state, dispatch] = useReducer(reduce, initialState);
   const { exit } = useApp();
+  const { stdout } = useStdout();
   const running = useRef<AbortController | undefined>(undefined);
 
   useEffect(() => {
@@ -156,7 +157,7 @@ export function App({ core = realCore }: { core?: WorkbenchCore }) {
       ) : null}
       {state.screen === 'images' ? <ImagesScreen state={state} /> : null}
       {state.screen === 'inject-setup' ? <InjectSetupScreen state={state} /> : null}
-      {state.screen === 'run' && state.run ? <RunScreen run={state.run} /> : null}
+      {state.screen === 'run' && state.run ? <RunScreen run={state.run} rows={stdout.rows || 40} /> : null}
     </Box>
   );
 }

@@ -4,10 +4,10 @@ import type { RolloutView, RunView } from './run-state.js';
 
 const VERDICT_MARKS: Record<string, string> = { pass: '✓', fail: '✗', skipped: '·' };
 
-function statusText(view: RolloutView): string {
+function statusText(view: RolloutView, runDone: boolean): string {
   switch (view.status) {
     case 'waiting':
-      return 'waiting';
+      return runDone ? 'not started' : 'waiting';
     case 'running':
       return `step ${view.step}`;
     default:
@@ -15,12 +15,12 @@ function statusText(view: RolloutView): string {
   }
 }
 
-function RolloutLine({ view, focused }: { view: RolloutView; focused: boolean }) {
+function RolloutLine({ view, focused, runDone }: { view: RolloutView; focused: boolean; runDone: boolean }) {
   const checks = view.checks.map((c) => VERDICT_MARKS[c.verdict] ?? '?').join('');
   const verdict = view.bug ? (view.bug.valid ? 'VALID' : `INVALID: ${view.bug.failedCheck}`) : view.checking ? `checking ${view.checking}…` : '';
   return (
     <Text inverse={focused}>
-      {focused ? '›' : ' '} {view.tag.padEnd(4)} {statusText(view).padEnd(22)} ${view.costUsd.toFixed(4)} {String(view.tokens).padStart(7)} tok{' '}
+      {focused ? '›' : ' '} {view.tag.padEnd(4)} {statusText(view, runDone).padEnd(22)} ${view.costUsd.toFixed(4)} {String(view.tokens).padStart(7)} tok{' '}
       <Text color={view.bug ? (view.bug.valid ? 'green' : 'red') : undefined}>
         {checks} {verdict}
       </Text>{' '}
@@ -29,8 +29,19 @@ function RolloutLine({ view, focused }: { view: RolloutView; focused: boolean })
   );
 }
 
-export function RunScreen({ run }: { run: RunView }) {
+/** Rows the live area may use: Ink redraws the whole screen once its output is taller than the terminal. */
+export function layout(rows: number, rollouts: number, focus: number) {
+  const fixed = 10; // title, margins, run header (may wrap), window note, transcript border and label, footer
+  const listRows = Math.max(1, Math.min(rollouts, Math.floor((rows - fixed) / 2)));
+  const first = Math.min(Math.max(0, focus - Math.floor(listRows / 2)), Math.max(0, rollouts - listRows));
+  const transcriptRows = Math.max(2, Math.min(12, rows - fixed - listRows));
+  return { first, listRows, transcriptRows };
+}
+
+export function RunScreen({ run, rows = 40 }: { run: RunView; rows?: number }) {
   const focused = run.rollouts[run.tags[run.focus]!]!;
+  const { first, listRows, transcriptRows } = layout(rows, run.tags.length, run.focus);
+  const visible = run.tags.slice(first, first + listRows);
   const finished = run.tags.filter((t) => !['waiting', 'running'].includes(run.rollouts[t]!.status)).length;
   const valid = run.tags.filter((t) => run.rollouts[t]!.bug?.valid).length;
   return (
@@ -39,13 +50,18 @@ export function RunScreen({ run }: { run: RunView }) {
         Injection on {run.image} — {run.strategy}, {run.policy}: {finished}/{run.tags.length} done, {valid} valid
         {run.runId ? <Text dimColor> ({run.runId})</Text> : null}
       </Text>
-      {run.tags.map((tag, i) => (
-        <RolloutLine key={tag} view={run.rollouts[tag]!} focused={i === run.focus} />
+      {visible.map((tag, i) => (
+        <RolloutLine key={tag} view={run.rollouts[tag]!} focused={first + i === run.focus} runDone={run.done} />
       ))}
+      {run.tags.length > listRows ? (
+        <Text dimColor>
+          rollouts {first + 1}–{first + visible.length} of {run.tags.length}
+        </Text>
+      ) : null}
       <Box flexDirection="column" marginTop={1} borderStyle="single" paddingX={1}>
         <Text dimColor>{focused.tag} transcript</Text>
         {focused.transcript.length === 0 ? <Text dimColor>nothing yet</Text> : null}
-        {focused.transcript.map((line, i) => (
+        {focused.transcript.slice(-transcriptRows).map((line, i) => (
           <Text
             key={i}
             wrap="truncate-end"

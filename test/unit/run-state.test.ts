@@ -70,3 +70,15 @@ describe('the injection form', () => {
     expect(reduce(state, { type: 'back' }).screen).toBe('images');
   });
 });
+
+describe('the run screen layout', () => {
+  it('fits the terminal: a window of rollouts around the focus and a shorter transcript', async () => {
+    const { layout } = await import('../../src/ui/run-screen.js');
+    expect(layout(48, 3, 0)).toEqual({ first: 0, listRows: 3, transcriptRows: 12 });
+    const small = layout(24, 20, 10);
+    expect(small.listRows).toBe(7);
+    expect(small.first).toBe(7);
+    expect(10 + small.listRows + small.transcriptRows).toBeLessThanOrEqual(24);
+    expect(layout(24, 20, 19).first).toBe(13);
+  });
+});
