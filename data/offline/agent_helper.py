@@ -2,17 +2,23 @@
 
 Every command prints one line "RESULT <json>" that the agent reads back.
 
-  functions FILE...                 functions and methods with a body worth removing
-  blank FILE QUALNAME               remove a function's body (its docstring stays)
-  mutations FILE...                 single-token changes: comparisons, operators, constants, conditions
-  mutate FILE LINE COL OLD NEW      apply one of them
-  summary RESULTS.json              the passed and failed tests of a parsed run
-  compare BEFORE.json AFTER.json    which tests passed before and do not pass after
-  drop-tests FILE NAME...           delete test functions (and their decorators)
+  functions [--limit N --seed S] FILE...   functions and methods with a body worth removing
+  blank FILE QUALNAME                      remove a function's body (its docstring stays)
+  mutations [--limit N --seed S] FILE...   single-token changes: comparisons, operators, constants, conditions
+  mutate FILE LINE COL OLD NEW             apply one of them
+  summary RESULTS.json                     how many tests passed, in all and per file
+  compare BEFORE.json AFTER.json           which tests passed before and do not pass after
+  drop-tests FILE NAME...                  delete test functions (and their decorators)
+  drop-broken BEFORE.json AFTER.json       delete every test that passed before and does not after
+
+Results stay short (lists are sampled or cut) so they fit in a tool's output.
 """
 import ast
 import json
+import random
 import sys
+
+LIST_LIMIT = 60
 
 
 def result(value):
@@ -65,7 +71,28 @@ def body_range(node):
     return statements[0].lineno, node.end_lineno
 
 
-def cmd_functions(paths):
+def sample(items, limit, seed):
+    """At most `limit` items, chosen by `seed`, so a large repository still gives a short answer."""
+    if limit is None or len(items) <= limit:
+        return items
+    return random.Random(seed).sample(items, limit)
+
+
+def take_options(args):
+    limit, seed, rest = None, 0, []
+    i = 0
+    while i < len(args):
+        if args[i] == "--limit":
+            limit, i = int(args[i + 1]), i + 2
+        elif args[i] == "--seed":
+            seed, i = int(args[i + 1]), i + 2
+        else:
+            rest.append(args[i])
+            i += 1
+    return limit, seed, rest
+
+
+def cmd_functions(paths, limit=None, seed=0):
     found = []
     for path in paths:
         try:
@@ -82,7 +109,7 @@ def cmd_functions(paths):
             if any(d.endswith("abstractmethod") for d in decorators):
                 continue
             found.append({"file": path, "name": qualname, "start": span[0], "end": span[1], "lines": span[1] - span[0] + 1})
-    result(found)
+    result(sample(found, limit, seed))
 
 
 def find_function(tree, qualname):
@@ -116,7 +143,7 @@ SWAPS = {
 }
 
 
-def cmd_mutations(paths):
+def cmd_mutations(paths, limit=None, seed=0):
     found = []
     for path in paths:
         text = read(path)
@@ -155,7 +182,7 @@ def cmd_mutations(paths):
                     literal = lines[node.lineno - 1][node.col_offset : node.end_col_offset]
                     if literal == str(node.value):
                         found.append({"file": path, "line": node.lineno, "col": node.col_offset, "old": literal, "new": str(node.value + 1), "kind": "constant"})
-    result(found)
+    result(sample(found, limit, seed))
 
 
 def cmd_mutate(path, line, col, old, new):
@@ -177,23 +204,42 @@ def load_map(path):
         return {}
 
 
+def file_of(test_id):
+    return test_id.split("::")[0]
+
+
+def count_by_file(test_ids):
+    counts = {}
+    for test_id in test_ids:
+        counts[file_of(test_id)] = counts.get(file_of(test_id), 0) + 1
+    return counts
+
+
 def cmd_summary(path):
     results = load_map(path)
-    result({
-        "passed": sorted(t for t, s in results.items() if s == "passed"),
-        "failed": sorted(t for t, s in results.items() if s != "passed"),
-    })
+    passed = [t for t, s in results.items() if s == "passed"]
+    result({"passed": len(passed), "failed": len(results) - len(passed), "passed_by_file": count_by_file(passed)})
+
+
+def broken_tests(before, after):
+    return sorted(t for t, s in before.items() if s == "passed" and after.get(t) != "passed")
 
 
 def cmd_compare(before_path, after_path):
     before, after = load_map(before_path), load_map(after_path)
-    passed = sorted(t for t, s in before.items() if s == "passed")
-    broken = [t for t in passed if after.get(t) != "passed"]
-    missing = [t for t in passed if t not in after]
-    result({"passed_before": len(passed), "broken": broken, "missing": len(missing), "ran": len(after)})
+    broken = broken_tests(before, after)
+    missing = [t for t in broken if t not in after]
+    result({
+        "passed_before": sum(1 for s in before.values() if s == "passed"),
+        "broken_count": len(broken),
+        "broken": broken[:LIST_LIMIT],
+        "broken_files": count_by_file(broken),
+        "missing": len(missing),
+        "ran": len(after),
+    })
 
 
-def cmd_drop_tests(path, names):
+def drop_tests(path, names):
     text = read(path)
     tree = ast.parse(text)
     lines = text.splitlines(keepends=True)
@@ -210,7 +256,23 @@ def cmd_drop_tests(path, names):
             del lines[start - 1]
     write(path, "".join(lines))
     ast.parse(read(path))
-    result({"file": path, "dropped": sorted(name for _, _, name in spans)})
+    return sorted(name for _, _, name in spans)
+
+
+def function_of(test_id):
+    """"tests/t.py::TestX::test_y[1]" -> "TestX.test_y"."""
+    return ".".join(test_id.split("::")[1:]).split("[")[0]
+
+
+def cmd_drop_broken(before_path, after_path):
+    by_file = {}
+    for test_id in broken_tests(load_map(before_path), load_map(after_path)):
+        by_file.setdefault(file_of(test_id), set()).add(function_of(test_id))
+    dropped = {path: drop_tests(path, names) for path, names in sorted(by_file.items())}
+    result({"files": {path: len(names) for path, names in dropped.items()}, "dropped": sum(len(n) for n in dropped.values())})
+
+
+
 
 
 def main(argv):
@@ -218,11 +280,13 @@ def main(argv):
         raise SystemExit(__doc__)
     command, args = argv[0], argv[1:]
     if command == "functions":
-        cmd_functions(args)
+        limit, seed, files = take_options(args)
+        cmd_functions(files, limit, seed)
     elif command == "blank":
         cmd_blank(*args)
     elif command == "mutations":
-        cmd_mutations(args)
+        limit, seed, files = take_options(args)
+        cmd_mutations(files, limit, seed)
     elif command == "mutate":
         cmd_mutate(*args)
     elif command == "summary":
@@ -230,7 +294,9 @@ def main(argv):
     elif command == "compare":
         cmd_compare(*args)
     elif command == "drop-tests":
-        cmd_drop_tests(args[0], set(args[1:]))
+        result({"file": args[0], "dropped": drop_tests(args[0], set(args[1:]))})
+    elif command == "drop-broken":
+        cmd_drop_broken(*args)
     else:
         raise SystemExit("unknown command %s" % command)
 

@@ -201,7 +201,12 @@ export async function runInjection(options: InjectOptions): Promise<InjectResult
         summary = { rollout: rolloutId, reason: 'budget', steps: 0, costUsd: 0, durationMs: 0, trajectory, bugId: null };
       } else {
         sandbox = await Sandbox.create({ image: options.image, runId: rolloutId });
-        const tools = new ToolSet(sandbox, { ...DEFAULT_TOOL_OPTIONS, submit: { definition: INJECTOR_SUBMIT, handle: artifactSubmitHandler(sandbox, staging) } });
+        const tools = new ToolSet(sandbox, {
+          ...DEFAULT_TOOL_OPTIONS,
+          // The cap protects a model's context; the scripted offline agent reads whole outputs (file lists of big repos).
+          maxOutputChars: options.policy === 'offline' ? 4 * 1024 * 1024 : DEFAULT_TOOL_OPTIONS.maxOutputChars,
+          submit: { definition: INJECTOR_SUBMIT, handle: artifactSubmitHandler(sandbox, staging) },
+        });
         const prompts = injectionPrompts(options.strategy, { repoRoot: '/repo', ...options.params });
         const started = performance.now();
         const result = await runAgent({

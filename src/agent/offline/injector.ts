@@ -34,6 +34,16 @@ const OUT = '/tmp/artifact';
 const HELPER = `${WORK}/helper.py`;
 const PARSER = `${OUT}/test_parser.py`;
 const PYTEST_ARGS = '-m pytest -rA -p no:cacheprovider';
+/** How many candidates a listing returns at most. */
+const LIST_LIMIT = 150;
+
+/** What the helper's compare says: the count is exact, the list may be cut. */
+interface Compared {
+  broken_count: number;
+  broken: string[];
+  broken_files: Record<string, number>;
+  missing: number;
+}
 
 /** One candidate change: how to make it in a bash command, and the code files it touches. */
 interface Candidate {
@@ -44,7 +54,9 @@ interface Candidate {
 
 interface Trial {
   candidate: Candidate;
+  /** The broken tests (at most the first few dozen), for telling changes apart. */
   broken: string[];
+  brokenCount: number;
 }
 
 const bash = (command: string, timeout?: number): ToolCall => ({ name: 'bash', input: timeout ? { command, timeout } : { command } });
@@ -67,12 +79,6 @@ export function isTestFile(path: string): boolean {
 
 function isCodeFile(path: string): boolean {
   return path.endsWith('.py') && !isTestFile(path) && !/(^|\/)(setup|noxfile|fabfile)\.py$/.test(path) && !/(^|\/)(docs?|examples?|scripts?|benchmarks?)\//.test(path);
-}
-
-/** "tests/test_a.py::TestX::test_y[1-2]" → file "tests/test_a.py", function "TestX.test_y". */
-export function splitTestId(id: string): { file: string; func: string } {
-  const [file, ...rest] = id.split('::');
-  return { file: file!, func: rest.join('.').replace(/\[.*$/, '') };
 }
 
 function readResource(...parts: string[]): string {
@@ -127,23 +133,25 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   // A change can make the suite hang (an emptied loop step); trials get a few times the baseline's time.
   const elapsedMs = Number(/elapsed_ms (\d+)/.exec(baseline[0]!.output)?.[1] ?? 10_000);
   const trialLimit = Math.min(options.testTimeoutSec, Math.ceil((elapsedMs * 4) / 1000) + 10);
-  const summary = resultOf<{ passed: string[]; failed: string[] }>(baseline[0]!.output);
-  if (!summary || summary.passed.length < options.minPassingTests) {
-    return `Only ${summary?.passed.length ?? 0} tests pass on the original code; at least ${options.minPassingTests} are needed, so I stop here.`;
+  const summary = resultOf<{ passed: number; passed_by_file: Record<string, number> }>(baseline[0]!.output);
+  if (!summary || summary.passed < options.minPassingTests) {
+    return `Only ${summary?.passed ?? 0} tests pass on the original code; at least ${options.minPassingTests} are needed, so I stop here.`;
   }
-  const passing = summary.passed;
-  const maxBroken = Math.max(3, Math.floor(passing.length * 0.35));
+  const passingByFile = summary.passed_by_file;
+  const maxBroken = Math.max(3, Math.floor(summary.passed * 0.35));
+  // Long lists come back sampled, so a large repository still answers in one tool output.
+  const sampling = `--limit ${LIST_LIMIT} --seed ${rng.int(1_000_000)}`;
 
   // Candidates, in an order chosen by the seed.
   let candidates: Candidate[] = [];
   if (options.strategy === 'removal') {
-    const found = yield* ask('I will list the functions whose bodies could go.', bash(`python3 ${HELPER} functions ${codeFiles.map(q).join(' ')}`));
+    const found = yield* ask('I will list the functions whose bodies could go.', bash(`python3 ${HELPER} functions ${sampling} ${codeFiles.map(q).join(' ')}`));
     const functions = resultOf<{ file: string; name: string; lines: number }[]>(found[0]!.output) ?? [];
     candidates = functions
       .filter((f) => f.lines >= 2)
       .map((f) => ({ label: `the body of ${f.name} in ${f.file}`, files: [f.file], apply: `python3 ${HELPER} blank ${q(f.file)} ${q(f.name)} > /dev/null` }));
   } else if (options.strategy === 'direct') {
-    const found = yield* ask('I will list small behaviour changes: comparisons, operators, constants, conditions.', bash(`python3 ${HELPER} mutations ${codeFiles.map(q).join(' ')}`));
+    const found = yield* ask('I will list small behaviour changes: comparisons, operators, constants, conditions.', bash(`python3 ${HELPER} mutations ${sampling} ${codeFiles.map(q).join(' ')}`));
     const sites = resultOf<{ file: string; line: number; col: number; old: string; new: string; kind: string }[]>(found[0]!.output) ?? [];
     candidates = sites.map((m) => ({
       label: `${m.kind} ${JSON.stringify(m.old.trim())} → ${JSON.stringify(m.new.trim())} at ${m.file}:${m.line}`,
@@ -199,20 +207,21 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
       `Trying ${candidate.label}.`,
       bash(`(${candidate.apply}) && ${runTests(allTests, 'trial', trialLimit)}; python3 ${HELPER} compare ${WORK}/original.json ${WORK}/trial.json; git checkout -q -- ${files}`, trialLimit + 30),
     );
-    const compared = resultOf<{ broken: string[]; missing: number }>(outcome[0]!.output);
-    if (!compared || compared.missing > 0 || compared.broken.length === 0) continue;
-    if (compared.broken.length > maxBroken) {
-      tooBroad.push({ candidate, broken: compared.broken });
+    const compared = resultOf<Compared>(outcome[0]!.output);
+    if (!compared || compared.missing > 0 || compared.broken_count === 0) continue;
+    if (compared.broken_count > maxBroken) {
+      tooBroad.push({ candidate, broken: compared.broken, brokenCount: compared.broken_count });
       continue;
     }
     // Each kept change must break something no other kept change breaks, or undoing it alone would fix nothing.
-    if (!keepsEveryChangeNeeded([...chosen, { candidate, broken: compared.broken }])) continue;
-    chosen.push({ candidate, broken: compared.broken });
+    const trial = { candidate, broken: compared.broken, brokenCount: compared.broken_count };
+    if (!keepsEveryChangeNeeded([...chosen, trial])) continue;
+    chosen.push(trial);
     for (const f of candidate.files) usedFiles.add(f);
   }
   // With a coarse test suite every change breaks much of it; then take the narrowest one found.
   if (chosen.length === 0 && tooBroad.length > 0) {
-    const narrowest = tooBroad.sort((a, b) => a.broken.length - b.broken.length)[0]!;
+    const narrowest = tooBroad.sort((a, b) => a.brokenCount - b.brokenCount)[0]!;
     chosen.push(narrowest);
     for (const f of narrowest.candidate.files) usedFiles.add(f);
   }
@@ -226,22 +235,21 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
     `Keeping ${chosen.length} change(s) in ${changed.join(', ')}. Applying them together.`,
     bash(`${chosen.map((t) => `(${t.candidate.apply})`).join(' && ')} && ${runTests(allTests, 'buggy', trialLimit)}; tail -n 2 ${WORK}/buggy.log; python3 ${HELPER} compare ${WORK}/original.json ${WORK}/buggy.json`, trialLimit + 30),
   );
-  const buggy = resultOf<{ broken: string[]; missing: number }>(combined[0]!.output);
-  if (!buggy || buggy.broken.length < options.minFailingTests) {
-    return `Together the changes break ${buggy?.broken.length ?? 0} test(s); ${options.minFailingTests} are needed, so I stop here.`;
+  const buggy = resultOf<Compared>(combined[0]!.output);
+  if (!buggy || buggy.broken_count < options.minFailingTests) {
+    return `Together the changes break ${buggy?.broken_count ?? 0} test(s); ${options.minFailingTests} are needed, so I stop here.`;
   }
 
   // The oracle tests: files with a broken test, then more until enough pass.
-  const brokenFiles = [...new Set(buggy.broken.map((id) => splitTestId(id).file))];
-  const selected = [...brokenFiles];
-  const passingIn = (set: string[]) => passing.filter((id) => set.includes(splitTestId(id).file)).length;
+  const selected = Object.keys(buggy.broken_files);
+  const passingIn = (set: string[]) => set.reduce((sum, file) => sum + (passingByFile[file] ?? 0), 0);
   for (const file of rng.shuffle(testFiles.filter((f) => !selected.includes(f)))) {
     if (passingIn(selected) >= options.minPassingTests) break;
     selected.push(file);
   }
   const script = `#!/bin/bash\n# Runs the selected tests with one result line per test.\n${PYTEST} ${selected.join(' ')}\n`;
   yield* ask(
-    `${buggy.broken.length} test(s) break. The oracle tests are ${selected.join(', ')}; writing the test script and the list.`,
+    `${buggy.broken_count} test(s) break. The oracle tests are ${selected.join(', ')}; writing the test script and the list.`,
     { name: 'editor', input: { command: 'create', path: `${OUT}/test_script.sh`, file_text: script } },
     { name: 'editor', input: { command: 'create', path: `${OUT}/test_files.txt`, file_text: `${selected.join('\n')}\n` } },
   );
@@ -251,14 +259,11 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   );
 
   // Hide the bug: delete the tests that catch it.
-  const toDrop = new Map<string, Set<string>>();
-  for (const id of buggy.broken) {
-    const { file, func } = splitTestId(id);
-    toDrop.set(file, new Set([...(toDrop.get(file) ?? []), func]));
-  }
-  const drops = [...toDrop].map(([file, funcs]) => `python3 ${HELPER} drop-tests ${q(file)} ${[...funcs].map(q).join(' ')}`);
-  yield* ask(`Now the tests: deleting the ${buggy.broken.length} test(s) that would give the bug away.`, bash(drops.join(' && ')));
-  const weakenedFiles = [...toDrop.keys()];
+  const dropped = yield* ask(
+    `Now the tests: deleting the ${buggy.broken_count} test(s) that would give the bug away.`,
+    bash(`python3 ${HELPER} drop-broken ${WORK}/original.json ${WORK}/buggy.json`),
+  );
+  const weakenedFiles = Object.keys(resultOf<{ files: Record<string, number> }>(dropped[0]!.output)?.files ?? buggy.broken_files);
   yield* ask(
     'Checking the weakened suite with the bug in place.',
     bash(`timeout -s KILL ${trialLimit} bash ${OUT}/test_script.sh > ${WORK}/weakened.log 2>&1; tail -n 2 ${WORK}/weakened.log; git diff -- ${weakenedFiles.map(q).join(' ')} > ${OUT}/test_weaken.diff; git diff --stat -- ${weakenedFiles.map(q).join(' ')}`, trialLimit + 30),

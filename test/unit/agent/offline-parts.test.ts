@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isTestFile, keepsEveryChangeNeeded, resultOf, splitTestId } from '../../../src/agent/offline/injector.js';
+import { isTestFile, keepsEveryChangeNeeded, resultOf } from '../../../src/agent/offline/injector.js';
 import { Rng, rolloutSeed } from '../../../src/agent/offline/rng.js';
 
 describe('offline injector parts', () => {
-  it('splits pytest ids into file and function', () => {
-    expect(splitTestId('tests/test_a.py::test_b[1-2]')).toEqual({ file: 'tests/test_a.py', func: 'test_b' });
-    expect(splitTestId('tests/test_a.py::TestX::test_y')).toEqual({ file: 'tests/test_a.py', func: 'TestX.test_y' });
-  });
-
   it('reads the RESULT line of the helper', () => {
     expect(resultOf<{ a: number }>('noise\nRESULT {"a": 1}\n[exit code 0]')).toEqual({ a: 1 });
     expect(resultOf('no result here')).toBeUndefined();
