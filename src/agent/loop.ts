@@ -74,7 +74,8 @@ export async function runAgent(run: AgentRun): Promise<AgentResult> {
       stream.emit({ type: 'error', message: errorMessage(error) });
       return finish('error', errorMessage(error));
     }
-    messages.push({ role: 'assistant', content });
+    // The API refuses an assistant turn without content; keep the turn with a placeholder.
+    messages.push({ role: 'assistant', content: content.length > 0 ? content : [{ type: 'text', text: '(no reply)' }] });
 
     const calls = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (calls.length === 0) {

@@ -27,6 +27,8 @@ export interface ToolOptions {
 }
 
 export const DEFAULT_TOOL_OPTIONS = { bashTimeoutMs: 90_000, maxOutputChars: 30_000 };
+/** The longest a single bash call may ask for. */
+const MAX_BASH_TIMEOUT_SEC = 30 * 60;
 
 const BASH: ToolDefinition = {
   name: 'bash',
@@ -132,7 +134,8 @@ export class ToolSet implements Tools {
   private async bash(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
     const command = args.command;
     if (typeof command !== 'string' || command.trim() === '') return { output: 'bash needs a non-empty "command"', isError: true };
-    const timeoutMs = typeof args.timeout === 'number' && args.timeout > 0 ? args.timeout * 1000 : this.options.bashTimeoutMs;
+    const timeoutMs =
+      typeof args.timeout === 'number' && args.timeout > 0 ? Math.min(args.timeout, MAX_BASH_TIMEOUT_SEC) * 1000 : this.options.bashTimeoutMs;
     const result = await this.sandbox.exec(command, { timeoutMs, signal });
     const shown = new CappedOutput(this.options.maxOutputChars);
     shown.push(Buffer.from(result.stdout + (result.stderr ? (result.stdout ? '\n' : '') + result.stderr : '')));
@@ -180,10 +183,12 @@ export class ToolSet implements Tools {
         const after = args.insert_line;
         if (newStr === undefined || typeof after !== 'number') return { output: 'insert needs "new_str" and "insert_line"', isError: true };
         const { content, mode } = await this.sandbox.readFileEntry(path);
-        const lines = content.toString('utf8').split('\n');
+        const text = content.toString('utf8');
+        const endsWithNewline = text.endsWith('\n');
+        const lines = text === '' ? [] : (endsWithNewline ? text.slice(0, -1) : text).split('\n');
         if (after < 0 || after > lines.length) return { output: `insert_line must be between 0 and ${lines.length}`, isError: true };
         lines.splice(after, 0, ...newStr.replace(/\n$/, '').split('\n'));
-        await this.sandbox.writeFile(path, lines.join('\n'), mode);
+        await this.sandbox.writeFile(path, lines.join('\n') + (endsWithNewline || text === '' ? '\n' : ''), mode);
         return { output: `Inserted ${newStr.split('\n').length} line(s) after line ${after} of ${path}`, isError: false };
       }
       default:

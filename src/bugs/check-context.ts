@@ -150,6 +150,7 @@ export class CheckContext {
     const run = await runTests(sandbox, {
       prepare: stateScript(this.artifact, this.base, layers),
       lock: this.lockPath(),
+      lockQueue: Math.max(1, this.setup.parallelism) - 1,
       label,
       timeoutMs: this.params.testTimeoutSec * 1000,
       logDir: this.setup.logDir,

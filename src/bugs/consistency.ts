@@ -29,6 +29,8 @@ const CHECKS: Record<CheckName, (ctx: CheckContext) => Promise<CheckOutcome>> = 
 export interface SessionOptions extends CheckSetup {
   /** Run every check even after one fails. */
   all?: boolean;
+  /** Stops the checks: the containers are removed and the remaining checks are skipped. */
+  signal?: AbortSignal;
 }
 
 export class CheckSession {
@@ -57,7 +59,9 @@ export class CheckSession {
     this.ctx.emit({ type: 'check-started', check: name, index });
     const started = performance.now();
     let outcome: CheckOutcome;
-    if (this.failed && !this.options.all) {
+    if (this.options.signal?.aborted) {
+      outcome = { verdict: 'skipped', reason: 'the checks were cancelled', runs: [] };
+    } else if (this.failed && !this.options.all) {
       outcome = { verdict: 'skipped', reason: 'an earlier check failed', runs: [] };
     } else {
       try {
@@ -100,9 +104,13 @@ export class CheckSession {
 /** Runs all checks on an artifact and cleans up. */
 export async function checkArtifact(options: SessionOptions): Promise<CheckReport> {
   const session = new CheckSession(options);
+  // Removing the containers ends the runs under way; the checks waiting on them fail, the rest are skipped.
+  const onAbort = () => void session.close();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     return await session.runAll();
   } finally {
+    options.signal?.removeEventListener('abort', onAbort);
     await session.close();
   }
 }

@@ -8,6 +8,9 @@ export const DIFFS_IN_CONTAINER = {
   candidate: '/bugbench/candidate.diff',
 };
 
+/** The artifact's oracle test files, one per line, for restoring them in one command. */
+export const TEST_FILES_IN_CONTAINER = `${ARTIFACT_MOUNT}/test_files.txt`;
+
 /** The last run's test log, which the parser reads. */
 export const LOG_IN_CONTAINER = '/bugbench/test.log';
 

@@ -8,7 +8,7 @@ import { PatchRejectedError, SandboxError } from '../errors.js';
 import { rejectedFiles, shellQuote, type Sandbox } from '../sandbox/sandbox.js';
 import type { BugArtifact } from './artifact.js';
 import { touchedPaths, type FileChange } from './diff.js';
-import { DIFFS_IN_CONTAINER } from './container-paths.js';
+import { DIFFS_IN_CONTAINER, TEST_FILES_IN_CONTAINER } from './container-paths.js';
 
 export interface StateLayers {
   bug?: boolean;
@@ -43,6 +43,12 @@ export function restoreScript(base: string, paths: string[]): string[] {
     const q = shellQuote(p);
     return `if git cat-file -e ${b}:${q} 2>/dev/null; then git checkout -q ${b} -- ${q}; else rm -rf -- ${q}; fi`;
   });
+}
+
+/** Bash that restores every path listed (one per line) in a file of the container: no command line grows with the list. */
+export function restoreListScript(base: string, listFile: string): string {
+  const b = shellQuote(base);
+  return `while IFS= read -r p || [ -n "$p" ]; do [ -z "$p" ] && continue; if git cat-file -e ${b}:"$p" 2>/dev/null; then git checkout -q ${b} -- "$p"; else rm -rf -- "$p"; fi; done < ${listFile}`;
 }
 
 export interface StateScript {
@@ -82,7 +88,7 @@ export function stateScript(artifact: BugArtifact, base: string, layers: StateLa
   } else if (layers.goldOf && layers.goldOf.length > 0) {
     lines.push(`apply 'the gold patch' ${DIFFS_IN_CONTAINER.candidate}`);
   }
-  if (layers.restoreTests) lines.push(...restoreScript(base, artifact.testFiles));
+  if (layers.restoreTests) lines.push(restoreListScript(base, TEST_FILES_IN_CONTAINER));
   if (layers.revert) {
     const paths = layers.revert.flatMap((c) => [c.oldPath, c.newPath]).filter((p): p is string => p !== undefined);
     lines.push(...restoreScript(base, [...new Set(paths)]));

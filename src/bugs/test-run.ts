@@ -3,11 +3,12 @@
  * teed to a log, then test_parser.py over that log. The log is kept as a file on
  * the host (capped); the parsed map and the parser's verdict go in the record.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxError } from '../errors.js';
 import type { OutputStream, Sandbox } from '../sandbox/sandbox.js';
-import { ARTIFACT_MOUNT, DIFFS_IN_CONTAINER, LOG_IN_CONTAINER, RUN_DIR } from './container-paths.js';
+import { ARTIFACT_MOUNT, DIFFS_IN_CONTAINER, LOG_IN_CONTAINER, RUN_DIR, TEST_FILES_IN_CONTAINER } from './container-paths.js';
 import { STATE_APPLY_FAILED, stateFailure, type StateScript } from './repo-state.js';
 
 export { ARTIFACT_MOUNT } from './container-paths.js';
@@ -36,6 +37,8 @@ export interface RunOptions {
   prepare?: StateScript;
   /** A lock file shared with the bug's other containers: hold it while the test script runs. */
   lock?: string;
+  /** How many other containers may hold the lock before this run gets it (their turns extend the wait). */
+  lockQueue?: number;
   onOutput?: (stream: OutputStream, text: string) => void;
 }
 
@@ -44,6 +47,7 @@ export async function installArtifact(sandbox: Sandbox, artifact: BugArtifact): 
   const withNewline = (text: string) => (text === '' || text.endsWith('\n') ? text : `${text}\n`);
   await sandbox.writeFiles([
     { path: `${ARTIFACT_MOUNT}/test_script.sh`, content: artifact.testScript, mode: 0o755 },
+    { path: TEST_FILES_IN_CONTAINER, content: `${artifact.testFiles.join('\n')}\n` },
     { path: `${ARTIFACT_MOUNT}/test_parser.py`, content: artifact.testParser, mode: 0o644 },
     { path: `${ARTIFACT_MOUNT}/bug_inject.diff`, content: withNewline(artifact.bugInject) },
     { path: `${ARTIFACT_MOUNT}/test_weaken.diff`, content: withNewline(artifact.testWeaken) },
@@ -51,8 +55,11 @@ export async function installArtifact(sandbox: Sandbox, artifact: BugArtifact): 
   ]);
 }
 
+/** A file name for a run's log; a label with characters a file name cannot keep gets a short hash, so "a/b.py" and "a_b.py" stay apart. */
 export function logFileName(label: string): string {
-  return `${label.replace(/[^a-zA-Z0-9._-]+/g, '_').replace(/^_+|_+$/g, '')}.log`;
+  const safe = label.replace(/[^a-zA-Z0-9._-]+/g, '_').replace(/^_+|_+$/g, '');
+  const plain = label.replace(/ /g, '_') === safe;
+  return plain ? `${safe}.log` : `${safe}-${createHash('sha1').update(label).digest('hex').slice(0, 6)}.log`;
 }
 
 /** The command that runs the artifact's tests in /repo, output teed to the log the parser reads. */
@@ -117,7 +124,9 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
   const limitSec = Math.max(1, Math.round(options.timeoutMs / 1000));
   if (options.prepare?.candidate) await sandbox.writeFile(DIFFS_IN_CONTAINER.candidate, options.prepare.candidate);
   // The in-container limits come first; this one only guards against a wedged exec.
-  const guardMs = options.timeoutMs + PARSER_TIMEOUT_MS + 30_000;
+  // Waiting for the lock is not test time: the script's own limit starts once it holds the lock.
+  const waitMs = options.lock ? (options.lockQueue ?? 1) * (options.timeoutMs + PARSER_TIMEOUT_MS) : 0;
+  const guardMs = waitMs + options.timeoutMs + PARSER_TIMEOUT_MS + 30_000;
   const exec = await sandbox.exec(runScript(limitSec, options.prepare, options.lock), {
     timeoutMs: guardMs,
     onOutput: (stream, text) => stream === 'stdout' && options.onOutput?.(stream, text),

@@ -312,6 +312,7 @@ async function storeAndCheck(input: StoreInput): Promise<InjectedBug> {
       logDir: join(artifactDir, 'checks'),
       parallelism: options.checkParallelism ?? 2,
       runId: `${input.rolloutId}-check`,
+      signal: options.signal,
       onEvent: options.onCheckEvent ? (event) => options.onCheckEvent!(input.rolloutId, event) : undefined,
     });
   } catch (error) {

@@ -12,6 +12,7 @@ import { ImageNotFoundError, NotAGitRepoError } from '../errors.js';
 import type { Progress } from '../progress.js';
 import { BASE_IMAGE, splitTag } from './base-image.js';
 import { imageExists } from './docker.js';
+import { LABEL_RUN, ownerLabels } from './owner.js';
 
 import { LABEL_COMMIT, LABEL_REPO, LABEL_SOURCE, LABEL_TEST_CMD } from './labels.js';
 
@@ -151,6 +152,10 @@ export async function buildRepoImage(docker: Docker, options: BuildImageOptions)
       WorkingDir: '/repo',
       Labels: {
         ...options.labels,
+        // The build container carries the owner labels too, so a build that dies leaves nothing for long;
+        // the committed image gets them cleared again below.
+        [LABEL_RUN]: `build-${repo}`,
+        ...ownerLabels(),
         [LABEL_REPO]: repo,
         [LABEL_COMMIT]: commit,
         [LABEL_TEST_CMD]: testCommand,
@@ -162,11 +167,16 @@ export async function buildRepoImage(docker: Docker, options: BuildImageOptions)
       buffer: false,
       stdout: 'pipe',
     });
-    await container.putArchive(tar.stdout!, { path: '/' });
-    await tar;
+    try {
+      await container.putArchive(tar.stdout!, { path: '/' });
+    } finally {
+      if (tar.exitCode === null) tar.kill();
+      await tar.catch(() => undefined);
+    }
     progress(`committing ${tag}`);
     const [imageRepo, imageTag] = splitTag(tag);
-    const committed = (await container.commit({ repo: imageRepo, tag: imageTag, comment: `bugbench image of ${repo}` })) as {
+    const clearOwner = [LABEL_RUN, ...Object.keys(ownerLabels())].map((label) => `LABEL ${label}=`);
+    const committed = (await container.commit({ repo: imageRepo, tag: imageTag, comment: `bugbench image of ${repo}`, changes: clearOwner })) as {
       Id: string;
     };
     progress(`built ${tag} (${repo} at ${commit.slice(0, 12)}, tests: ${testCommand || 'not detected'})`);

@@ -77,3 +77,14 @@ describe('the agent tools in a container', () => {
     expect(await tools.execute('submit', {})).toMatchObject({ isError: true, output: 'Submission refused: no patch path' });
   });
 });
+
+describe('editor insert at the end of a file', () => {
+  it('keeps the final newline and counts lines as a person would', async () => {
+    await sandbox.writeFile('lines.txt', 'a\nb\n');
+    const result = await tools.execute('editor', { command: 'insert', path: 'lines.txt', insert_line: 2, new_str: 'c' });
+    expect(result.isError).toBe(false);
+    expect(await sandbox.readText('lines.txt')).toBe('a\nb\nc\n');
+    expect((await tools.execute('editor', { command: 'insert', path: 'lines.txt', insert_line: 4, new_str: 'x' })).output).toBe('insert_line must be between 0 and 3');
+    await sandbox.reset();
+  });
+});

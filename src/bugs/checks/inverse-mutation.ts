@@ -12,7 +12,7 @@ export async function inverseMutationCheck(ctx: CheckContext): Promise<CheckOutc
   const { failToPass } = await ctx.testSpec();
   if (failToPass.length === 0) return { verdict: 'fail', reason: 'the bug breaks no test, so no file can be shown to matter', runs: [] };
   const changes = ctx.codeChanges();
-  if (changes.length === 1) {
+  if (changes.length === 1 && ctx.artifact.predChanges.length === 0) {
     return {
       verdict: 'pass',
       reason: `the bug changes one file (${fileOf(changes[0]!)}); reverting it restores the original code, where all ${failToPass.length} broken test(s) pass`,

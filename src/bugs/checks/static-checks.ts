@@ -1,6 +1,7 @@
 /** `test-files` and `bug-scope`: what the artifact's files and diffs say, checked against the original repository. */
 import { shellQuote } from '../../sandbox/sandbox.js';
 import type { CheckContext } from '../check-context.js';
+import { TEST_FILES_IN_CONTAINER } from '../container-paths.js';
 import type { CheckOutcome } from '../check-types.js';
 import { touchedPaths } from '../diff.js';
 
@@ -8,7 +9,7 @@ export async function testFilesCheck(ctx: CheckContext): Promise<CheckOutcome> {
   const { artifact } = ctx;
   const testFiles = new Set(artifact.testFiles);
   const base = shellQuote(ctx.base);
-  const probe = artifact.testFiles.map((f) => `git cat-file -e ${base}:${shellQuote(f)} 2>/dev/null || echo ${shellQuote(f)}`).join('; ');
+  const probe = `while IFS= read -r f || [ -n "$f" ]; do [ -z "$f" ] && continue; git cat-file -e ${base}:"$f" 2>/dev/null || echo "$f"; done < ${TEST_FILES_IN_CONTAINER}`;
   const result = await ctx.exec(probe);
   const missing = result.stdout.split('\n').filter((l) => l !== '');
   if (missing.length > 0) {
