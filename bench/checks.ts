@@ -14,8 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadArtifact } from '../src/bugs/artifact.js';
 import { fileOf } from '../src/bugs/check-context.js';
-import { goldPatch } from '../src/bugs/evaluate.js';
-import { buildState, type StateLayers } from '../src/bugs/repo-state.js';
+import { buildState, goldPaths, type StateLayers } from '../src/bugs/repo-state.js';
 import { ARTIFACT_MOUNT, installArtifact } from '../src/bugs/test-run.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { Sandbox } from '../src/sandbox/sandbox.js';
@@ -45,14 +44,13 @@ async function rawRuntimes(): Promise<number[]> {
   const sandbox = await Sandbox.create({ image: artifact.meta!.image.tag, runId: 'bench-checks-raw' });
   try {
     await installArtifact(sandbox, artifact);
-    const gold = await goldPatch(sandbox, artifact, base);
     const states: StateLayers[] = [
       {},
       {},
       { bug: true, restoreTests: true },
       { bug: true, weaken: true },
       ...artifact.bugChanges.map((c) => ({ bug: true, restoreTests: true, revert: [c] })),
-      { bug: true, weaken: true, candidate: gold, restoreTests: true },
+      { bug: true, weaken: true, goldOf: goldPaths(artifact), restoreTests: true },
     ];
     const times: number[] = [];
     for (const state of states) {

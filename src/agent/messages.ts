@@ -32,19 +32,6 @@ export interface ToolDefinition {
   input_schema: Record<string, unknown>;
 }
 
-export function toolUses(message: Message): ToolUseBlock[] {
-  return typeof message.content === 'string' ? [] : message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-}
-
 export function toolResults(message: Message): ToolResultBlock[] {
   return typeof message.content === 'string' ? [] : message.content.filter((b): b is ToolResultBlock => b.type === 'tool_result');
-}
-
-export function textOf(message: Message): string {
-  return typeof message.content === 'string'
-    ? message.content
-    : message.content
-        .filter((b): b is TextBlock => b.type === 'text')
-        .map((b) => b.text)
-        .join('');
 }

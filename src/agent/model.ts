@@ -30,5 +30,3 @@ export interface Model {
   /** Dollars for this much usage. */
   costOf(usage: Usage): number;
 }
-
-export const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };

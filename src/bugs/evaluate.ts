@@ -5,11 +5,8 @@
  * FAIL_TO_PASS and PASS_TO_PASS test is present and passed — so editing the
  * tests gains nothing.
  */
-import { PatchRejectedError, SandboxError } from '../errors.js';
-import { shellQuote, type Sandbox } from '../sandbox/sandbox.js';
-import type { BugArtifact } from './artifact.js';
+import { PatchRejectedError } from '../errors.js';
 import { CheckContext, type CheckSetup } from './check-context.js';
-import { goldPaths, STATE_APPLY_FAILED, stateFailure, stateScript } from './repo-state.js';
 import type { RunRecord } from './test-run.js';
 import { notPassingAmong, type TestMap } from './test-results.js';
 
@@ -26,22 +23,6 @@ export interface Evaluation {
   /** Why the patch could not even be run (it did not apply). */
   error?: string;
   run?: RunRecord;
-}
-
-/**
- * The patch that takes the buggy state back to the original code: the reverse
- * of the bug (and of a parent prediction), made by git in the container.
- */
-export async function goldPatch(sandbox: Sandbox, artifact: BugArtifact, base: string): Promise<string> {
-  const code = goldPaths(artifact);
-  if (code.length === 0) return '';
-  const state = stateScript(artifact, base, { bug: true, weaken: true });
-  const paths = code.map(shellQuote).join(' ');
-  const script = ['set -e', ...state.lines, `git add -A -- ${paths}`, `git diff --cached --binary -R HEAD -- ${paths}`, 'git reset -q'];
-  const result = await sandbox.exec(script.join('\n'), { timeoutMs: 120_000, maxOutputBytes: 64 * 1024 * 1024 });
-  if (result.exitCode === STATE_APPLY_FAILED) throw stateFailure(result.stderr);
-  if (result.exitCode !== 0) throw new SandboxError(`making the gold patch failed: ${result.stderr.trim().slice(-400)}`);
-  return result.stdout;
 }
 
 /** Judges a finished evaluation run against the spec. */

@@ -36,19 +36,14 @@ export function goldPaths(artifact: BugArtifact): string[] {
 export const STATE_APPLY_FAILED = 86;
 const STATE_MARKER = 'bugbench-state-failed: ';
 
-/** Bash that puts each path back to its version in `base`, removing paths that did not exist there. */
-export function restoreScript(base: string, paths: string[]): string[] {
+/**
+ * Bash that puts every path read from `input` (one per line) back to its
+ * version in `base`, removing paths that did not exist there. Reading the
+ * paths keeps the command line short however many there are.
+ */
+function restoreLoop(base: string, input: string): string {
   const b = shellQuote(base);
-  return paths.map((p) => {
-    const q = shellQuote(p);
-    return `if git cat-file -e ${b}:${q} 2>/dev/null; then git checkout -q ${b} -- ${q}; else rm -rf -- ${q}; fi`;
-  });
-}
-
-/** Bash that restores every path listed (one per line) in a file of the container: no command line grows with the list. */
-export function restoreListScript(base: string, listFile: string): string {
-  const b = shellQuote(base);
-  return `while IFS= read -r p || [ -n "$p" ]; do [ -z "$p" ] && continue; if git cat-file -e ${b}:"$p" 2>/dev/null; then git checkout -q ${b} -- "$p"; else rm -rf -- "$p"; fi; done < ${listFile}`;
+  return `while IFS= read -r p || [ -n "$p" ]; do [ -z "$p" ] && continue; if git cat-file -e ${b}:"$p" 2>/dev/null; then git checkout -q ${b} -- "$p"; else rm -rf -- "$p"; fi; done ${input}`;
 }
 
 export interface StateScript {
@@ -88,10 +83,11 @@ export function stateScript(artifact: BugArtifact, base: string, layers: StateLa
   } else if (layers.goldOf && layers.goldOf.length > 0) {
     lines.push(`apply 'the gold patch' ${DIFFS_IN_CONTAINER.candidate}`);
   }
-  if (layers.restoreTests) lines.push(restoreListScript(base, TEST_FILES_IN_CONTAINER));
+  if (layers.restoreTests) lines.push(restoreLoop(base, `< ${TEST_FILES_IN_CONTAINER}`));
   if (layers.revert) {
     const paths = layers.revert.flatMap((c) => [c.oldPath, c.newPath]).filter((p): p is string => p !== undefined);
-    lines.push(...restoreScript(base, [...new Set(paths)]));
+    const list = [...new Set(paths)].join('\n');
+    lines.push(`${restoreLoop(base, "<<'BUGBENCH_PATHS'")}\n${list}\nBUGBENCH_PATHS`);
   }
   return { lines, candidate };
 }

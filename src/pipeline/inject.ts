@@ -179,7 +179,8 @@ export async function runInjection(options: InjectOptions): Promise<InjectResult
     const rolloutId = `${runId}-r${index + 1}`;
     const trajectory = join(dir, `${rolloutId}.jsonl`);
     const stream = new EventStream();
-    new TrajectoryRecorder(trajectory).attach(stream);
+    const recorder = new TrajectoryRecorder(trajectory);
+    recorder.attach(stream);
     if (options.onEvent) stream.subscribe((event) => options.onEvent!(rolloutId, event));
     const model = makeModel(options, index);
     stream.emit({
@@ -220,7 +221,7 @@ export async function runInjection(options: InjectOptions): Promise<InjectResult
           runBudget,
           signal: options.signal,
         });
-        new TrajectoryRecorder(trajectory).writeMessages(result.messages);
+        recorder.writeMessages(result.messages);
         summary = {
           rollout: rolloutId,
           reason: result.reason,

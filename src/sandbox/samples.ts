@@ -9,7 +9,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { execa } from 'execa';
-import { NotFoundError } from '../errors.js';
 import { SAMPLES_DIR, workspacePath } from '../paths.js';
 import type { Progress } from '../progress.js';
 import { buildRepoImage } from './repo-image.js';
@@ -44,12 +43,6 @@ export function listSamples(dir: string = SAMPLES_DIR): Sample[] {
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
-}
-
-export function findSample(name: string): Sample {
-  const sample = listSamples().find((s) => s.name === name);
-  if (!sample) throw new NotFoundError(`no sample named ${name}; samples: ${listSamples().map((s) => s.name).join(', ')}`);
-  return sample;
 }
 
 export function sampleImageTag(name: string): string {
