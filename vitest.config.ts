@@ -9,6 +9,7 @@ export default defineConfig({
     // Integration tests share one Docker engine on two cores: a couple of files at a time.
     maxWorkers: 2,
     // Ink draws nothing until exit when CI is set; the TUI tests need its frames.
-    env: { BUGBENCH_HOME: '/tmp/bugbench-test-home', CI: 'false' },
+    // BUGBENCH_TEST_HOME lets two checkouts run their suites at once without sharing a workspace.
+    env: { BUGBENCH_HOME: process.env.BUGBENCH_TEST_HOME ?? '/tmp/bugbench-test-home', CI: 'false' },
   },
 });
