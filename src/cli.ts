@@ -26,7 +26,33 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
     synopsis:
       'bugbench inject --image T --strategy removal|history|direct|featadd|buginstruct [--policy anthropic|offline] [--model M]\n' +
       '  [-n N] [--concurrency C] [--seed X] [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD]\n' +
-      '  [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--json]',
+      '  [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--json]\n' +
+      'bugbench inject --resume RUN-ID [--json]   (finishes an interrupted or cancelled run with its own options)',
+  },
+  bugs: {
+    load: async () => (await import('./commands/bugs.js')).bugsCommand,
+    summary: 'list the bugs of the workspace',
+    synopsis: 'bugbench bugs [--status S] [--image T] [--strategy S] [--order N] [--json]',
+  },
+  show: {
+    load: async () => (await import('./commands/show.js')).showCommand,
+    summary: 'one bug in full: record, checks, tests, reviews, diffs',
+    synopsis: 'bugbench show <bug-id> [--json]',
+  },
+  accept: {
+    load: async () => (await import('./commands/review.js')).acceptCommand,
+    summary: 'accept a valid bug for the dataset',
+    synopsis: 'bugbench accept <bug-id> [--reason R] [--json]',
+  },
+  reject: {
+    load: async () => (await import('./commands/review.js')).rejectCommand,
+    summary: 'reject a bug, with the reason',
+    synopsis: 'bugbench reject <bug-id> --reason R [--json]',
+  },
+  export: {
+    load: async () => (await import('./commands/export.js')).exportCommand,
+    summary: 'write the accepted bugs as a dataset (JSONL)',
+    synopsis: 'bugbench export --format swebench|sft|rl --out FILE [--status S] [--json]',
   },
   check: {
     load: async () => (await import('./commands/check.js')).checkCommand,

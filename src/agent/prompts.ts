@@ -48,3 +48,12 @@ export function injectionPrompts(strategy: string, v: InjectionPromptValues): { 
     task: renderPrompt(strategy, { ...values, artifact_rules: artifactRules }),
   };
 }
+
+/**
+ * What a solver is told the problem is (and what an exported instance calls
+ * its problem statement): the fixed template around the oracle test patch
+ * (the reversed weakening), as Self-play SWE-RL does.
+ */
+export function templateStatement(oracleTestPatch: string): string {
+  return renderPrompt('solver-spec', { oracle_test_patch: oracleTestPatch.trimEnd() });
+}

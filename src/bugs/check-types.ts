@@ -15,7 +15,7 @@ export const CHECK_NAMES = [
 ] as const;
 
 export type CheckName = (typeof CHECK_NAMES)[number];
-export type Verdict = 'pass' | 'fail' | 'skipped';
+export type Verdict = 'pass' | 'fail' | 'skipped' | 'cancelled';
 
 export interface CheckResult {
   name: CheckName;
@@ -36,6 +36,8 @@ export type CheckEvent =
 
 export interface CheckReport {
   valid: boolean;
+  /** The checks were interrupted before a verdict: neither valid nor invalid. */
+  cancelled: boolean;
   checks: CheckResult[];
   FAIL_TO_PASS: string[];
   PASS_TO_PASS: string[];

@@ -26,6 +26,8 @@ const CHECKS: Record<CheckName, (ctx: CheckContext) => Promise<CheckOutcome>> = 
   'gold-patch': goldPatchCheck,
 };
 
+const CANCELLED: CheckOutcome = { verdict: 'cancelled', reason: 'the checks were cancelled', runs: [] };
+
 export interface SessionOptions extends CheckSetup {
   /** Run every check even after one fails. */
   all?: boolean;
@@ -60,7 +62,7 @@ export class CheckSession {
     const started = performance.now();
     let outcome: CheckOutcome;
     if (this.options.signal?.aborted) {
-      outcome = { verdict: 'skipped', reason: 'the checks were cancelled', runs: [] };
+      outcome = CANCELLED;
     } else if (this.failed && !this.options.all) {
       outcome = { verdict: 'skipped', reason: 'an earlier check failed', runs: [] };
     } else {
@@ -69,6 +71,8 @@ export class CheckSession {
       } catch (error) {
         outcome = { verdict: 'fail', reason: errorMessage(error), runs: [] };
       }
+      // A check whose runs were killed by the cancellation judged nothing.
+      if (this.options.signal?.aborted && outcome.verdict !== 'pass') outcome = { ...CANCELLED, runs: outcome.runs };
     }
     const result: CheckResult = { name, ...outcome, durationMs: Math.round(performance.now() - started) };
     if (result.verdict === 'fail') this.failed = true;
@@ -88,8 +92,10 @@ export class CheckSession {
   async report(): Promise<CheckReport> {
     const valid = this.done && this.results.every((r) => r.verdict === 'pass');
     const spec = valid ? await this.ctx.testSpec() : await this.ctx.knownSpec();
+    const failed = this.results.some((r) => r.verdict === 'fail');
     return {
       valid,
+      cancelled: !valid && !failed && (this.options.signal?.aborted === true || this.results.some((r) => r.verdict === 'cancelled')),
       checks: this.results,
       FAIL_TO_PASS: spec?.failToPass ?? [],
       PASS_TO_PASS: spec?.passToPass ?? [],

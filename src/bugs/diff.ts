@@ -55,31 +55,42 @@ function gitHeaderPaths(line: string): [string, string] | undefined {
   return undefined;
 }
 
-/** Parses a unified git diff into its file changes. An empty diff has none. */
-export function parseDiff(text: string): FileChange[] {
-  const changes: FileChange[] = [];
-  if (text.trim() === '') return changes;
+/** One hunk: its header numbers, the text after the second `@@`, and its lines with their sign. */
+export interface Hunk {
+  oldStart: number;
+  oldCount: number;
+  newStart: number;
+  newCount: number;
+  section: string;
+  /** Each line with its first character: ' ' context, '-' removed, '+' added, '\\' a "No newline" marker. */
+  lines: string[];
+}
+
+/** A file section of a diff, whole: the header lines before its hunks, and the hunks. */
+export interface DiffFile extends FileChange {
+  header: string[];
+  hunks: Hunk[];
+}
+
+/** Parses a unified git diff into its files with their hunks. An empty diff has none. */
+export function parseDiffFiles(text: string): DiffFile[] {
+  const files: DiffFile[] = [];
+  if (text.trim() === '') return files;
   const lines = text.split('\n');
-  let current: FileChange | undefined;
-  let inHunk = false;
+  let current: DiffFile | undefined;
+  let hunk: Hunk | undefined;
   let oldLeft = 0;
   let newLeft = 0;
+  const blank = (): DiffFile => ({ added: 0, removed: 0, binary: false, header: [], hunks: [] });
   const finish = () => {
-    if (current) changes.push(current);
+    if (current) files.push(current);
     current = undefined;
-    inHunk = false;
+    hunk = undefined;
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (line === '' && i === lines.length - 1) break; // the newline that ends the text
-    if (line.startsWith('diff --git ')) {
-      finish();
-      const paths = gitHeaderPaths(line);
-      if (!paths) throw new DiffParseError(`line ${i + 1}: cannot read the paths of "${line}"`);
-      current = { oldPath: stripPrefix(paths[0]), newPath: stripPrefix(paths[1]), added: 0, removed: 0, binary: false };
-      continue;
-    }
-    if (inHunk && (oldLeft > 0 || newLeft > 0)) {
+    if (hunk && (oldLeft > 0 || newLeft > 0 || line.startsWith('\\'))) {
       const c = line[0];
       if (c === ' ' || line === '') {
         oldLeft--;
@@ -90,65 +101,65 @@ export function parseDiff(text: string): FileChange[] {
       } else if (c === '+') {
         newLeft--;
         current!.added++;
-      } else if (c === '\\') {
-        // "\ No newline at end of file"
-      } else {
+      } else if (c !== '\\') {
         throw new DiffParseError(`line ${i + 1}: hunk ends early (expected ${oldLeft} old and ${newLeft} new lines)`);
       }
+      hunk.lines.push(line === '' ? ' ' : line);
+      continue;
+    }
+    if (line.startsWith('diff --git ')) {
+      finish();
+      const paths = gitHeaderPaths(line);
+      if (!paths) throw new DiffParseError(`line ${i + 1}: cannot read the paths of "${line}"`);
+      current = { ...blank(), oldPath: stripPrefix(paths[0]), newPath: stripPrefix(paths[1]), header: [line] };
       continue;
     }
     if (line.startsWith('--- ')) {
-      if (!current || current.removed + current.added > 0) {
+      if (!current || current.hunks.length > 0) {
         finish();
-        current = { added: 0, removed: 0, binary: false };
+        current = blank();
       }
       current.oldPath = stripPrefix(line.slice(4));
+      current.header.push(line);
       continue;
     }
     if (line.startsWith('+++ ')) {
       if (!current) throw new DiffParseError(`line ${i + 1}: "+++" without a preceding "---"`);
       current.newPath = stripPrefix(line.slice(4));
+      current.header.push(line);
       continue;
     }
-    const hunk = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line);
-    if (hunk) {
+    const numbers = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/.exec(line);
+    if (numbers) {
       if (!current) throw new DiffParseError(`line ${i + 1}: hunk before any file header`);
-      inHunk = true;
-      oldLeft = hunk[1] === undefined ? 1 : Number(hunk[1]);
-      newLeft = hunk[2] === undefined ? 1 : Number(hunk[2]);
+      oldLeft = numbers[2] === undefined ? 1 : Number(numbers[2]);
+      newLeft = numbers[4] === undefined ? 1 : Number(numbers[4]);
+      hunk = { oldStart: Number(numbers[1]), oldCount: oldLeft, newStart: Number(numbers[3]), newCount: newLeft, section: numbers[5]!, lines: [] };
+      current.hunks.push(hunk);
       continue;
     }
-    if (line.startsWith('new file mode')) {
-      if (current) current.oldPath = undefined;
-      continue;
-    }
-    if (line.startsWith('deleted file mode')) {
-      if (current) current.newPath = undefined;
-      continue;
-    }
-    if (line.startsWith('Binary files ') || line === 'GIT binary patch') {
-      if (current) current.binary = true;
-      continue;
-    }
-    if (current && (line.startsWith('rename from ') || line.startsWith('copy from '))) {
-      current.oldPath = unquote(line.replace(/^(rename|copy) from /, ''));
-      continue;
-    }
-    if (current && (line.startsWith('rename to ') || line.startsWith('copy to '))) {
-      current.newPath = unquote(line.replace(/^(rename|copy) to /, ''));
-      continue;
-    }
-    // index lines, mode lines, similarity, binary payload, and free text before the first header
+    hunk = undefined;
+    if (!current) continue; // free text before the first header
+    current.header.push(line);
+    if (line.startsWith('new file mode')) current.oldPath = undefined;
+    else if (line.startsWith('deleted file mode')) current.newPath = undefined;
+    else if (line.startsWith('Binary files ') || line === 'GIT binary patch') current.binary = true;
+    else if (line.startsWith('rename from ') || line.startsWith('copy from ')) current.oldPath = unquote(line.replace(/^(rename|copy) from /, ''));
+    else if (line.startsWith('rename to ') || line.startsWith('copy to ')) current.newPath = unquote(line.replace(/^(rename|copy) to /, ''));
+    // index lines, mode lines, similarity, binary payload
   }
-  if (inHunk && (oldLeft > 0 || newLeft > 0)) throw new DiffParseError('the last hunk is cut short');
+  if (hunk && (oldLeft > 0 || newLeft > 0)) throw new DiffParseError('the last hunk is cut short');
   finish();
-  if (changes.length === 0) throw new DiffParseError('no file header ("diff --git" or "---"/"+++") found');
-  for (const change of changes) {
-    if (change.oldPath === undefined && change.newPath === undefined) {
-      throw new DiffParseError('a file section names no file');
-    }
+  if (files.length === 0) throw new DiffParseError('no file header ("diff --git" or "---"/"+++") found');
+  for (const file of files) {
+    if (file.oldPath === undefined && file.newPath === undefined) throw new DiffParseError('a file section names no file');
   }
-  return changes;
+  return files;
+}
+
+/** Parses a unified git diff into its file changes. An empty diff has none. */
+export function parseDiff(text: string): FileChange[] {
+  return parseDiffFiles(text).map(({ oldPath, newPath, added, removed, binary }) => ({ oldPath, newPath, added, removed, binary }));
 }
 
 /** Every path a diff reads or writes. */

@@ -25,3 +25,19 @@ export function printJson(value: unknown): void {
 export function stderrProgress(message: string): void {
   process.stderr.write(`${message}\n`);
 }
+
+/** An integer flag of at least `min`, or undefined when not given. */
+export function positiveInt(flag: string, value: string | undefined, min = 0): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer ≥ ${min}, got "${value}"`);
+  return n;
+}
+
+/** A number flag above zero, or undefined when not given. */
+export function positiveNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(n > 0)) throw new UsageError(`--${flag} must be a positive number, got "${value}"`);
+  return n;
+}

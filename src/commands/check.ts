@@ -4,22 +4,19 @@
  * (--fresh-containers makes a new container per run, as SWE-bench's harness does; for comparison.)
  */
 import type { CheckEvent, CheckReport, CheckResult } from '../bugs/check-types.js';
-import { CheckSession } from '../bugs/consistency.js';
+import { reportJson } from '../bugs/check-report.js';
+import { checkArtifact } from '../bugs/consistency.js';
 import type { CheckParams } from '../bugs/meta.js';
 import { resolveBug } from '../bugs/resolve.js';
 import { UsageError } from '../errors.js';
 import { dockerClient } from '../sandbox/docker.js';
+import { checkStoredBug } from '../pipeline/bug-checks.js';
 import { reapOrphans } from '../sandbox/orphans.js';
-import { parseFlags, printJson } from './args.js';
+import { recoverAbandoned } from '../store/recover.js';
+import { openStore } from '../store/store.js';
+import { parseFlags, positiveInt, printJson } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
 import { LiveLine } from './live-line.js';
-
-export function positiveInt(flag: string, value: string | undefined, min = 0): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer ≥ ${min}, got "${value}"`);
-  return n;
-}
 
 export async function checkCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(
@@ -54,34 +51,51 @@ export async function checkCommand(args: string[]): Promise<number> {
   const parallelism = parallel ?? 2;
 
   const docker = dockerClient();
-  const bug = await resolveBug(docker, ref, { image: values.image, params, purpose: 'checks' });
   await reapOrphans(docker);
+  const store = openStore();
+  recoverAbandoned(store);
   const live = values.json ? undefined : new LiveLine(process.stderr);
-  const session = new CheckSession({
-    artifact: bug.artifact,
-    image: bug.image,
-    baseCommit: bug.baseCommit,
-    params: bug.params,
-    logDir: bug.logDir,
-    parallelism,
-    parallelTests: parallel !== undefined,
-    freshContainerPerRun: values['fresh-containers'],
-    all: values.all,
-    onEvent: live ? (event) => showProgress(live, event) : undefined,
-  });
+  const onEvent = live ? (event: CheckEvent) => showProgress(live, event) : undefined;
   const interrupt = cancelOnInterrupt('the checks');
-  interrupt.signal.addEventListener('abort', () => void session.close().finally(() => process.exit(130)));
   let report: CheckReport;
+  let logDir: string;
   try {
-    report = await session.runAll();
+    if (store.get('bugs', ref)) {
+      // A bug of the workspace: its verdict is recorded (a cancelled run records `cancelled`).
+      if (values.image) throw new UsageError(`check: ${ref} is checked on its own image; --image is for artifact folders`);
+      ({ report, logDir } = await checkStoredBug(store, ref, {
+        params,
+        parallelism,
+        parallelTests: parallel !== undefined,
+        freshContainerPerRun: values['fresh-containers'],
+        all: values.all,
+        signal: interrupt.signal,
+        onEvent,
+      }));
+    } else {
+      const bug = await resolveBug(docker, ref, { image: values.image, params, purpose: 'checks' });
+      logDir = bug.logDir;
+      report = await checkArtifact({
+        artifact: bug.artifact,
+        image: bug.image,
+        baseCommit: bug.baseCommit,
+        params: bug.params,
+        logDir,
+        parallelism,
+        parallelTests: parallel !== undefined,
+        freshContainerPerRun: values['fresh-containers'],
+        all: values.all,
+        signal: interrupt.signal,
+        onEvent,
+      });
+    }
   } finally {
     interrupt.dispose();
     live?.clear();
-    await session.close();
   }
-  if (values.json) printJson(toJson(report));
-  else process.stdout.write(formatReport(report, bug.logDir));
-  return report.valid ? 0 : 1;
+  if (values.json) printJson(reportJson(report));
+  else process.stdout.write(formatReport(report, logDir));
+  return report.valid ? 0 : report.cancelled ? 130 : 1;
 }
 
 function showProgress(live: LiveLine, event: CheckEvent): void {
@@ -93,7 +107,7 @@ function showProgress(live: LiveLine, event: CheckEvent): void {
   }
 }
 
-const MARKS = { pass: '✓', fail: '✗', skipped: '-' } as const;
+const MARKS = { pass: '✓', fail: '✗', skipped: '-', cancelled: '○' } as const;
 
 export function formatCheck(result: CheckResult): string {
   const time = result.durationMs >= 100 ? ` (${(result.durationMs / 1000).toFixed(1)} s)` : '';
@@ -101,35 +115,9 @@ export function formatCheck(result: CheckResult): string {
 }
 
 export function formatReport(report: CheckReport, logDir: string): string {
-  const lines = [
-    '',
-    report.valid ? 'VALID bug' : `INVALID bug: ${report.checks.find((c) => c.verdict === 'fail')?.name ?? 'not all checks ran'} failed`,
-  ];
+  const failed = report.checks.find((c) => c.verdict === 'fail')?.name;
+  const lines = ['', report.valid ? 'VALID bug' : report.cancelled ? 'CANCELLED: the checks were interrupted; no verdict' : `INVALID bug: ${failed ?? 'not all checks ran'} failed`];
   if (report.valid) lines.push(`FAIL_TO_PASS: ${report.FAIL_TO_PASS.length} test(s), PASS_TO_PASS: ${report.PASS_TO_PASS.length} test(s)`);
   lines.push(`logs: ${logDir}`);
   return `${lines.join('\n')}\n`;
-}
-
-/** The documented JSON shape of a check report. */
-export function toJson(report: CheckReport) {
-  return {
-    valid: report.valid,
-    checks: report.checks.map((c) => ({
-      name: c.name,
-      verdict: c.verdict,
-      reason: c.reason,
-      durationMs: c.durationMs,
-      runs: c.runs.map((r) => ({
-        label: r.label,
-        command: r.command,
-        exitCode: r.exitCode,
-        durationMs: r.durationMs,
-        timedOut: r.timedOut,
-        logPath: r.logPath,
-        results: r.results,
-      })),
-    })),
-    FAIL_TO_PASS: report.FAIL_TO_PASS,
-    PASS_TO_PASS: report.PASS_TO_PASS,
-  };
 }

@@ -5,8 +5,7 @@ import { resolveBug } from '../bugs/resolve.js';
 import { UsageError } from '../errors.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { reapOrphans } from '../sandbox/orphans.js';
-import { parseFlags, printJson, stderrProgress } from './args.js';
-import { positiveInt } from './check.js';
+import { parseFlags, positiveInt, printJson, stderrProgress } from './args.js';
 
 export async function evalCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(

@@ -2,15 +2,17 @@
 import { UsageError } from '../errors.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { buildRepoImage, listRepoImages, type RepoImage } from '../sandbox/repo-image.js';
-import { countBugsByImage } from '../bugs/bug-counts.js';
+import { countsByImage, describeCounts } from '../store/queries.js';
+import { openStore } from '../store/store.js';
 import { parseFlags, printJson, stderrProgress } from './args.js';
+import { formatTable } from './table.js';
 
 export async function imagesCommand(args: string[]): Promise<number> {
   if (args[0] === 'build') return buildCommand(args.slice(1));
   const { values } = parseFlags('images', args, { json: { type: 'boolean', default: false } });
-  const images = await listRepoImages(dockerClient(), countBugsByImage());
+  const images = await listRepoImages(dockerClient(), countsByImage(openStore().all('bugs')));
   if (values.json) {
-    printJson(images.map(({ id, tag, repo, commit, created, sizeBytes, bugs }) => ({ id, tag, repo, commit, created, sizeBytes, bugs })));
+    printJson(images.map(({ id, tag, repo, commit, created, sizeBytes, bugs, bugCounts }) => ({ id, tag, repo, commit, created, sizeBytes, bugs, bugCounts })));
   } else process.stdout.write(formatImages(images));
   return 0;
 }
@@ -32,16 +34,13 @@ async function buildCommand(args: string[]): Promise<number> {
 
 export function formatImages(images: RepoImage[]): string {
   if (images.length === 0) return 'no repo images yet; build one with `bugbench images build <dir>` or run `bugbench doctor --fix`\n';
-  const header = ['TAG', 'REPO', 'COMMIT', 'CREATED', 'SIZE', 'BUGS'];
   const rows = images.map((i) => [
     i.tag,
     i.repo,
     i.commit.slice(0, 12),
     i.created.slice(0, 16).replace('T', ' '),
     `${(i.sizeBytes / 1024 ** 2).toFixed(0)} MB`,
-    String(i.bugs),
+    describeCounts(i.bugCounts),
   ]);
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd();
-  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+  return formatTable(['TAG', 'REPO', 'COMMIT', 'CREATED', 'SIZE', 'BUGS'], rows);
 }

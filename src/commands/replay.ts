@@ -16,7 +16,7 @@ export function findTrajectories(ref: string): string[] {
   const dir = join(runs, runId);
   if (!existsSync(dir)) throw new NotFoundError(`no run or rollout "${ref}" in ${runs}`);
   const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.jsonl') && (ref === runId || f === `${ref}.jsonl`))
+    .filter((f) => f.endsWith('.jsonl') && !f.includes('.try-') && (ref === runId || f === `${ref}.jsonl`))
     .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   if (files.length === 0) throw new NotFoundError(`no trajectory for "${ref}" in ${dir}`);
   return files.map((f) => join(dir, f));

@@ -1,36 +1,39 @@
 /**
- * An injection run: N rollouts (C at a time) of an injector in fresh containers
- * of one image. Each rollout's events are recorded as a trajectory; a submitted
- * artifact becomes a bug folder in the workspace and is judged by the nine
- * consistency checks. The run's own record says what happened to every rollout.
+ * An injection run: N rollouts (C at a time) of an injector in fresh
+ * containers of one image. The run and each rollout are records in the
+ * workspace store from the start; a submitted artifact becomes a bug (moved
+ * into `bugs/<id>/` whole, then recorded) and is judged by the nine checks.
+ * A run a dead process left behind is `interrupted`; `resumeInjection`
+ * finishes it with its own options: rollouts that never finished run again
+ * (same index, same seed) and bugs whose checks were cancelled are checked.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { AnthropicModel, DEFAULT_MODEL } from '../agent/anthropic-model.js';
 import { artifactSubmitHandler } from '../agent/artifact-submit.js';
 import { Budget } from '../agent/budget.js';
-import { EventStream, type FinishReason, type RolloutEvent } from '../agent/events.js';
-import { runAgent } from '../agent/loop.js';
+import type { RolloutEvent } from '../agent/events.js';
 import type { Model } from '../agent/model.js';
 import { offlineInjector, OFFLINE_STRATEGIES, type OfflineStrategy } from '../agent/offline/injector.js';
 import { OfflineModel } from '../agent/offline/offline-model.js';
 import { Rng, rolloutSeed } from '../agent/offline/rng.js';
 import { injectionPrompts } from '../agent/prompts.js';
-import { DEFAULT_TOOL_OPTIONS, INJECTOR_SUBMIT, ToolSet } from '../agent/tools.js';
-import { TrajectoryRecorder } from '../agent/trajectory.js';
-import { loadArtifact } from '../bugs/artifact.js';
-import type { CheckEvent, CheckReport } from '../bugs/check-types.js';
-import { checkArtifact } from '../bugs/consistency.js';
+import { DEFAULT_TOOL_OPTIONS, INJECTOR_SUBMIT } from '../agent/tools.js';
+import type { CheckEvent } from '../bugs/check-types.js';
+import { bugFingerprint } from '../bugs/fingerprint.js';
 import type { BugMeta, CheckParams } from '../bugs/meta.js';
-import { bugsDir } from '../bugs/resolve.js';
-import { ImageNotFoundError, UsageError, errorMessage } from '../errors.js';
-import { workspacePath } from '../paths.js';
+import { BugbenchError, ImageNotFoundError, UsageError } from '../errors.js';
+import { currentProcess, processAlive } from '../process-identity.js';
 import { dockerClient, isNotFound } from '../sandbox/docker.js';
 import { LABEL_COMMIT, LABEL_REPO } from '../sandbox/labels.js';
-import { Sandbox } from '../sandbox/sandbox.js';
 import { writeJsonAtomic } from '../store/atomic.js';
+import type { BugRecord, RolloutRecord, RunRecord } from '../store/records.js';
+import { openStore, RecordNotFoundError, type Store } from '../store/store.js';
+import { bugDir, checkStoredBug } from './bug-checks.js';
+import { forEachConcurrently } from './pool.js';
+import { runRollout } from './rollout.js';
 
 export const STRATEGIES = ['removal', 'history', 'direct', 'featadd', 'buginstruct'] as const;
 export type InjectStrategy = (typeof STRATEGIES)[number];
@@ -40,7 +43,8 @@ export function defaultPolicy(env: NodeJS.ProcessEnv = process.env): PolicyName 
   return env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline';
 }
 
-export interface InjectOptions {
+/** What a run is: kept in its record, so `--resume` runs the rest the same way. */
+export interface InjectSettings {
   image: string;
   strategy: InjectStrategy;
   policy: PolicyName;
@@ -57,17 +61,27 @@ export interface InjectOptions {
   runBudgetUsd?: number;
   /** Containers one bug's checks may use at once. */
   checkParallelism?: number;
+}
+
+/** How a caller follows a run. */
+export interface InjectHooks {
   onEvent?: (rolloutId: string, event: RolloutEvent) => void;
   onCheckEvent?: (rolloutId: string, event: CheckEvent) => void;
   onBug?: (bug: InjectedBug) => void;
+  /** Called with the run id once the run is recorded, before any rollout starts. */
+  onRun?: (runId: string) => void;
   signal?: AbortSignal;
   docker?: Docker;
+  store?: Store;
 }
+
+export type InjectOptions = InjectSettings & InjectHooks;
 
 export interface InjectedBug {
   id: string;
   rollout: string;
   valid: boolean;
+  status: string;
   failedCheck: string | null;
   artifactDir: string;
   trajectory: string;
@@ -75,7 +89,7 @@ export interface InjectedBug {
 
 export interface RolloutSummary {
   rollout: string;
-  reason: FinishReason;
+  reason: string;
   steps: number;
   costUsd: number;
   durationMs: number;
@@ -86,12 +100,13 @@ export interface RolloutSummary {
 
 export interface InjectResult {
   runId: string;
+  status: RunRecord['status'];
   bugs: InjectedBug[];
   rollouts: RolloutSummary[];
 }
 
-export function runDir(runId: string): string {
-  return workspacePath('runs', runId);
+export function runDir(store: Store, runId: string): string {
+  return store.abs(join('runs', runId));
 }
 
 function newRunId(): string {
@@ -99,234 +114,300 @@ function newRunId(): string {
   return `run-${stamp}-${randomUUID().slice(0, 4)}`;
 }
 
-/** Everything that can be wrong with the options, found before any container starts. */
-async function prepare(options: InjectOptions, docker: Docker) {
-  if (!STRATEGIES.includes(options.strategy)) {
-    throw new UsageError(`unknown strategy "${options.strategy}"; use one of ${STRATEGIES.join(', ')}`);
+interface ImageFacts {
+  baseCommit: string;
+  imageId: string;
+  repo: string;
+}
+
+/** Everything that can be wrong with the settings, found before any container starts. */
+async function prepare(settings: InjectSettings, docker: Docker): Promise<ImageFacts> {
+  if (!STRATEGIES.includes(settings.strategy)) {
+    throw new UsageError(`unknown strategy "${settings.strategy}"; use one of ${STRATEGIES.join(', ')}`);
   }
-  if (options.policy === 'offline' && !OFFLINE_STRATEGIES.includes(options.strategy as OfflineStrategy)) {
+  if (settings.policy === 'offline' && !OFFLINE_STRATEGIES.includes(settings.strategy as OfflineStrategy)) {
     throw new UsageError(
-      `the ${options.strategy} strategy needs a model: it asks an agent to write a feature or a deliberate bug, which the offline policy cannot do; use --policy anthropic with ANTHROPIC_API_KEY set`,
+      `the ${settings.strategy} strategy needs a model: it asks an agent to write a feature or a deliberate bug, which the offline policy cannot do; use --policy anthropic with ANTHROPIC_API_KEY set`,
     );
   }
-  if (!Number.isInteger(options.n) || options.n < 1) throw new UsageError('-n must be a positive integer');
-  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new UsageError('--concurrency must be a positive integer');
+  if (!Number.isInteger(settings.n) || settings.n < 1) throw new UsageError('-n must be a positive integer');
+  if (!Number.isInteger(settings.concurrency) || settings.concurrency < 1) throw new UsageError('--concurrency must be a positive integer');
   let labels: Record<string, string>;
   let imageId: string;
   try {
-    const info = await docker.getImage(options.image).inspect();
+    const info = await docker.getImage(settings.image).inspect();
     labels = info.Config?.Labels ?? {};
     imageId = info.Id;
   } catch (error) {
-    if (isNotFound(error)) throw new ImageNotFoundError(options.image);
+    if (isNotFound(error)) throw new ImageNotFoundError(settings.image);
     throw error;
   }
   const baseCommit = labels[LABEL_COMMIT];
-  if (!baseCommit) throw new UsageError(`image ${options.image} has no bugbench.commit label; build it with \`bugbench images build\``);
-  if (options.policy === 'anthropic') {
-    const probe = new AnthropicModel({ model: options.model, maxTokens: options.maxTokens });
+  if (!baseCommit) throw new UsageError(`image ${settings.image} has no bugbench.commit label; build it with \`bugbench images build\``);
+  if (settings.policy === 'anthropic') {
+    const probe = new AnthropicModel({ model: settings.model, maxTokens: settings.maxTokens });
     await probe.verify();
   }
   return { baseCommit, imageId, repo: labels[LABEL_REPO] ?? 'repo' };
 }
 
-function makeModel(options: InjectOptions, index: number): Model {
-  if (options.policy === 'anthropic') return new AnthropicModel({ model: options.model ?? DEFAULT_MODEL, maxTokens: options.maxTokens });
-  const strategy = options.strategy as OfflineStrategy;
+function modelName(settings: InjectSettings): string {
+  return settings.policy === 'anthropic' ? (settings.model ?? DEFAULT_MODEL) : `offline/${settings.strategy}`;
+}
+
+function makeModel(settings: InjectSettings, index: number): Model {
+  if (settings.policy === 'anthropic') return new AnthropicModel({ model: settings.model ?? DEFAULT_MODEL, maxTokens: settings.maxTokens });
+  const strategy = settings.strategy as OfflineStrategy;
   return new OfflineModel(
     `offline/${strategy}`,
     offlineInjector({
       strategy,
-      rng: new Rng(rolloutSeed(options.seed, index)),
-      minPassingTests: options.params.minPassingTests,
-      minChangedFiles: options.params.minChangedFiles,
-      minFailingTests: options.params.minFailingTests,
-      testTimeoutSec: options.params.testTimeoutSec,
+      rng: new Rng(rolloutSeed(settings.seed, index)),
+      minPassingTests: settings.params.minPassingTests,
+      minChangedFiles: settings.params.minChangedFiles,
+      minFailingTests: settings.params.minFailingTests,
+      testTimeoutSec: settings.params.testTimeoutSec,
     }),
   );
 }
 
+/** The settings as the run record keeps them (no functions, no undefined). */
+function storedSettings(settings: InjectSettings): Record<string, unknown> {
+  const { image, strategy, policy, model, n, concurrency, seed, params, maxSteps, maxTokens, budgetUsd, runBudgetUsd, checkParallelism } = settings;
+  return JSON.parse(JSON.stringify({ image, strategy, policy, model, n, concurrency, seed, params, maxSteps, maxTokens, budgetUsd, runBudgetUsd, checkParallelism }));
+}
+
 export async function runInjection(options: InjectOptions): Promise<InjectResult> {
-  const docker = options.docker ?? dockerClient();
-  const { baseCommit, imageId, repo } = await prepare(options, docker);
+  const store = options.store ?? openStore();
+  const facts = await prepare(options, options.docker ?? dockerClient());
   const runId = newRunId();
-  const dir = runDir(runId);
-  mkdirSync(dir, { recursive: true });
-  const record = {
-    runId,
-    status: 'running' as 'running' | 'finished' | 'cancelled',
-    startedAt: new Date().toISOString(),
-    options: {
+  const now = new Date().toISOString();
+  mkdirSync(runDir(store, runId), { recursive: true });
+  store.transact((tx) => {
+    tx.put('runs', {
+      id: runId,
+      kind: 'inject',
+      status: 'running',
       image: options.image,
       strategy: options.strategy,
       policy: options.policy,
-      model: options.policy === 'anthropic' ? (options.model ?? DEFAULT_MODEL) : `offline/${options.strategy}`,
+      model: modelName(options),
       n: options.n,
-      concurrency: options.concurrency,
-      seed: options.seed,
-      params: options.params,
-      maxSteps: options.maxSteps,
-      budgetUsd: options.budgetUsd ?? null,
-      runBudgetUsd: options.runBudgetUsd ?? null,
-    },
-    rollouts: [] as RolloutSummary[],
-    bugs: [] as InjectedBug[],
-  };
-  writeJsonAtomic(join(dir, 'run.json'), record);
-  const runBudget = new Budget(options.runBudgetUsd);
-
-  const rollout = async (index: number): Promise<void> => {
-    const rolloutId = `${runId}-r${index + 1}`;
-    const trajectory = join(dir, `${rolloutId}.jsonl`);
-    const stream = new EventStream();
-    const recorder = new TrajectoryRecorder(trajectory);
-    recorder.attach(stream);
-    if (options.onEvent) stream.subscribe((event) => options.onEvent!(rolloutId, event));
-    const model = makeModel(options, index);
-    stream.emit({
-      type: 'rollout-started',
-      rolloutId,
-      runId,
-      role: 'injector',
-      strategy: options.strategy,
-      policy: options.policy,
-      model: model.name,
-      image: options.image,
+      options: storedSettings(options),
+      owner: currentProcess(),
+      startedAt: now,
+      finishedAt: null,
+      error: null,
     });
-    const staging = join(dir, `${rolloutId}-artifact`);
-    let sandbox: Sandbox | undefined;
-    let summary: RolloutSummary;
-    try {
-      if (runBudget.exhausted) {
-        stream.emit({ type: 'finished', reason: 'budget', steps: 0, costUsd: 0, durationMs: 0, detail: 'the run budget was spent before this rollout started' });
-        summary = { rollout: rolloutId, reason: 'budget', steps: 0, costUsd: 0, durationMs: 0, trajectory, bugId: null };
-      } else {
-        sandbox = await Sandbox.create({ image: options.image, runId: rolloutId });
-        const tools = new ToolSet(sandbox, {
-          ...DEFAULT_TOOL_OPTIONS,
-          // The cap protects a model's context; the scripted offline agent reads whole outputs (file lists of big repos).
-          maxOutputChars: options.policy === 'offline' ? 4 * 1024 * 1024 : DEFAULT_TOOL_OPTIONS.maxOutputChars,
-          submit: { definition: INJECTOR_SUBMIT, handle: artifactSubmitHandler(sandbox, staging) },
-        });
-        const prompts = injectionPrompts(options.strategy, { repoRoot: '/repo', ...options.params });
-        const started = performance.now();
-        const result = await runAgent({
-          model,
-          tools,
-          system: prompts.system,
-          task: prompts.task,
-          maxSteps: options.maxSteps,
-          stream,
-          budget: new Budget(options.budgetUsd),
-          runBudget,
-          signal: options.signal,
-        });
-        recorder.writeMessages(result.messages);
-        summary = {
-          rollout: rolloutId,
-          reason: result.reason,
-          steps: result.steps,
-          costUsd: result.costUsd,
-          durationMs: Math.round(performance.now() - started),
-          trajectory,
-          bugId: null,
-          detail: result.detail,
-        };
-      }
-    } catch (error) {
-      stream.emit({ type: 'error', message: errorMessage(error) });
-      stream.emit({ type: 'finished', reason: 'error', steps: 0, costUsd: 0, durationMs: 0, detail: errorMessage(error) });
-      summary = { rollout: rolloutId, reason: 'error', steps: 0, costUsd: 0, durationMs: 0, trajectory, bugId: null, detail: errorMessage(error) };
-    } finally {
-      await sandbox?.remove().catch(() => undefined);
+    for (let index = 0; index < options.n; index++) {
+      const id = `${runId}-r${index + 1}`;
+      tx.put('rollouts', {
+        id,
+        runId,
+        role: 'injector',
+        index,
+        status: 'pending',
+        steps: 0,
+        costUsd: 0,
+        tokens: 0,
+        durationMs: 0,
+        trajectory: join('runs', runId, `${id}.jsonl`),
+        bugId: null,
+        detail: null,
+        startedAt: null,
+        finishedAt: null,
+      });
     }
-
-    if (summary.reason === 'submitted' && existsSync(staging)) {
-      const bug = await storeAndCheck({ options, runId, rolloutId, index, staging, trajectory, repo, baseCommit, imageId, model: model.name });
-      summary.bugId = bug.id;
-      record.bugs.push(bug);
-      options.onBug?.(bug);
-    } else rmSync(staging, { recursive: true, force: true });
-    record.rollouts.push(summary);
-    writeJsonAtomic(join(dir, 'run.json'), record);
-  };
-
-  const queue = Array.from({ length: options.n }, (_, i) => i);
-  const worker = async () => {
-    for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
-      if (options.signal?.aborted) break;
-      await rollout(index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency, options.n) }, worker));
-  record.status = options.signal?.aborted ? 'cancelled' : 'finished';
-  record.rollouts.sort((a, b) => a.rollout.localeCompare(b.rollout, undefined, { numeric: true }));
-  record.bugs.sort((a, b) => a.rollout.localeCompare(b.rollout, undefined, { numeric: true }));
-  writeJsonAtomic(join(dir, 'run.json'), { ...record, finishedAt: new Date().toISOString() });
-  return { runId, bugs: record.bugs, rollouts: record.rollouts };
+    const seen = tx.get('images', options.image);
+    tx.put('images', { id: options.image, imageId: facts.imageId, repo: facts.repo, commit: facts.baseCommit, firstSeen: seen?.firstSeen ?? now, lastUsed: now });
+  });
+  options.onRun?.(runId);
+  return executeRun(store, runId, options, facts, [...Array(options.n).keys()], []);
 }
 
-interface StoreInput {
-  options: InjectOptions;
-  runId: string;
-  rolloutId: string;
-  index: number;
-  staging: string;
-  trajectory: string;
-  repo: string;
-  baseCommit: string;
-  imageId: string;
-  model: string;
+export class RunNotResumableError extends BugbenchError {
+  constructor(message: string) {
+    super('BB_RUN_NOT_RESUMABLE', message);
+  }
 }
 
-/** Moves a submitted artifact into the bugs folder with its meta.json, then runs the checks and keeps their report. */
-async function storeAndCheck(input: StoreInput): Promise<InjectedBug> {
-  const { options } = input;
-  const id = `${input.repo}-${options.strategy}-${randomUUID().slice(0, 8)}`;
-  const meta: BugMeta & Record<string, unknown> = {
-    image: { tag: options.image, id: input.imageId },
-    baseCommit: input.baseCommit,
+/** Rollouts that ended without a result the run can use: never started, cut off, or cancelled. */
+const UNFINISHED: readonly RolloutRecord['status'][] = ['pending', 'running', 'interrupted', 'cancelled'];
+
+/** Finishes a run that was interrupted or cancelled, with its own settings. */
+export async function resumeInjection(runId: string, hooks: InjectHooks = {}): Promise<InjectResult> {
+  const store = hooks.store ?? openStore();
+  const run = store.get('runs', runId);
+  if (!run || run.kind !== 'inject') throw new RecordNotFoundError('runs', runId);
+  if (run.status === 'running' && processAlive(run.owner)) {
+    throw new RunNotResumableError(`run ${runId} is still running (process ${run.owner.pid} on ${run.owner.host})`);
+  }
+  const settings = { ...(run.options as unknown as InjectSettings) };
+  const options: InjectOptions = { ...settings, ...hooks, store };
+  const facts = await prepare(options, hooks.docker ?? dockerClient());
+  const rollouts = store.all('rollouts').filter((r) => r.runId === runId);
+  const again = rollouts.filter((r) => UNFINISHED.includes(r.status) && !r.bugId).map((r) => r.index);
+  const recheck = store.all('bugs').filter((b) => b.runId === runId && (b.status === 'cancelled' || b.status === 'checking'));
+  store.transact((tx) => tx.patch('runs', runId, { status: 'running', owner: currentProcess(), finishedAt: null, error: null }));
+  hooks.onRun?.(runId);
+  return executeRun(store, runId, options, facts, again, recheck.map((b) => b.id));
+}
+
+async function executeRun(store: Store, runId: string, options: InjectOptions, facts: ImageFacts, indices: number[], recheck: string[]): Promise<InjectResult> {
+  const runBudget = new Budget(options.runBudgetUsd);
+  runBudget.add(store.all('rollouts').reduce((sum, r) => (r.runId === runId ? sum + r.costUsd : sum), 0));
+  const check = (bugId: string, rolloutId: string) =>
+    checkStoredBug(store, bugId, {
+      parallelism: options.checkParallelism ?? 2,
+      runId: `${rolloutId}-check`,
+      signal: options.signal,
+      onEvent: options.onCheckEvent ? (event) => options.onCheckEvent!(rolloutId, event) : undefined,
+    }).then(({ bug }) => options.onBug?.(injectedBug(store, bug)));
+  try {
+    const work = [...recheck.map((id) => ({ recheck: id })), ...indices.map((index) => ({ index }))];
+    await forEachConcurrently(
+      work,
+      options.concurrency,
+      async (item) => {
+        if ('recheck' in item) {
+          const bug = store.get('bugs', item.recheck)!;
+          return check(bug.id, bug.rollout ?? bug.id);
+        }
+        const bugId = await injectionRollout(store, runId, item.index, options, facts, runBudget);
+        if (bugId) await check(bugId, `${runId}-r${item.index + 1}`);
+      },
+      options.signal,
+    );
+  } catch (error) {
+    store.transact((tx) => tx.patch('runs', runId, { status: 'failed', finishedAt: new Date().toISOString(), error: String(error) }));
+    throw error;
+  }
+  const status = options.signal?.aborted ? 'cancelled' : 'finished';
+  store.transact((tx) => tx.patch('runs', runId, { status, finishedAt: new Date().toISOString() }));
+  return runResult(store, runId);
+}
+
+/** One injector rollout; a submitted artifact becomes a bug record (status `checking`). Returns its id. */
+async function injectionRollout(store: Store, runId: string, index: number, options: InjectOptions, facts: ImageFacts, runBudget: Budget): Promise<string | undefined> {
+  const rolloutId = `${runId}-r${index + 1}`;
+  const staging = join(runDir(store, runId), `${rolloutId}-artifact`);
+  rmSync(staging, { recursive: true, force: true });
+  const prompts = injectionPrompts(options.strategy, { repoRoot: '/repo', ...options.params });
+  const outcome = await runRollout({
+    store,
+    id: rolloutId,
+    runId,
+    role: 'injector',
     strategy: options.strategy,
     policy: options.policy,
-    model: input.model,
+    image: options.image,
+    model: makeModel(options, index),
+    system: prompts.system,
+    task: prompts.task,
+    maxSteps: options.maxSteps,
+    budget: new Budget(options.budgetUsd),
+    runBudget,
+    submit: (sandbox) => ({ definition: INJECTOR_SUBMIT, handle: artifactSubmitHandler(sandbox, staging) }),
+    // The cap protects a model's context; the scripted offline agent reads whole outputs (file lists of big repos).
+    maxOutputChars: options.policy === 'offline' ? 4 * 1024 * 1024 : DEFAULT_TOOL_OPTIONS.maxOutputChars,
+    signal: options.signal,
+    onEvent: options.onEvent ? (event) => options.onEvent!(rolloutId, event) : undefined,
+    docker: options.docker,
+  });
+  if (outcome.reason !== 'submitted' || !existsSync(staging)) {
+    rmSync(staging, { recursive: true, force: true });
+    return undefined;
+  }
+  const id = `${facts.repo}-${options.strategy}-${randomUUID().slice(0, 8)}`;
+  const now = new Date().toISOString();
+  const meta: BugMeta & Record<string, unknown> = {
+    image: { tag: options.image, id: facts.imageId },
+    baseCommit: facts.baseCommit,
+    strategy: options.strategy,
+    policy: options.policy,
+    model: modelName(options),
     order: 1,
     parentId: null,
     params: options.params,
-    createdAt: new Date().toISOString(),
-    runId: input.runId,
-    rollout: input.rolloutId,
-    seed: options.policy === 'offline' ? rolloutSeed(options.seed, input.index) : null,
-    trajectory: input.trajectory,
+    createdAt: now,
+    runId,
+    rollout: rolloutId,
+    seed: options.policy === 'offline' ? rolloutSeed(options.seed, index) : null,
+    trajectory: outcome.trajectory,
   };
-  writeJsonAtomic(join(input.staging, 'meta.json'), meta);
-  const artifactDir = join(bugsDir(), id);
-  mkdirSync(bugsDir(), { recursive: true });
-  renameSync(input.staging, artifactDir);
-
-  let report: CheckReport;
-  try {
-    report = await checkArtifact({
-      artifact: loadArtifact(artifactDir),
-      image: options.image,
-      baseCommit: input.baseCommit,
-      params: options.params,
-      logDir: join(artifactDir, 'checks'),
-      parallelism: options.checkParallelism ?? 2,
-      runId: `${input.rolloutId}-check`,
-      signal: options.signal,
-      onEvent: options.onCheckEvent ? (event) => options.onCheckEvent!(input.rolloutId, event) : undefined,
-    });
-  } catch (error) {
-    report = { valid: false, checks: [], FAIL_TO_PASS: [], PASS_TO_PASS: [] };
-    writeJsonAtomic(join(artifactDir, 'check-error.json'), { error: errorMessage(error) });
-  }
-  writeJsonAtomic(join(artifactDir, 'checks.json'), report);
-  return {
+  writeJsonAtomic(join(staging, 'meta.json'), meta);
+  mkdirSync(store.abs('bugs'), { recursive: true });
+  // The artifact becomes visible whole: one rename, then its record.
+  renameSync(staging, bugDir(store, id));
+  const record: BugRecord = {
     id,
-    rollout: input.rolloutId,
-    valid: report.valid,
-    failedCheck: report.checks.find((c) => c.verdict === 'fail')?.name ?? (report.valid ? null : 'checks did not run'),
-    artifactDir,
-    trajectory: input.trajectory,
+    status: 'checking',
+    image: options.image,
+    imageId: facts.imageId,
+    repo: facts.repo,
+    baseCommit: facts.baseCommit,
+    strategy: options.strategy,
+    policy: options.policy,
+    model: modelName(options),
+    order: 1,
+    parentId: null,
+    attemptId: null,
+    runId,
+    rollout: rolloutId,
+    trajectory: outcome.trajectory,
+    createdAt: now,
+    updatedAt: now,
+    fingerprint: bugFingerprint(readFileSync(join(bugDir(store, id), 'bug_inject.diff'), 'utf8')),
+    duplicateOf: null,
+    checkingBy: currentProcess(),
+    check: null,
+    review: null,
+  };
+  store.transact((tx) => {
+    tx.put('bugs', record);
+    tx.patch('rollouts', rolloutId, { bugId: id });
+  });
+  return id;
+}
+
+function injectedBug(store: Store, bug: BugRecord): InjectedBug {
+  return {
+    id: bug.id,
+    rollout: bug.rollout ?? '',
+    valid: bug.check?.valid === true,
+    status: bug.status,
+    failedCheck: bug.check?.valid ? null : (bug.check?.failedCheck ?? (bug.check?.cancelled ? 'cancelled' : 'checks did not run')),
+    artifactDir: bugDir(store, bug.id),
+    trajectory: bug.trajectory ? store.abs(bug.trajectory) : '',
+  };
+}
+
+/** What a run made, from the store: every rollout and every bug, in rollout order. */
+export function runResult(store: Store, runId: string): InjectResult {
+  const run = store.get('runs', runId);
+  if (!run) throw new RecordNotFoundError('runs', runId);
+  const byIndex = (a: { index: number }, b: { index: number }) => a.index - b.index;
+  const rollouts = store
+    .all('rollouts')
+    .filter((r) => r.runId === runId)
+    .sort(byIndex);
+  const bugs = rollouts.flatMap((r) => {
+    const bug = r.bugId ? store.get('bugs', r.bugId) : undefined;
+    return bug ? [injectedBug(store, bug)] : [];
+  });
+  return {
+    runId,
+    status: run.status,
+    bugs,
+    rollouts: rollouts.map((r) => ({
+      rollout: r.id,
+      reason: r.status,
+      steps: r.steps,
+      costUsd: r.costUsd,
+      durationMs: r.durationMs,
+      trajectory: store.abs(r.trajectory),
+      bugId: r.bugId,
+      ...(r.detail ? { detail: r.detail } : {}),
+    })),
   };
 }

@@ -42,7 +42,10 @@ export interface RepoImage {
   commit: string;
   created: string;
   sizeBytes: number;
+  /** Bugs on this image that passed their checks (valid or accepted). */
   bugs: number;
+  /** Every bug on this image, by status. */
+  bugCounts: Record<string, number>;
   testCommand: string;
 }
 
@@ -187,8 +190,13 @@ export async function buildRepoImage(docker: Docker, options: BuildImageOptions)
   }
 }
 
-/** Every image that carries a `bugbench.repo` label, newest first. */
-export async function listRepoImages(docker: Docker, bugCounts: Map<string, number> = new Map()): Promise<RepoImage[]> {
+/** Bugs of one image by status: the counts `listRepoImages` joins to each image. */
+export type StatusCounts = Record<string, number>;
+
+const PASSED = ['valid', 'accepted'];
+
+/** Every image that carries a `bugbench.repo` label, newest first, with its bugs counted from `bugCounts`. */
+export async function listRepoImages(docker: Docker, bugCounts: Map<string, StatusCounts> = new Map()): Promise<RepoImage[]> {
   const images = await docker.listImages({ filters: { label: [LABEL_REPO] } });
   const rows: RepoImage[] = [];
   for (const image of images) {
@@ -202,7 +210,8 @@ export async function listRepoImages(docker: Docker, bugCounts: Map<string, numb
         commit: labels[LABEL_COMMIT] ?? '',
         created: new Date(image.Created * 1000).toISOString(),
         sizeBytes: image.Size,
-        bugs: bugCounts.get(tag) ?? 0,
+        bugs: PASSED.reduce((sum, status) => sum + (bugCounts.get(tag)?.[status] ?? 0), 0),
+        bugCounts: bugCounts.get(tag) ?? {},
         testCommand: labels[LABEL_TEST_CMD] ?? '',
       });
     }

@@ -6,7 +6,6 @@
  */
 import { Box, Text, render, useApp, useInput, useStdout, type Key } from 'ink';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { countBugsByImage } from '../bugs/bug-counts.js';
 import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
 import { errorMessage } from '../errors.js';
 import { diagnose, fix, reportHealthy } from '../pipeline/doctor.js';
@@ -14,6 +13,8 @@ import { runInjection } from '../pipeline/inject.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { reapOrphans } from '../sandbox/orphans.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-image.js';
+import { countsByImage } from '../store/queries.js';
+import { openStore } from '../store/store.js';
 import { ImagesScreen } from './images-screen.js';
 import { InjectSetupScreen } from './inject-setup-screen.js';
 import { RunScreen } from './run-screen.js';
@@ -30,7 +31,7 @@ export interface WorkbenchCore {
 export const realCore: WorkbenchCore = {
   diagnose,
   fix,
-  listImages: () => listRepoImages(dockerClient(), countBugsByImage()),
+  listImages: () => listRepoImages(dockerClient(), countsByImage(openStore().all('bugs'))),
   inject: runInjection,
 };
 

@@ -30,8 +30,10 @@ describe('cancelling an injection', () => {
       },
     });
     expect(Date.now() - started).toBeLessThan(20_000);
-    expect(result.rollouts).toHaveLength(1); // the second never started
+    expect(result.status).toBe('cancelled');
+    expect(result.rollouts).toHaveLength(2);
     expect(result.rollouts[0]).toMatchObject({ reason: 'cancelled', bugId: null });
+    expect(result.rollouts[1]).toMatchObject({ reason: 'pending', bugId: null }); // never started: `--resume` runs it
     expect(result.bugs).toEqual([]);
     expect(await containersLabelled(runId)).toEqual([]);
   });

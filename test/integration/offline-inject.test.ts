@@ -86,7 +86,7 @@ describe('bugbench inject', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const json = JSON.parse(result.stdout);
     expect(json.runId).toMatch(/^run-/);
-    expect(Object.keys(json.bugs[0]).sort()).toEqual(['artifactDir', 'failedCheck', 'id', 'rollout', 'trajectory', 'valid']);
+    expect(Object.keys(json.bugs[0]).sort()).toEqual(['artifactDir', 'failedCheck', 'id', 'rollout', 'status', 'trajectory', 'valid']);
     const check = await bugbench(['check', json.bugs[0].id, '--json']);
     expect(JSON.parse(check.stdout).valid).toBe(json.bugs[0].valid);
   }, 120_000);

@@ -44,7 +44,7 @@ describe('the run view', () => {
       rolloutId: 'run-x-r1',
       event: { type: 'check-finished', result: { name: 'parser', verdict: 'pass', reason: '', runs: [], durationMs: 1 } },
     });
-    run = reduceRun(run, { type: 'bug', bug: { id: 'b1', rollout: 'run-x-r1', valid: true, failedCheck: null, artifactDir: '', trajectory: '' } });
+    run = reduceRun(run, { type: 'bug', bug: { id: 'b1', rollout: 'run-x-r1', valid: true, status: 'valid', failedCheck: null, artifactDir: '', trajectory: '' } });
     expect(run.rollouts.r1).toMatchObject({ checking: null, checks: [{ name: 'parser', verdict: 'pass' }], bug: { id: 'b1', valid: true } });
     expect(reduceRun(run, { type: 'run-finished', runId: 'run-x' })).toMatchObject({ done: true, runId: 'run-x' });
   });
@@ -53,7 +53,7 @@ describe('the run view', () => {
 describe('the injection form', () => {
   const withImage = reduce(initialState, {
     type: 'images-loaded',
-    images: [{ id: 'i', tag: 'img:1', repo: 'r', commit: 'c', created: '', sizeBytes: 0, bugs: 0, testCommand: '' }],
+    images: [{ id: 'i', tag: 'img:1', repo: 'r', commit: 'c', created: '', sizeBytes: 0, bugs: 0, bugCounts: {}, testCommand: '' }],
   });
   it('cycles strategies, bounds the counts, and starts a run for the selected image', () => {
     let state = reduce(withImage, { type: 'open-inject' });

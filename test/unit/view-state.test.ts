@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { initialState, reduce, SETUP_LOG_LINES } from '../../src/ui/state.js';
 import type { RepoImage } from '../../src/sandbox/repo-image.js';
 
-const image = (tag: string): RepoImage => ({ id: tag, tag, repo: 'r', commit: 'c', created: '', sizeBytes: 0, bugs: 0, testCommand: '' });
+const image = (tag: string): RepoImage => ({ id: tag, tag, repo: 'r', commit: 'c', created: '', sizeBytes: 0, bugs: 0, bugCounts: {}, testCommand: '' });
 
 describe('view state', () => {
   it('keeps only the last setup lines', () => {

@@ -1,0 +1,25 @@
+/** `bugbench accept <bug-id> [--reason R]` and `bugbench reject <bug-id> --reason R` */
+import { UsageError } from '../errors.js';
+import { acceptBug, rejectBug } from '../pipeline/review.js';
+import { recoverAbandoned } from '../store/recover.js';
+import { openStore } from '../store/store.js';
+import { parseFlags, printJson } from './args.js';
+import { bugJson } from './bugs.js';
+
+function reviewCommand(decision: 'accept' | 'reject') {
+  return async (args: string[]): Promise<number> => {
+    const { values, positionals } = parseFlags(decision, args, { reason: { type: 'string' }, json: { type: 'boolean', default: false } }, 1);
+    const id = positionals[0];
+    if (!id) throw new UsageError(`${decision}: give a bug id (see \`bugbench bugs --status valid\`)`);
+    if (decision === 'reject' && !values.reason?.trim()) throw new UsageError('reject: give the reason with --reason R');
+    const store = openStore();
+    recoverAbandoned(store);
+    const bug = decision === 'accept' ? acceptBug(store, id, values.reason ?? null) : rejectBug(store, id, values.reason!);
+    if (values.json) printJson(bugJson(store, bug));
+    else process.stdout.write(`${bug.id} ${bug.status} by ${bug.review?.by}${bug.review?.reason ? `: ${bug.review.reason}` : ''}\n`);
+    return 0;
+  };
+}
+
+export const acceptCommand = reviewCommand('accept');
+export const rejectCommand = reviewCommand('reject');

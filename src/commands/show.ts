@@ -1,0 +1,58 @@
+/** `bugbench show <bug-id> [--json]`: one bug in full. */
+import { UsageError } from '../errors.js';
+import { bugDetails, type BugDetails } from '../pipeline/bug-details.js';
+import { recoverAbandoned } from '../store/recover.js';
+import { openStore } from '../store/store.js';
+import { parseFlags, printJson } from './args.js';
+
+export async function showCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags('show', args, { json: { type: 'boolean', default: false } }, 1);
+  const id = positionals[0];
+  if (!id) throw new UsageError('show: give a bug id (see `bugbench bugs`)');
+  const store = openStore();
+  recoverAbandoned(store);
+  const details = bugDetails(store, id);
+  if (values.json) printJson(showJson(details));
+  else process.stdout.write(formatDetails(details));
+  return 0;
+}
+
+export function showJson(d: BugDetails) {
+  return {
+    ...d.record,
+    artifactDir: d.artifactDir,
+    trajectory: d.trajectory,
+    meta: d.meta,
+    testFiles: d.testFiles,
+    checks: d.checks,
+    FAIL_TO_PASS: d.FAIL_TO_PASS,
+    PASS_TO_PASS: d.PASS_TO_PASS,
+    reviews: d.reviews,
+    checkHistory: d.checkHistory,
+    diffs: { bug_inject: d.diffs.bugInject, test_weaken: d.diffs.testWeaken, pred_patch: d.diffs.predPatch },
+  };
+}
+
+const MARKS: Record<string, string> = { pass: '✓', fail: '✗', skipped: '-', cancelled: '○' };
+
+export function formatDetails(d: BugDetails): string {
+  const r = d.record;
+  const lines = [
+    `bug ${r.id}  ${r.status.toUpperCase()}${r.duplicateOf ? ` of ${r.duplicateOf}` : ''}`,
+    `image     ${r.image} (${r.repo} at ${r.baseCommit.slice(0, 12)})`,
+    `made by   ${r.strategy} · ${r.model} · order ${r.order}${r.parentId ? ` · parent ${r.parentId}` : ''}${r.rollout ? ` · rollout ${r.rollout}` : ''}`,
+    `created   ${r.createdAt.replace('T', ' ').slice(0, 19)}`,
+    `artifact  ${d.artifactDir}`,
+  ];
+  if (d.trajectory) lines.push(`trajectory ${d.trajectory}`);
+  lines.push('', r.check ? `checks (${r.check.at.replace('T', ' ').slice(0, 19)}):` : 'checks: none yet');
+  for (const check of d.checks ?? []) lines.push(`  ${MARKS[check.verdict] ?? '?'} ${check.name.padEnd(17)} ${check.reason}`);
+  if (r.check?.valid) {
+    lines.push('', `FAIL_TO_PASS (${d.FAIL_TO_PASS.length}):`, ...d.FAIL_TO_PASS.map((t) => `  ${t}`), `PASS_TO_PASS: ${d.PASS_TO_PASS.length} test(s)`);
+  }
+  lines.push('', `test files: ${d.testFiles.join(', ')}`);
+  for (const review of d.reviews) lines.push(`review: ${review.decision} by ${review.by} at ${review.at.replace('T', ' ').slice(0, 19)}${review.reason ? `: ${review.reason}` : ''}`);
+  lines.push('', '--- bug_inject.diff', d.diffs.bugInject.trimEnd(), '', '--- test_weaken.diff', d.diffs.testWeaken.trimEnd());
+  if (d.diffs.predPatch) lines.push('', '--- pred_patch.diff', d.diffs.predPatch.trimEnd());
+  return `${lines.join('\n')}\n`;
+}

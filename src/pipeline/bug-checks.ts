@@ -1,0 +1,117 @@
+/**
+ * Checking a bug of the workspace and keeping the verdict: the nine checks
+ * run on its artifact, their report (logs beside it, paths relative to the
+ * workspace) is written under `bugs/<id>/checks/<time>/`, and the bug's record
+ * gets the summary and the status it implies — `cancelled` when the checks
+ * were interrupted, `duplicate` when an earlier bug is the same.
+ */
+import { join } from 'node:path';
+import { loadArtifact } from '../bugs/artifact.js';
+import { reportJson } from '../bugs/check-report.js';
+import type { CheckEvent, CheckReport } from '../bugs/check-types.js';
+import { CheckSession } from '../bugs/consistency.js';
+import { DEFAULT_CHECK_PARAMS, type CheckParams } from '../bugs/meta.js';
+import { currentProcess } from '../process-identity.js';
+import { writeJsonAtomic } from '../store/atomic.js';
+import { statusOf, summariseReport } from '../store/check-summary.js';
+import { duplicateRoot } from '../store/duplicates.js';
+import type { BugRecord, BugStatus } from '../store/records.js';
+import { RecordNotFoundError, type Store } from '../store/store.js';
+
+export interface StoredCheckOptions {
+  params?: Partial<CheckParams>;
+  /** Containers the checks may use (default 2). */
+  parallelism?: number;
+  parallelTests?: boolean;
+  freshContainerPerRun?: boolean;
+  /** Run every check even after one fails. */
+  all?: boolean;
+  runId?: string;
+  signal?: AbortSignal;
+  onEvent?: (event: CheckEvent) => void;
+  /** Called once the session exists, so a caller can step it (the TUI) or close it on cancel. */
+  onSession?: (session: CheckSession) => void;
+}
+
+export interface StoredCheck {
+  report: CheckReport;
+  bug: BugRecord;
+  /** Where the report and the logs are (absolute). */
+  logDir: string;
+}
+
+/** Statuses a fresh verdict replaces; a review or a duplicate mark stays. */
+const VERDICT_STATUSES: readonly BugStatus[] = ['checking', 'valid', 'invalid', 'cancelled'];
+
+export function bugDir(store: Store, id: string): string {
+  return store.abs(join('bugs', id));
+}
+
+export function checkLogDir(store: Store, id: string): string {
+  return join(bugDir(store, id), 'checks', new Date().toISOString().replace(/[:.]/g, '-'));
+}
+
+export async function checkStoredBug(store: Store, id: string, options: StoredCheckOptions = {}): Promise<StoredCheck> {
+  const found = store.get('bugs', id);
+  if (!found) throw new RecordNotFoundError('bugs', id);
+  const artifact = loadArtifact(bugDir(store, id));
+  const params = { ...DEFAULT_CHECK_PARAMS, ...artifact.meta?.params, ...options.params };
+  const logDir = checkLogDir(store, id);
+  store.transact((tx) => {
+    const bug = tx.get('bugs', id)!;
+    const status = VERDICT_STATUSES.includes(bug.status) ? 'checking' : bug.status;
+    tx.patch('bugs', id, { status, checkingBy: currentProcess(), updatedAt: new Date().toISOString() });
+  });
+  const session = new CheckSession({
+    artifact,
+    image: found.image,
+    baseCommit: found.baseCommit,
+    params,
+    logDir,
+    parallelism: options.parallelism ?? 2,
+    parallelTests: options.parallelTests,
+    freshContainerPerRun: options.freshContainerPerRun,
+    all: options.all,
+    runId: options.runId,
+    signal: options.signal,
+    onEvent: options.onEvent,
+  });
+  options.onSession?.(session);
+  // Removing the containers ends the runs under way; what they were for is judged cancelled.
+  const onAbort = () => void session.close();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  let report: CheckReport;
+  try {
+    report = await session.runAll();
+  } catch (error) {
+    report = { valid: false, cancelled: options.signal?.aborted === true, checks: session.results, FAIL_TO_PASS: [], PASS_TO_PASS: [] };
+    if (!options.signal?.aborted) throw error;
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    await session.close();
+  }
+  return { report, bug: recordVerdict(store, id, report, logDir), logDir };
+}
+
+/** Writes a finished (or cancelled) report beside its logs and gives the bug the status it implies. */
+export function recordVerdict(store: Store, id: string, report: CheckReport, logDir: string): BugRecord {
+  const at = new Date().toISOString();
+  const reportPath = join(logDir, 'report.json');
+  writeJsonAtomic(reportPath, reportJson(report, (p) => store.rel(p)));
+  writeJsonAtomic(join(logDir, 'tests.json'), { FAIL_TO_PASS: report.FAIL_TO_PASS, PASS_TO_PASS: report.PASS_TO_PASS });
+  const summary = summariseReport(report, at, store.rel(reportPath));
+  return store.transact((tx) => {
+    const bug = tx.get('bugs', id)!;
+    let status = bug.status;
+    let duplicateOf = bug.duplicateOf;
+    if (VERDICT_STATUSES.includes(status)) status = statusOf(summary);
+    // An accepted bug that no longer holds up loses its acceptance; the review stays on record.
+    else if (status === 'accepted' && !summary.valid && !summary.cancelled) status = 'invalid';
+    if (status === 'valid') {
+      const root = duplicateRoot(store.all('bugs'), bug);
+      if (root) [status, duplicateOf] = ['duplicate', root];
+    }
+    tx.put('checks', { ...summary, id: `${id}@${at}`, bugId: id });
+    return tx.patch('bugs', id, { status, duplicateOf, check: summary, checkingBy: null, updatedAt: at });
+  });
+}

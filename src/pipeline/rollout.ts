@@ -1,0 +1,145 @@
+/**
+ * One agent rollout, whatever its role: a fresh container of the image, the
+ * agent loop with its tools, every event recorded as a trajectory, and the
+ * rollout's record in the store kept up to date. Injection and solving both
+ * run their agents through here; they differ only in the plan they pass.
+ */
+import { existsSync, renameSync } from 'node:fs';
+import type Docker from 'dockerode';
+import { Budget } from '../agent/budget.js';
+import { EventStream, type FinishReason, type Role, type RolloutEvent } from '../agent/events.js';
+import { runAgent } from '../agent/loop.js';
+import type { ToolDefinition } from '../agent/messages.js';
+import type { Model } from '../agent/model.js';
+import { DEFAULT_TOOL_OPTIONS, ToolSet, type SubmitHandler } from '../agent/tools.js';
+import { TrajectoryRecorder } from '../agent/trajectory.js';
+import { errorMessage } from '../errors.js';
+import { Sandbox } from '../sandbox/sandbox.js';
+import type { Store } from '../store/store.js';
+
+export interface RolloutPlan {
+  store: Store;
+  id: string;
+  runId: string;
+  role: Role;
+  strategy: string;
+  policy: string;
+  image: string;
+  model: Model;
+  system: string;
+  task: string;
+  maxSteps: number;
+  /** This rollout's spending cap. */
+  budget?: Budget;
+  /** The whole run's cap, shared by its rollouts. */
+  runBudget?: Budget;
+  /** The submit tool of this role, made for the rollout's container. */
+  submit: (sandbox: Sandbox) => { definition: ToolDefinition; handle: SubmitHandler };
+  /** Runs once the container is up, before the agent starts (the solver's starting state). */
+  prepare?: (sandbox: Sandbox) => Promise<void>;
+  /** What the agent sees of a command's output at most. */
+  maxOutputChars?: number;
+  signal?: AbortSignal;
+  onEvent?: (event: RolloutEvent) => void;
+  docker?: Docker;
+}
+
+export interface RolloutOutcome {
+  reason: FinishReason;
+  steps: number;
+  costUsd: number;
+  tokens: number;
+  durationMs: number;
+  detail?: string;
+  /** The trajectory, relative to the workspace. */
+  trajectory: string;
+}
+
+/** Where a rollout's trajectory goes; a trajectory left by an interrupted try is kept under another name. */
+function trajectoryPath(store: Store, runId: string, id: string): string {
+  const path = store.abs(`runs/${runId}/${id}.jsonl`);
+  if (existsSync(path)) {
+    let n = 1;
+    while (existsSync(store.abs(`runs/${runId}/${id}.try-${n}.jsonl`))) n++;
+    renameSync(path, store.abs(`runs/${runId}/${id}.try-${n}.jsonl`));
+  }
+  return path;
+}
+
+export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
+  const { store } = plan;
+  const path = trajectoryPath(store, plan.runId, plan.id);
+  const trajectory = store.rel(path);
+  const stream = new EventStream();
+  const recorder = new TrajectoryRecorder(path);
+  recorder.attach(stream);
+  let tokens = 0;
+  stream.subscribe((event) => {
+    if (event.type === 'step-usage') tokens += event.usage.inputTokens + event.usage.outputTokens;
+  });
+  if (plan.onEvent) stream.subscribe(plan.onEvent);
+  store.transact((tx) => tx.patch('rollouts', plan.id, { status: 'running', startedAt: new Date().toISOString(), trajectory }));
+  stream.emit({
+    type: 'rollout-started',
+    rolloutId: plan.id,
+    runId: plan.runId,
+    role: plan.role,
+    strategy: plan.strategy,
+    policy: plan.policy,
+    model: plan.model.name,
+    image: plan.image,
+  });
+
+  const started = performance.now();
+  let outcome: RolloutOutcome;
+  let sandbox: Sandbox | undefined;
+  try {
+    if (plan.runBudget?.exhausted) {
+      const detail = 'the run budget was spent before this rollout started';
+      stream.emit({ type: 'finished', reason: 'budget', steps: 0, costUsd: 0, durationMs: 0, detail });
+      outcome = { reason: 'budget', steps: 0, costUsd: 0, tokens: 0, durationMs: 0, detail, trajectory };
+    } else {
+      sandbox = await Sandbox.create({ image: plan.image, runId: plan.id, docker: plan.docker });
+      await plan.prepare?.(sandbox);
+      const tools = new ToolSet(sandbox, {
+        ...DEFAULT_TOOL_OPTIONS,
+        maxOutputChars: plan.maxOutputChars ?? DEFAULT_TOOL_OPTIONS.maxOutputChars,
+        submit: plan.submit(sandbox),
+      });
+      const result = await runAgent({
+        model: plan.model,
+        tools,
+        system: plan.system,
+        task: plan.task,
+        maxSteps: plan.maxSteps,
+        stream,
+        budget: plan.budget ?? new Budget(),
+        runBudget: plan.runBudget,
+        signal: plan.signal,
+      });
+      recorder.writeMessages(result.messages);
+      const durationMs = Math.round(performance.now() - started);
+      outcome = { reason: result.reason, steps: result.steps, costUsd: result.costUsd, tokens, durationMs, detail: result.detail, trajectory };
+    }
+  } catch (error) {
+    const detail = errorMessage(error);
+    const reason: FinishReason = plan.signal?.aborted ? 'cancelled' : 'error';
+    stream.emit({ type: 'error', message: detail });
+    stream.emit({ type: 'finished', reason, steps: 0, costUsd: 0, durationMs: 0, detail });
+    outcome = { reason, steps: 0, costUsd: 0, tokens, durationMs: Math.round(performance.now() - started), detail, trajectory };
+  } finally {
+    await sandbox?.remove().catch(() => undefined);
+  }
+  store.transact((tx) =>
+    tx.patch('rollouts', plan.id, {
+      status: outcome.reason,
+      steps: outcome.steps,
+      costUsd: outcome.costUsd,
+      tokens: outcome.tokens,
+      durationMs: outcome.durationMs,
+      detail: outcome.detail ?? null,
+      finishedAt: new Date().toISOString(),
+    }),
+  );
+  return outcome;
+}

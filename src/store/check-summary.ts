@@ -1,0 +1,45 @@
+/**
+ * A check report reduced to what the store keeps of it, and the bug status it
+ * implies. Works on the report's JSON shape, so reports written by any version
+ * (and the folders of a workspace being migrated) read the same.
+ */
+import type { BugStatus, CheckSummary } from './records.js';
+
+export interface ReportShape {
+  valid: boolean;
+  cancelled?: boolean;
+  checks: { name: string; verdict: string; reason: string }[];
+  FAIL_TO_PASS?: string[];
+  PASS_TO_PASS?: string[];
+}
+
+const LETTERS: Record<string, string> = { pass: 'p', fail: 'f', skipped: 's', cancelled: 'c' };
+
+export function summariseReport(report: ReportShape, at: string, reportPath: string | null): CheckSummary {
+  const failed = report.checks.find((c) => c.verdict === 'fail');
+  const cancelled = !report.valid && !failed && (report.cancelled === true || report.checks.some((c) => c.verdict === 'cancelled') || report.checks.length < 9);
+  const reason = report.valid
+    ? `all ${report.checks.length} checks pass`
+    : failed
+      ? failed.reason
+      : cancelled
+        ? 'the checks were interrupted before a verdict'
+        : 'not every check ran';
+  return {
+    valid: report.valid,
+    cancelled,
+    failedCheck: failed?.name ?? null,
+    reason: reason.length > 500 ? `${reason.slice(0, 499)}…` : reason,
+    verdicts: report.checks.map((c) => LETTERS[c.verdict] ?? '?').join(''),
+    at,
+    report: reportPath,
+    failToPass: report.FAIL_TO_PASS?.length ?? 0,
+    passToPass: report.PASS_TO_PASS?.length ?? 0,
+  };
+}
+
+/** The status a fresh verdict gives a bug. */
+export function statusOf(summary: CheckSummary): BugStatus {
+  if (summary.valid) return 'valid';
+  return summary.cancelled ? 'cancelled' : 'invalid';
+}

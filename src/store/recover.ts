@@ -1,0 +1,44 @@
+/**
+ * Work a dead process left half done: its runs become `interrupted`, their
+ * rollouts that were under way too, and bugs whose checks it was running
+ * become `cancelled` (never `invalid`: nothing was judged). Cheap when there
+ * is nothing to do, so every command that starts work calls it.
+ */
+import { processAlive } from '../process-identity.js';
+import type { Store } from './store.js';
+
+export interface Recovered {
+  runs: string[];
+  rollouts: string[];
+  bugs: string[];
+}
+
+export function recoverAbandoned(store: Store): Recovered {
+  const recovered: Recovered = { runs: [], rollouts: [], bugs: [] };
+  const deadRun = (id: string | null) => {
+    const run = id ? store.get('runs', id) : undefined;
+    return run !== undefined && run.status === 'running' && !processAlive(run.owner);
+  };
+  const runs = store.all('runs').filter((r) => deadRun(r.id));
+  const bugs = store.all('bugs').filter((b) => b.status === 'checking' && !(b.checkingBy && processAlive(b.checkingBy)));
+  if (runs.length === 0 && bugs.length === 0) return recovered;
+  const now = new Date().toISOString();
+  store.transact((tx) => {
+    for (const run of runs) {
+      if (tx.get('runs', run.id)?.status !== 'running') continue;
+      tx.patch('runs', run.id, { status: 'interrupted', finishedAt: now, error: `process ${run.owner.pid} on ${run.owner.host} stopped before the run finished` });
+      recovered.runs.push(run.id);
+      for (const rollout of store.all('rollouts')) {
+        if (rollout.runId !== run.id || rollout.status !== 'running') continue;
+        tx.patch('rollouts', rollout.id, { status: 'interrupted', finishedAt: now, detail: 'the process running it stopped' });
+        recovered.rollouts.push(rollout.id);
+      }
+    }
+    for (const bug of bugs) {
+      if (tx.get('bugs', bug.id)?.status !== 'checking') continue;
+      tx.patch('bugs', bug.id, { status: 'cancelled', checkingBy: null, updatedAt: now });
+      recovered.bugs.push(bug.id);
+    }
+  });
+  return recovered;
+}

@@ -1,0 +1,47 @@
+/**
+ * A bug as a SWE-bench task instance. `base_commit` is the original commit;
+ * the instance's starting state is that commit with `bugbench.bug_patch` and
+ * `bugbench.weaken_patch` (and a higher-order bug's `pred_patch`) applied —
+ * `bugbench.setup_script` does exactly that in the image. `patch` is the fix
+ * and `test_patch` restores the oracle tests, as in SWE-bench.
+ */
+import type { BugMaterial } from './materials.js';
+import { setupScript } from './task-scripts.js';
+
+export function swebenchInstance(m: BugMaterial) {
+  const r = m.record;
+  return {
+    instance_id: r.id,
+    repo: r.repo,
+    base_commit: r.baseCommit,
+    patch: m.fixPatch,
+    test_patch: m.testPatch,
+    problem_statement: m.problemStatement,
+    hints_text: '',
+    FAIL_TO_PASS: m.failToPass,
+    PASS_TO_PASS: m.passToPass,
+    image_name: r.image,
+    created_at: r.createdAt,
+    version: 'bugbench-1',
+    bugbench: {
+      status: r.status,
+      strategy: r.strategy,
+      policy: r.policy,
+      model: r.model,
+      order: r.order,
+      parent: r.parentId,
+      attempt: r.attemptId,
+      image_id: r.imageId,
+      bug_patch: m.bugPatch,
+      weaken_patch: m.weakenPatch,
+      pred_patch: m.predPatch,
+      test_files: m.testFiles,
+      test_script: m.testScript,
+      test_parser: m.testParser,
+      test_timeout_sec: m.testTimeoutSec,
+      setup_script: setupScript(m),
+    },
+  };
+}
+
+export type SwebenchInstance = ReturnType<typeof swebenchInstance>;
