@@ -29,6 +29,16 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
       '  [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--json]\n' +
       'bugbench inject --resume RUN-ID [--json]   (finishes an interrupted or cancelled run with its own options)',
   },
+  runs: {
+    load: async () => (await import('./commands/runs.js')).runsCommand,
+    summary: 'list the runs of the workspace (and which can be resumed)',
+    synopsis: 'bugbench runs [--json]',
+  },
+  import: {
+    load: async () => (await import('./commands/import.js')).importCommand,
+    summary: 'add a bug artifact made elsewhere to the library and check it',
+    synopsis: 'bugbench import <artifact-dir> [--image T] [--json]',
+  },
   bugs: {
     load: async () => (await import('./commands/bugs.js')).bugsCommand,
     summary: 'list the bugs of the workspace',

@@ -17,8 +17,14 @@ export function fillTemplate(template: string, values: Record<string, string | n
   });
 }
 
+const loaded = new Map<string, string>();
+
+/** A template from `dir` (read once per process). */
 export function loadPrompt(name: string, dir: string = PROMPTS_DIR): string {
-  return readFileSync(join(dir, `${name}.md`), 'utf8').trimEnd();
+  const path = join(dir, `${name}.md`);
+  let text = loaded.get(path);
+  if (text === undefined) loaded.set(path, (text = readFileSync(path, 'utf8').trimEnd()));
+  return text;
 }
 
 export function renderPrompt(name: string, values: Record<string, string | number>, dir: string = PROMPTS_DIR): string {

@@ -5,10 +5,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type Docker from 'dockerode';
-import { ImageNotFoundError, NotFoundError, UsageError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
 import { workspacePath } from '../paths.js';
-import { isNotFound } from '../sandbox/docker.js';
-import { LABEL_COMMIT } from '../sandbox/labels.js';
+import { inspectRepoImage } from '../sandbox/repo-image.js';
 import { loadArtifact, type BugArtifact } from './artifact.js';
 import { DEFAULT_CHECK_PARAMS, type CheckParams } from './meta.js';
 
@@ -46,14 +45,8 @@ export async function resolveBug(docker: Docker, ref: string, options: ResolveOp
   const artifact = loadArtifact(dir);
   const image = options.image ?? artifact.meta?.image.tag;
   if (!image) throw new UsageError(`${dir} has no meta.json naming its image; pass --image TAG`);
-  let labels: Record<string, string> = {};
-  try {
-    labels = (await docker.getImage(image).inspect()).Config?.Labels ?? {};
-  } catch (error) {
-    if (isNotFound(error)) throw new ImageNotFoundError(image);
-    throw error;
-  }
-  const baseCommit = artifact.meta?.baseCommit ?? labels[LABEL_COMMIT];
+  const facts = await inspectRepoImage(docker, image);
+  const baseCommit = artifact.meta?.baseCommit ?? facts.commit;
   if (!baseCommit) throw new UsageError(`cannot tell the base commit: neither ${dir}/meta.json nor image ${image} names one`);
   const params = { ...DEFAULT_CHECK_PARAMS, ...artifact.meta?.params, ...options.params };
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');

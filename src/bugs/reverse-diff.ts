@@ -20,6 +20,8 @@ const SWAPPED_HEADERS: [RegExp, (m: RegExpExecArray) => string][] = [
 ];
 
 function reverseHeaderLine(line: string): string {
+  // Most header lines are none of these; the first letters say which could be.
+  if (!/^(new|del|old|ren|cop|ind)/.test(line)) return line;
   for (const [pattern, swap] of SWAPPED_HEADERS) {
     const m = pattern.exec(line);
     if (m) return swap(m);

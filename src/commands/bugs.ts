@@ -2,7 +2,7 @@
 import { UsageError } from '../errors.js';
 import { bugDir } from '../pipeline/bug-checks.js';
 import { filterBugs, type BugFilter } from '../store/queries.js';
-import { BUG_STATUSES, type BugRecord, type BugStatus } from '../store/records.js';
+import { BUG_STATUSES, trajectoryOf, type BugRecord, type BugStatus } from '../store/records.js';
 import { recoverAbandoned } from '../store/recover.js';
 import { openStore, type Store } from '../store/store.js';
 import { parseFlags, positiveInt, printJson } from './args.js';
@@ -38,7 +38,8 @@ export async function bugsCommand(args: string[]): Promise<number> {
 
 /** A bug record as the CLI prints it: paths absolute. */
 export function bugJson(store: Store, bug: BugRecord) {
-  return { ...bug, artifactDir: bugDir(store, bug.id), trajectory: bug.trajectory ? store.abs(bug.trajectory) : null };
+  const trajectory = trajectoryOf(bug);
+  return { ...bug, artifactDir: bugDir(store, bug.id), trajectory: trajectory ? store.abs(trajectory) : null };
 }
 
 function note(bug: BugRecord): string {

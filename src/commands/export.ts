@@ -21,7 +21,7 @@ export async function exportCommand(args: string[]): Promise<number> {
   const status = parseStatus(values.status) ?? 'accepted';
   const store = openStore();
   recoverAbandoned(store);
-  const result = exportDataset(store, { format: format as ExportFormat, out: values.out, status, progress: values.json ? undefined : stderrProgress });
+  const result = await exportDataset(store, { format: format as ExportFormat, out: values.out, status, progress: values.json ? undefined : stderrProgress });
   if (values.json) printJson(result);
   else {
     process.stdout.write(`${result.count} ${format} line(s) from ${result.bugIds.length} ${status} bug(s) written to ${result.out}\n`);

@@ -5,7 +5,7 @@
  * gets the summary and the status it implies — `cancelled` when the checks
  * were interrupted, `duplicate` when an earlier bug is the same.
  */
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { loadArtifact } from '../bugs/artifact.js';
 import { reportJson } from '../bugs/check-report.js';
 import type { CheckEvent, CheckReport } from '../bugs/check-types.js';
@@ -99,7 +99,7 @@ export function recordVerdict(store: Store, id: string, report: CheckReport, log
   const reportPath = join(logDir, 'report.json');
   writeJsonAtomic(reportPath, reportJson(report, (p) => store.rel(p)));
   writeJsonAtomic(join(logDir, 'tests.json'), { FAIL_TO_PASS: report.FAIL_TO_PASS, PASS_TO_PASS: report.PASS_TO_PASS });
-  const summary = summariseReport(report, at, store.rel(reportPath));
+  const summary = summariseReport(report, at, relative(bugDir(store, id), logDir));
   return store.transact((tx) => {
     const bug = tx.get('bugs', id)!;
     let status = bug.status;
@@ -111,7 +111,6 @@ export function recordVerdict(store: Store, id: string, report: CheckReport, log
       const root = duplicateRoot(store.all('bugs'), bug);
       if (root) [status, duplicateOf] = ['duplicate', root];
     }
-    tx.put('checks', { ...summary, id: `${id}@${at}`, bugId: id });
     return tx.patch('bugs', id, { status, duplicateOf, check: summary, checkingBy: null, updatedAt: at });
   });
 }

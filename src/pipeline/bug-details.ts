@@ -2,12 +2,12 @@
  * Everything about one bug, gathered from its record and the files beside it:
  * what `bugbench show` prints and what the Review screen shows.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ARTIFACT_FILES, parseTestFiles } from '../bugs/artifact.js';
 import type { ReportJson } from '../bugs/check-report.js';
 import { readJsonFile } from '../store/json-file.js';
-import type { BugRecord, CheckRecord, ReviewRecord } from '../store/records.js';
+import { checkFolder, trajectoryOf, type BugRecord, type ReviewRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
 import { bugDir } from './bug-checks.js';
 
@@ -23,7 +23,22 @@ export interface BugDetails {
   FAIL_TO_PASS: string[];
   PASS_TO_PASS: string[];
   reviews: ReviewRecord[];
-  checkHistory: CheckRecord[];
+  /** Every check of the bug, oldest first: its folder and verdict. */
+  checkHistory: { dir: string; valid: boolean; cancelled: boolean; failedCheck: string | null }[];
+}
+
+/** The check folders of a bug (`checks/<time>/report.json`), oldest first. */
+function checkHistory(dir: string): BugDetails['checkHistory'] {
+  const checks = join(dir, 'checks');
+  if (!existsSync(checks)) return [];
+  return readdirSync(checks)
+    .sort()
+    .flatMap((name) => {
+      const report = readJsonFile<ReportJson>(join(checks, name, 'report.json'));
+      if (!report?.checks) return [];
+      const failed = report.checks.find((c) => c.verdict === 'fail');
+      return [{ dir: join('checks', name), valid: report.valid, cancelled: report.cancelled === true, failedCheck: failed?.name ?? null }];
+    });
 }
 
 function readText(path: string): string | null {
@@ -34,9 +49,10 @@ export function bugDetails(store: Store, id: string): BugDetails {
   const record = store.get('bugs', id);
   if (!record) throw new RecordNotFoundError('bugs', id);
   const dir = bugDir(store, id);
-  const reportPath = record.check?.report ? store.abs(record.check.report) : undefined;
-  const report = reportPath ? readJsonFile<ReportJson>(reportPath) : undefined;
-  const tests = reportPath ? readJsonFile<{ FAIL_TO_PASS: string[]; PASS_TO_PASS: string[] }>(join(dirname(reportPath), 'tests.json')) : undefined;
+  const folder = checkFolder(record);
+  const report = folder ? readJsonFile<ReportJson>(store.abs(join(folder, 'report.json'))) : undefined;
+  const tests = folder ? readJsonFile<{ FAIL_TO_PASS: string[]; PASS_TO_PASS: string[] }>(store.abs(join(folder, 'tests.json'))) : undefined;
+  const trajectory = trajectoryOf(record);
   const checks = report?.checks.map((c) => ({ ...c, runs: c.runs.map((r) => ({ ...r, logPath: store.abs(r.logPath) })) })) ?? null;
   const testFilesText = readText(join(dir, ARTIFACT_FILES.testFiles));
   let testFiles: string[] = [];
@@ -48,7 +64,7 @@ export function bugDetails(store: Store, id: string): BugDetails {
   return {
     record,
     artifactDir: dir,
-    trajectory: record.trajectory ? store.abs(record.trajectory) : null,
+    trajectory: trajectory ? store.abs(trajectory) : null,
     meta: readJsonFile<Record<string, unknown>>(join(dir, ARTIFACT_FILES.meta)) ?? null,
     testFiles,
     diffs: {
@@ -60,6 +76,6 @@ export function bugDetails(store: Store, id: string): BugDetails {
     FAIL_TO_PASS: tests?.FAIL_TO_PASS ?? [],
     PASS_TO_PASS: tests?.PASS_TO_PASS ?? [],
     reviews: store.all('reviews').filter((r) => r.bugId === id),
-    checkHistory: store.all('checks').filter((c) => c.bugId === id),
+    checkHistory: checkHistory(dir),
   };
 }

@@ -8,7 +8,7 @@
  * (same index, same seed) and bugs whose checks were cancelled are checked.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { AnthropicModel, DEFAULT_MODEL } from '../agent/anthropic-model.js';
@@ -22,16 +22,15 @@ import { Rng, rolloutSeed } from '../agent/offline/rng.js';
 import { injectionPrompts } from '../agent/prompts.js';
 import { DEFAULT_TOOL_OPTIONS, INJECTOR_SUBMIT } from '../agent/tools.js';
 import type { CheckEvent } from '../bugs/check-types.js';
-import { bugFingerprint } from '../bugs/fingerprint.js';
-import type { BugMeta, CheckParams } from '../bugs/meta.js';
-import { BugbenchError, ImageNotFoundError, UsageError } from '../errors.js';
+import type { CheckParams } from '../bugs/meta.js';
+import { BugbenchError, UsageError } from '../errors.js';
 import { currentProcess, processAlive } from '../process-identity.js';
-import { dockerClient, isNotFound } from '../sandbox/docker.js';
-import { LABEL_COMMIT, LABEL_REPO } from '../sandbox/labels.js';
-import { writeJsonAtomic } from '../store/atomic.js';
-import type { BugRecord, RolloutRecord, RunRecord } from '../store/records.js';
+import { dockerClient } from '../sandbox/docker.js';
+import { inspectRepoImage } from '../sandbox/repo-image.js';
+import { trajectoryOf, type BugRecord, type RolloutRecord, type RunRecord } from '../store/records.js';
 import { openStore, RecordNotFoundError, type Store } from '../store/store.js';
 import { bugDir, checkStoredBug } from './bug-checks.js';
+import { addBug } from './new-bug.js';
 import { forEachConcurrently } from './pool.js';
 import { runRollout } from './rollout.js';
 
@@ -132,23 +131,13 @@ async function prepare(settings: InjectSettings, docker: Docker): Promise<ImageF
   }
   if (!Number.isInteger(settings.n) || settings.n < 1) throw new UsageError('-n must be a positive integer');
   if (!Number.isInteger(settings.concurrency) || settings.concurrency < 1) throw new UsageError('--concurrency must be a positive integer');
-  let labels: Record<string, string>;
-  let imageId: string;
-  try {
-    const info = await docker.getImage(settings.image).inspect();
-    labels = info.Config?.Labels ?? {};
-    imageId = info.Id;
-  } catch (error) {
-    if (isNotFound(error)) throw new ImageNotFoundError(settings.image);
-    throw error;
-  }
-  const baseCommit = labels[LABEL_COMMIT];
-  if (!baseCommit) throw new UsageError(`image ${settings.image} has no bugbench.commit label; build it with \`bugbench images build\``);
+  const image = await inspectRepoImage(docker, settings.image);
+  if (!image.commit) throw new UsageError(`image ${settings.image} has no bugbench.commit label; build it with \`bugbench images build\``);
   if (settings.policy === 'anthropic') {
     const probe = new AnthropicModel({ model: settings.model, maxTokens: settings.maxTokens });
     await probe.verify();
   }
-  return { baseCommit, imageId, repo: labels[LABEL_REPO] ?? 'repo' };
+  return { baseCommit: image.commit, imageId: image.imageId, repo: image.repo };
 }
 
 function modelName(settings: InjectSettings): string {
@@ -318,30 +307,7 @@ async function injectionRollout(store: Store, runId: string, index: number, opti
     rmSync(staging, { recursive: true, force: true });
     return undefined;
   }
-  const id = `${facts.repo}-${options.strategy}-${randomUUID().slice(0, 8)}`;
-  const now = new Date().toISOString();
-  const meta: BugMeta & Record<string, unknown> = {
-    image: { tag: options.image, id: facts.imageId },
-    baseCommit: facts.baseCommit,
-    strategy: options.strategy,
-    policy: options.policy,
-    model: modelName(options),
-    order: 1,
-    parentId: null,
-    params: options.params,
-    createdAt: now,
-    runId,
-    rollout: rolloutId,
-    seed: options.policy === 'offline' ? rolloutSeed(options.seed, index) : null,
-    trajectory: outcome.trajectory,
-  };
-  writeJsonAtomic(join(staging, 'meta.json'), meta);
-  mkdirSync(store.abs('bugs'), { recursive: true });
-  // The artifact becomes visible whole: one rename, then its record.
-  renameSync(staging, bugDir(store, id));
-  const record: BugRecord = {
-    id,
-    status: 'checking',
+  const bug = addBug(store, staging, {
     image: options.image,
     imageId: facts.imageId,
     repo: facts.repo,
@@ -355,22 +321,14 @@ async function injectionRollout(store: Store, runId: string, index: number, opti
     runId,
     rollout: rolloutId,
     trajectory: outcome.trajectory,
-    createdAt: now,
-    updatedAt: now,
-    fingerprint: bugFingerprint(readFileSync(join(bugDir(store, id), 'bug_inject.diff'), 'utf8')),
-    duplicateOf: null,
-    checkingBy: currentProcess(),
-    check: null,
-    review: null,
-  };
-  store.transact((tx) => {
-    tx.put('bugs', record);
-    tx.patch('rollouts', rolloutId, { bugId: id });
+    params: options.params,
+    extraMeta: { seed: options.policy === 'offline' ? rolloutSeed(options.seed, index) : null },
   });
-  return id;
+  return bug.id;
 }
 
 function injectedBug(store: Store, bug: BugRecord): InjectedBug {
+  const trajectory = trajectoryOf(bug);
   return {
     id: bug.id,
     rollout: bug.rollout ?? '',
@@ -378,7 +336,7 @@ function injectedBug(store: Store, bug: BugRecord): InjectedBug {
     status: bug.status,
     failedCheck: bug.check?.valid ? null : (bug.check?.failedCheck ?? (bug.check?.cancelled ? 'cancelled' : 'checks did not run')),
     artifactDir: bugDir(store, bug.id),
-    trajectory: bug.trajectory ? store.abs(bug.trajectory) : '',
+    trajectory: trajectory ? store.abs(trajectory) : '',
   };
 }
 

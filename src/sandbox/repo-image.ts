@@ -11,7 +11,7 @@ import { execa } from 'execa';
 import { ImageNotFoundError, NotAGitRepoError } from '../errors.js';
 import type { Progress } from '../progress.js';
 import { BASE_IMAGE, splitTag } from './base-image.js';
-import { imageExists } from './docker.js';
+import { imageExists, isNotFound } from './docker.js';
 import { LABEL_RUN, ownerLabels } from './owner.js';
 
 import { LABEL_COMMIT, LABEL_REPO, LABEL_SOURCE, LABEL_TEST_CMD } from './labels.js';
@@ -188,6 +188,27 @@ export async function buildRepoImage(docker: Docker, options: BuildImageOptions)
     await container?.remove({ force: true }).catch(() => undefined);
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+export interface RepoImageFacts {
+  imageId: string;
+  repo: string;
+  /** The commit the image holds at /repo ('' when the image was not built by bugbench). */
+  commit: string;
+  testCommand: string;
+}
+
+/** What an image's labels say about the repository in it; ImageNotFoundError if there is no such image. */
+export async function inspectRepoImage(docker: Docker, image: string): Promise<RepoImageFacts> {
+  let info: Docker.ImageInspectInfo;
+  try {
+    info = await docker.getImage(image).inspect();
+  } catch (error) {
+    if (isNotFound(error)) throw new ImageNotFoundError(image);
+    throw error;
+  }
+  const labels = info.Config?.Labels ?? {};
+  return { imageId: info.Id, repo: labels[LABEL_REPO] ?? 'repo', commit: labels[LABEL_COMMIT] ?? '', testCommand: labels[LABEL_TEST_CMD] ?? '' };
 }
 
 /** Bugs of one image by status: the counts `listRepoImages` joins to each image. */

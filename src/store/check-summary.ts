@@ -15,7 +15,7 @@ export interface ReportShape {
 
 const LETTERS: Record<string, string> = { pass: 'p', fail: 'f', skipped: 's', cancelled: 'c' };
 
-export function summariseReport(report: ReportShape, at: string, reportPath: string | null): CheckSummary {
+export function summariseReport(report: ReportShape, at: string, dir: string | null): CheckSummary {
   const failed = report.checks.find((c) => c.verdict === 'fail');
   const cancelled = !report.valid && !failed && (report.cancelled === true || report.checks.some((c) => c.verdict === 'cancelled') || report.checks.length < 9);
   const reason = report.valid
@@ -32,7 +32,7 @@ export function summariseReport(report: ReportShape, at: string, reportPath: str
     reason: reason.length > 500 ? `${reason.slice(0, 499)}…` : reason,
     verdicts: report.checks.map((c) => LETTERS[c.verdict] ?? '?').join(''),
     at,
-    report: reportPath,
+    dir,
     failToPass: report.FAIL_TO_PASS?.length ?? 0,
     passToPass: report.PASS_TO_PASS?.length ?? 0,
   };

@@ -4,8 +4,8 @@
  * bug and run becomes a record, absolute paths in the files become paths
  * relative to the workspace, and nothing is removed.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { bugFingerprint } from '../bugs/fingerprint.js';
 import { writeJsonAtomic } from './atomic.js';
 import { statusOf, summariseReport, type ReportShape } from './check-summary.js';
@@ -13,14 +13,17 @@ import { duplicateRoot } from './duplicates.js';
 import { readJsonFile } from './json-file.js';
 import type { BugRecord, RolloutRecord, RolloutStatus, RunRecord } from './records.js';
 
-type Collections = Record<string, Record<string, Record<string, unknown>>>;
+type Collections = Record<string, (Record<string, unknown> & { id: string })[]>;
 
 /** A path written by an older bugbench, relative to the workspace even if the workspace moved since. */
 export function relativeToWorkspace(root: string, path: string): string {
   const inside = relative(root, resolve(path));
   if (!inside.startsWith('..')) return inside;
-  const at = Math.max(path.lastIndexOf('/runs/'), path.lastIndexOf('/bugs/'), path.lastIndexOf('/checks/'));
-  return at >= 0 ? path.slice(at + 1) : path;
+  // Moved since: the part after the default workspace folder, else after the first top-level folder of a workspace.
+  const named = path.lastIndexOf('/.bugbench/');
+  if (named >= 0) return path.slice(named + '/.bugbench/'.length);
+  const at = ['/runs/', '/bugs/', '/checks/'].map((folder) => path.indexOf(folder)).filter((i) => i >= 0);
+  return at.length > 0 ? path.slice(Math.min(...at) + 1) : path;
 }
 
 function folders(dir: string): string[] {
@@ -71,7 +74,7 @@ function migrateRuns(root: string, out: Collections): void {
       finishedAt: run.finishedAt ?? null,
       error: null,
     };
-    out.runs![record.id] = record as unknown as Record<string, unknown>;
+    out.runs!.push(record as unknown as Collections[string][number]);
     for (let index = 0; index < record.n; index++) {
       const rolloutId = `${record.id}-r${index + 1}`;
       const done = run.rollouts?.find((r) => r.rollout === rolloutId);
@@ -91,7 +94,7 @@ function migrateRuns(root: string, out: Collections): void {
         startedAt: null,
         finishedAt: null,
       };
-      out.rollouts![rolloutId] = rollout as unknown as Record<string, unknown>;
+      out.rollouts!.push(rollout as unknown as Collections[string][number]);
     }
   }
 }
@@ -121,15 +124,18 @@ function migrateBug(root: string, id: string): BugRecord | undefined {
   const trajectory = meta.trajectory ? relativeToWorkspace(root, meta.trajectory) : null;
   if (trajectory !== meta.trajectory) writeJsonAtomic(metaPath, { ...meta, trajectory });
 
-  const reportPath = join(dir, 'checks.json');
-  const report = readJsonFile<OldReport>(reportPath);
+  // checks.json becomes the report of a check folder, as the store lays them out.
+  const oldReport = join(dir, 'checks.json');
+  const report = readJsonFile<OldReport>(oldReport);
   let check = null;
   if (report && Array.isArray(report.checks)) {
     for (const c of report.checks) for (const run of c.runs ?? []) if (run.logPath) run.logPath = relativeToWorkspace(root, run.logPath);
-    writeJsonAtomic(reportPath, report);
-    writeJsonAtomic(join(dirname(reportPath), 'tests.json'), { FAIL_TO_PASS: report.FAIL_TO_PASS ?? [], PASS_TO_PASS: report.PASS_TO_PASS ?? [] });
-    const at = statSync(reportPath).mtime.toISOString();
-    check = summariseReport(report, at, relative(root, reportPath));
+    const at = statSync(oldReport).mtime.toISOString();
+    const folder = join(dir, 'checks', 'migrated');
+    writeJsonAtomic(join(folder, 'report.json'), report);
+    writeJsonAtomic(join(folder, 'tests.json'), { FAIL_TO_PASS: report.FAIL_TO_PASS ?? [], PASS_TO_PASS: report.PASS_TO_PASS ?? [] });
+    rmSync(oldReport);
+    check = summariseReport(report, at, relative(dir, folder));
   }
   const strategy = meta.strategy ?? 'handwritten';
   const createdAt = meta.createdAt ?? new Date().toISOString();
@@ -137,7 +143,6 @@ function migrateBug(root: string, id: string): BugRecord | undefined {
     id,
     status: check ? statusOf(check) : 'cancelled',
     image: image.tag,
-    imageId: image.id ?? null,
     repo: id.includes(`-${strategy}-`) ? id.slice(0, id.indexOf(`-${strategy}-`)) : image.tag.replace(/^.*repo-|:.*$/g, ''),
     baseCommit: meta.baseCommit ?? '',
     strategy,
@@ -148,7 +153,6 @@ function migrateBug(root: string, id: string): BugRecord | undefined {
     attemptId: null,
     runId: meta.runId ?? null,
     rollout: meta.rollout ?? null,
-    trajectory,
     createdAt,
     updatedAt: createdAt,
     fingerprint: bugFingerprint(readFileSync(join(dir, 'bug_inject.diff'), 'utf8')),
@@ -161,7 +165,7 @@ function migrateBug(root: string, id: string): BugRecord | undefined {
 
 /** The collections of a workspace of plain folders (empty for a new workspace). */
 export function migrateFolders(root: string): Collections {
-  const out: Collections = { bugs: {}, runs: {}, rollouts: {}, images: {}, reviews: {}, checks: {} };
+  const out: Collections = { bugs: [], runs: [], rollouts: [], images: [], reviews: [] };
   migrateRuns(root, out);
   const bugs = folders(join(root, 'bugs'))
     .map((id) => migrateBug(root, id))
@@ -172,7 +176,7 @@ export function migrateFolders(root: string): Collections {
     const first = bug.status === 'valid' ? duplicateRoot(kept, bug) : undefined;
     if (first) Object.assign(bug, { status: 'duplicate', duplicateOf: first });
     kept.push(bug);
-    out.bugs![bug.id] = bug as unknown as Record<string, unknown>;
+    out.bugs!.push(bug as unknown as Collections[string][number]);
   }
   return out;
 }

@@ -25,8 +25,8 @@ export interface CheckSummary {
   /** One letter per check in order: p pass, f fail, s skipped, c cancelled. */
   verdicts: string;
   at: string;
-  /** The full report (relative path), with FAIL_TO_PASS / PASS_TO_PASS beside it in tests.json. */
-  report: string | null;
+  /** The check's folder inside the bug's (`checks/<time>`): report.json, tests.json and the logs. */
+  dir: string | null;
   failToPass: number;
   passToPass: number;
 }
@@ -41,8 +41,8 @@ export interface Review {
 export interface BugRecord {
   id: string;
   status: BugStatus;
+  /** The image tag; its id at creation is in the artifact's meta.json. */
   image: string;
-  imageId: string | null;
   repo: string;
   baseCommit: string;
   strategy: string;
@@ -52,10 +52,9 @@ export interface BugRecord {
   parentId: string | null;
   /** The solver attempt a higher-order bug comes from. */
   attemptId: string | null;
+  /** The run and rollout that made it (its trajectory is `runs/<runId>/<rollout>.jsonl`). */
   runId: string | null;
   rollout: string | null;
-  /** Relative path of the trajectory that made it. */
-  trajectory: string | null;
   createdAt: string;
   updatedAt: string;
   /** Hash of the normalised bug_inject.diff; equal hashes on one image and commit are duplicates. */
@@ -121,20 +120,26 @@ export interface ReviewRecord extends Review {
   bugId: string;
 }
 
-/** Every time a bug's checks ran to a verdict or were cancelled. */
-export interface CheckRecord extends CheckSummary {
-  id: string;
-  bugId: string;
-}
-
 export interface Collections {
   bugs: BugRecord;
   runs: RunRecord;
   rollouts: RolloutRecord;
   images: ImageRecord;
   reviews: ReviewRecord;
-  checks: CheckRecord;
 }
 
 export type CollectionName = keyof Collections;
-export const COLLECTIONS: CollectionName[] = ['bugs', 'runs', 'rollouts', 'images', 'reviews', 'checks'];
+export const COLLECTIONS: CollectionName[] = ['bugs', 'runs', 'rollouts', 'images', 'reviews'];
+
+/** Where a bug's things are, relative to the workspace. */
+export const bugFolder = (id: string): string => `bugs/${id}`;
+
+/** The folder of a bug's latest check (report.json, tests.json, logs), if it has one. */
+export function checkFolder(bug: Pick<BugRecord, 'id' | 'check'>): string | null {
+  return bug.check?.dir ? `${bugFolder(bug.id)}/${bug.check.dir}` : null;
+}
+
+/** The trajectory of the rollout that made a bug, if an agent made it. */
+export function trajectoryOf(bug: Pick<BugRecord, 'runId' | 'rollout'>): string | null {
+  return bug.runId && bug.rollout ? `runs/${bug.runId}/${bug.rollout}.jsonl` : null;
+}

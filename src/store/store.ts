@@ -193,7 +193,7 @@ export class Store {
 
   private snapshot(generation: number): Checkpoint {
     const collections: Checkpoint['collections'] = {};
-    for (const name of COLLECTIONS) collections[name] = Object.fromEntries(this.table(name));
+    for (const name of COLLECTIONS) collections[name] = [...this.table(name).values()];
     return { schemaVersion: SCHEMA_VERSION, generation, collections };
   }
 
@@ -208,7 +208,12 @@ export class Store {
         }
         const checkpoint = this.files.readCheckpoint(pointer.generation);
         this.data.clear();
-        for (const [name, rows] of Object.entries(checkpoint.collections)) this.data.set(name, new Map(Object.entries(rows) as [string, Row][]));
+        for (const [name, rows] of Object.entries(checkpoint.collections ?? {})) {
+          if (!Array.isArray(rows)) throw new StoreFormatError(`the checkpoint of ${this.root} holds "${name}" in a form this bugbench does not read`);
+          const table = new Map<string, Row>();
+          for (const row of rows) table.set(row.id, row);
+          this.data.set(name, table);
+        }
         this.generation = pointer.generation;
         this.checkpointBytes = this.files.checkpointSize(pointer.generation);
         const tail = this.files.readFrom(this.generation, 0);

@@ -1,11 +1,12 @@
 /**
- * The workbench: sets up what is missing (with progress), shows the repo
- * images, and runs injections on them with a live view of every rollout.
- * One key router (this component's useInput) sends each key to the screen
- * that owns it.
+ * The workbench: sets up what is missing (with progress), then its screens —
+ * Images, Run (the injection form), Rollouts (live), Review — switched by
+ * their number keys and tab, under one header and over one footer. One key
+ * router (this component's useInput) takes the global keys and hands the rest
+ * to the screen that owns them.
  */
 import { Box, Text, render, useApp, useInput, useStdout, type Key } from 'ink';
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
 import { errorMessage } from '../errors.js';
 import { diagnose, fix, reportHealthy } from '../pipeline/doctor.js';
@@ -14,32 +15,51 @@ import { dockerClient } from '../sandbox/docker.js';
 import { reapOrphans } from '../sandbox/orphans.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-image.js';
 import { countsByImage } from '../store/queries.js';
-import { openStore } from '../store/store.js';
+import { recoverAbandoned } from '../store/recover.js';
+import { openStore, type Store } from '../store/store.js';
+import { Footer, Header, HelpOverlay } from './chrome.js';
 import { ImagesScreen } from './images-screen.js';
 import { InjectSetupScreen } from './inject-setup-screen.js';
+import { reviewLayout, ReviewScreen } from './review-screen.js';
 import { RunScreen } from './run-screen.js';
+import { SCREENS } from './screens.js';
 import { initialState, reduce, type ViewState } from './state.js';
+import { useLatestReducer } from './use-latest-reducer.js';
+import { useReview } from './use-review.js';
 
 /** What the workbench asks of the core; tests may pass their own engine-backed functions. */
 export interface WorkbenchCore {
   diagnose: typeof diagnose;
   fix: typeof fix;
-  listImages: () => Promise<RepoImage[]>;
+  store: () => Store;
+  listImages: (store: Store) => Promise<RepoImage[]>;
   inject: typeof runInjection;
 }
 
 export const realCore: WorkbenchCore = {
   diagnose,
   fix,
-  listImages: () => listRepoImages(dockerClient(), countsByImage(openStore().all('bugs'))),
+  store: () => {
+    const store = openStore();
+    recoverAbandoned(store);
+    return store;
+  },
+  listImages: (store) => listRepoImages(dockerClient(), countsByImage(store.all('bugs'))),
   inject: runInjection,
 };
 
-export function App({ core = realCore }: { core?: WorkbenchCore }) {
-  const [state, dispatch] = useReducer(reduce, initialState);
+/** Rows the header and footer take. */
+const CHROME_ROWS = 2;
+
+export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onExitCode?: (code: number) => void }) {
+  const [state, dispatch, latest] = useLatestReducer(reduce, initialState);
   const { exit } = useApp();
   const { stdout } = useStdout();
-  const running = useRef<AbortController | undefined>(undefined);
+  const rows = stdout.rows || 40;
+  const columns = stdout.columns || 100;
+  const running = useRef<{ controller: AbortController; done: Promise<unknown> } | undefined>(undefined);
+  const store = useMemo(() => (state.ready ? core.store() : undefined), [core, state.ready]);
+  const review = useReview(store);
 
   useEffect(() => {
     let cancelled = false;
@@ -51,7 +71,7 @@ export function App({ core = realCore }: { core?: WorkbenchCore }) {
         }
         if (cancelled) return;
         dispatch({ type: 'diagnosed', report });
-        const images = await core.listImages();
+        const images = await core.listImages(core.store());
         if (!cancelled) dispatch({ type: 'images-loaded', images });
       } catch (error) {
         if (!cancelled) dispatch({ type: 'setup-failed', message: errorMessage(error) });
@@ -59,20 +79,20 @@ export function App({ core = realCore }: { core?: WorkbenchCore }) {
     })();
     return () => {
       cancelled = true;
-      running.current?.abort();
+      running.current?.controller.abort();
     };
   }, [core]);
 
   const startRun = useCallback(
     (current: ViewState) => {
       const image = current.images[current.cursor];
-      if (!image) return;
+      if (!image || !store) return;
       const controller = new AbortController();
-      running.current = controller;
       dispatch({ type: 'start-run' });
       const { form } = current;
-      core
+      const done = core
         .inject({
+          store,
           image: image.tag,
           strategy: form.strategy,
           policy: form.policy,
@@ -92,15 +112,30 @@ export function App({ core = realCore }: { core?: WorkbenchCore }) {
         .catch((error: unknown) => dispatch({ type: 'run-failed', message: errorMessage(error) }))
         .finally(async () => {
           running.current = undefined;
-          dispatch({ type: 'images-loaded', images: await core.listImages().catch(() => current.images) });
+          dispatch({ type: 'images-loaded', images: await core.listImages(store).catch(() => current.images) });
         });
+      running.current = { controller, done };
     },
-    [core],
+    [core, store],
+  );
+
+  /** Cancels what runs, waits until its containers are gone, then leaves with `code`. */
+  const quit = useCallback(
+    async (code: number) => {
+      const work = running.current;
+      if (work) {
+        work.controller.abort();
+        await work.done;
+      }
+      onExitCode?.(code);
+      exit();
+    },
+    [exit, onExitCode],
   );
 
   useInput((input, key) => {
     // Keys typed quickly can arrive together ("--"); take plain characters one at a time.
-    if (input.length > 1 && !key.ctrl && !key.meta && /^[\x20-\x7e]+$/.test(input)) {
+    if (input.length > 1 && !key.ctrl && !key.meta && /^[\x20-\x7e]+$/.test(input) && !review.capturing()) {
       for (const char of input) route(char, key);
       return;
     }
@@ -108,17 +143,41 @@ export function App({ core = realCore }: { core?: WorkbenchCore }) {
   });
 
   function route(input: string, key: Key): void {
+    const state = latest();
+    if (key.ctrl && input === 'c') return void quit(130);
+    if (state.confirmQuit) {
+      if (input === 'q') void quit(0);
+      else dispatch({ type: 'stay' });
+      return;
+    }
+    if (!state.ready) {
+      if (input === 'q' || key.escape) void quit(0);
+      return;
+    }
+    // A screen typing text (a rejection's reason) takes every key.
+    if (state.screen === 'review' && review.capturing()) return routeScreen(input, key);
+    if (input === '?') return dispatch({ type: 'toggle-help' });
+    if (state.help) {
+      if (key.escape) dispatch({ type: 'back' });
+      return;
+    }
+    if (input === 'q') return running.current ? dispatch({ type: 'ask-quit' }) : void quit(0);
+    const screen = SCREENS.find((s) => s.key === input);
+    if (screen) return dispatch({ type: 'go', screen: screen.id });
+    if (key.tab) return dispatch({ type: 'cycle-screen', delta: key.shift ? -1 : 1 });
+    routeScreen(input, key);
+  }
+
+  function routeScreen(input: string, key: Key): void {
+    const state = latest();
     switch (state.screen) {
-      case 'setup':
-        if (input === 'q' || key.escape) exit();
-        return;
       case 'images':
-        if (input === 'q' || key.escape) exit();
-        else if (key.upArrow || input === 'k') dispatch({ type: 'cursor', delta: -1 });
+        if (key.upArrow || input === 'k') dispatch({ type: 'cursor', delta: -1 });
         else if (key.downArrow || input === 'j') dispatch({ type: 'cursor', delta: 1 });
-        else if (input === 'i') dispatch({ type: 'open-inject' });
+        else if (key.return || input === 'i') dispatch({ type: 'go', screen: 'run' });
+        else if (key.escape) dispatch({ type: 'back' });
         return;
-      case 'inject-setup':
+      case 'run':
         if (key.escape) dispatch({ type: 'back' });
         else if (key.leftArrow) dispatch({ type: 'form', field: 'strategy', delta: -1 });
         else if (key.rightArrow) dispatch({ type: 'form', field: 'strategy', delta: 1 });
@@ -126,39 +185,62 @@ export function App({ core = realCore }: { core?: WorkbenchCore }) {
         else if (input === '-') dispatch({ type: 'form', field: 'n', delta: -1 });
         else if (input === ']') dispatch({ type: 'form', field: 'concurrency', delta: 1 });
         else if (input === '[') dispatch({ type: 'form', field: 'concurrency', delta: -1 });
-        else if (key.return) startRun(state);
+        else if (key.return && !running.current) startRun(state);
         return;
-      case 'run':
+      case 'rollouts': {
         if (key.upArrow || input === 'k') dispatch({ type: 'focus', delta: -1 });
         else if (key.downArrow || input === 'j') dispatch({ type: 'focus', delta: 1 });
-        else if (input === 'c') running.current?.abort();
-        else if (state.run?.done && key.escape) dispatch({ type: 'back' });
-        else if (state.run?.done && input === 'q') exit();
+        else if (input === 'c') running.current?.controller.abort();
+        else if (key.escape) dispatch({ type: 'back' });
+        else if (key.return && state.run) {
+          const bug = state.run.rollouts[state.run.tags[state.run.focus]!]?.bug;
+          if (bug) {
+            review.openBug(bug.id);
+            dispatch({ type: 'go', screen: 'review' });
+          }
+        }
         return;
+      }
+      case 'review': {
+        const view = review.latest();
+        if (key.escape && view.rejecting === null && view.focus === 'list' && !view.log) return dispatch({ type: 'back' });
+        review.onKey(input, key, reviewLayout(rows - CHROME_ROWS, review.bugs.length).detailRows);
+        return;
+      }
     }
   }
 
+  const body = rows - CHROME_ROWS;
   return (
     <Box flexDirection="column">
-      <Box>
-        <Text bold color="cyan">bugbench</Text>
-        <Text dimColor> — verified bugs from repository images</Text>
-      </Box>
-      {state.screen === 'setup' ? (
-        <Box flexDirection="column" marginTop={1}>
+      <Header screen={state.screen} ready={state.ready} />
+      {!state.ready ? (
+        <Box flexDirection="column">
           <Text>{state.setupError ? 'Setup failed:' : 'Checking the Docker engine and images…'}</Text>
           {state.setupLog.map((line, i) => (
-            <Text key={i} dimColor>
+            <Text key={i} dimColor wrap="truncate-end">
               {line}
             </Text>
           ))}
           {state.setupError ? <Text color="red">{state.setupError}</Text> : null}
           <Text dimColor>q quit</Text>
         </Box>
-      ) : null}
-      {state.screen === 'images' ? <ImagesScreen state={state} /> : null}
-      {state.screen === 'inject-setup' ? <InjectSetupScreen state={state} /> : null}
-      {state.screen === 'run' && state.run ? <RunScreen run={state.run} rows={stdout.rows || 40} /> : null}
+      ) : state.help ? (
+        <HelpOverlay screen={state.screen} />
+      ) : state.screen === 'images' ? (
+        <ImagesScreen state={state} columns={columns} />
+      ) : state.screen === 'run' ? (
+        <InjectSetupScreen state={state} />
+      ) : state.screen === 'rollouts' ? (
+        state.run ? (
+          <RunScreen run={state.run} rows={body} />
+        ) : (
+          <Text dimColor>No run yet: set one up on Run (2).</Text>
+        )
+      ) : (
+        <ReviewScreen model={review} rows={body} columns={columns} />
+      )}
+      {state.ready ? <Footer screen={state.screen} confirmQuit={state.confirmQuit} /> : null}
     </Box>
   );
 }
@@ -166,7 +248,10 @@ export function App({ core = realCore }: { core?: WorkbenchCore }) {
 export async function runWorkbench(): Promise<number> {
   // Containers of a bugbench that died go first; if no engine answers yet, setup reaps after starting one.
   await reapOrphans().catch(() => undefined);
-  const app = render(<App />);
+  let code = 0;
+  const app = render(<App onExitCode={(c) => (code = c)} />, { exitOnCtrlC: false });
   await app.waitUntilExit();
-  return 0;
+  // The shell's prompt goes on a line of its own, below the last frame.
+  process.stdout.write('\n');
+  return code;
 }

@@ -8,8 +8,8 @@ export function InjectSetupScreen({ state }: { state: ViewState }) {
   const { form } = state;
   const needsModel = form.policy === 'offline' && !(OFFLINE_STRATEGIES as string[]).includes(form.strategy);
   return (
-    <Box flexDirection="column" marginTop={1} borderStyle="round" paddingX={1}>
-      <Text bold>New injection run on {image?.tag}</Text>
+    <Box flexDirection="column" borderStyle="round" paddingX={1}>
+      <Text bold>{image ? `New injection run on ${image.tag}` : 'No image: pick one on Images (1)'}</Text>
       <Text>
         strategy    <Text color="cyan">‹ {form.strategy} ›</Text>
       </Text>
@@ -22,7 +22,6 @@ export function InjectSetupScreen({ state }: { state: ViewState }) {
       <Text>policy      {form.policy === 'anthropic' ? 'anthropic (ANTHROPIC_API_KEY is set)' : 'offline (no ANTHROPIC_API_KEY)'}</Text>
       <Text dimColor>checks      at least 10 passing, 1 changed file, 1 failing test; 90 s per run</Text>
       {needsModel ? <Text color="yellow">{form.strategy} needs a model; set ANTHROPIC_API_KEY or pick removal, history or direct</Text> : null}
-      <Text dimColor>←/→ strategy · +/- bugs · [/] at a time · enter start · esc back</Text>
     </Box>
   );
 }

@@ -45,7 +45,7 @@ export function RunScreen({ run, rows = 40 }: { run: RunView; rows?: number }) {
   const finished = run.tags.filter((t) => !['waiting', 'running'].includes(run.rollouts[t]!.status)).length;
   const valid = run.tags.filter((t) => run.rollouts[t]!.bug?.valid).length;
   return (
-    <Box flexDirection="column" marginTop={1}>
+    <Box flexDirection="column">
       <Text bold>
         Injection on {run.image} — {run.strategy}, {run.policy}: {finished}/{run.tags.length} done, {valid} valid
         {run.runId ? <Text dimColor> ({run.runId})</Text> : null}
@@ -74,7 +74,6 @@ export function RunScreen({ run, rows = 40 }: { run: RunView; rows?: number }) {
         ))}
       </Box>
       {run.error ? <Text color="red">The run stopped: {run.error}</Text> : null}
-      <Text dimColor>↑/↓ rollout · {run.done ? 'esc back · q quit' : 'c cancel'}</Text>
     </Box>
   );
 }

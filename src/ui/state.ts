@@ -1,13 +1,14 @@
 /**
  * The workbench's view state as a pure reducer: every change comes from a core
- * event or a key, so it is tested without Ink.
+ * event or a key, so it is tested without Ink. Screens with state of their own
+ * (Review) keep it in their hook; this holds the shell (which screen, help,
+ * quitting), set-up, images, the injection form and the live run.
  */
 import type { DoctorReport } from '../pipeline/doctor.js';
 import { STRATEGIES, type InjectStrategy, type PolicyName } from '../pipeline/inject.js';
 import type { RepoImage } from '../sandbox/repo-image.js';
 import { newRunView, reduceRun, type RunEvent, type RunView } from './run-state.js';
-
-export type Screen = 'setup' | 'images' | 'inject-setup' | 'run';
+import { SCREENS, type ScreenId } from './screens.js';
 
 export interface InjectForm {
   strategy: InjectStrategy;
@@ -17,7 +18,14 @@ export interface InjectForm {
 }
 
 export interface ViewState {
-  screen: Screen;
+  /** Set-up (engine, images) is done and the screens can be used. */
+  ready: boolean;
+  screen: ScreenId;
+  /** Where `esc` goes back to. */
+  trail: ScreenId[];
+  help: boolean;
+  /** `q` was pressed while work runs: a second `q` quits. */
+  confirmQuit: boolean;
   /** The last lines of setup progress (the live area stays short). */
   setupLog: string[];
   setupError?: string;
@@ -34,17 +42,25 @@ export type ViewEvent =
   | { type: 'setup-failed'; message: string }
   | { type: 'images-loaded'; images: RepoImage[] }
   | { type: 'cursor'; delta: number }
-  | { type: 'open-inject' }
+  | { type: 'go'; screen: ScreenId }
+  | { type: 'cycle-screen'; delta: number }
+  | { type: 'back' }
+  | { type: 'toggle-help' }
+  | { type: 'ask-quit' }
+  | { type: 'stay' }
   | { type: 'form'; field: 'strategy' | 'n' | 'concurrency'; delta: number }
   | { type: 'start-run' }
-  | { type: 'back' }
   | RunEvent;
 
 export const SETUP_LOG_LINES = 12;
 export const MAX_BUGS = 20;
 
 export const initialState: ViewState = {
-  screen: 'setup',
+  ready: false,
+  screen: 'images',
+  trail: [],
+  help: false,
+  confirmQuit: false,
   setupLog: [],
   images: [],
   cursor: 0,
@@ -53,6 +69,11 @@ export const initialState: ViewState = {
 
 function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, value));
+}
+
+function go(state: ViewState, screen: ScreenId): ViewState {
+  if (!state.ready || screen === state.screen) return { ...state, help: false };
+  return { ...state, screen, trail: [...state.trail, state.screen].slice(-20), help: false, confirmQuit: false };
 }
 
 export function reduce(state: ViewState, event: ViewEvent): ViewState {
@@ -64,18 +85,26 @@ export function reduce(state: ViewState, event: ViewEvent): ViewState {
     case 'setup-failed':
       return { ...state, setupError: event.message };
     case 'images-loaded':
-      return {
-        ...state,
-        screen: state.screen === 'setup' ? 'images' : state.screen,
-        images: event.images,
-        cursor: Math.min(state.cursor, Math.max(0, event.images.length - 1)),
-      };
-    case 'cursor': {
-      const last = Math.max(0, state.images.length - 1);
-      return { ...state, cursor: clamp(state.cursor + event.delta, 0, last) };
+      return { ...state, ready: true, images: event.images, cursor: Math.min(state.cursor, Math.max(0, event.images.length - 1)) };
+    case 'cursor':
+      return { ...state, cursor: clamp(state.cursor + event.delta, 0, Math.max(0, state.images.length - 1)) };
+    case 'go':
+      return go(state, event.screen);
+    case 'cycle-screen': {
+      const i = SCREENS.findIndex((s) => s.id === state.screen);
+      return go(state, SCREENS[(i + event.delta + SCREENS.length) % SCREENS.length]!.id);
     }
-    case 'open-inject':
-      return state.images[state.cursor] ? { ...state, screen: 'inject-setup' } : state;
+    case 'back': {
+      if (state.help) return { ...state, help: false };
+      const previous = state.trail.at(-1);
+      return previous ? { ...state, screen: previous, trail: state.trail.slice(0, -1) } : state;
+    }
+    case 'toggle-help':
+      return { ...state, help: !state.help };
+    case 'ask-quit':
+      return { ...state, confirmQuit: true };
+    case 'stay':
+      return { ...state, confirmQuit: false };
     case 'form': {
       const form = { ...state.form };
       if (event.field === 'strategy') {
@@ -88,12 +117,8 @@ export function reduce(state: ViewState, event: ViewEvent): ViewState {
     case 'start-run': {
       const image = state.images[state.cursor];
       if (!image) return state;
-      return { ...state, screen: 'run', run: newRunView(image.tag, state.form.strategy, state.form.policy, state.form.n) };
+      return { ...go(state, 'rollouts'), run: newRunView(image.tag, state.form.strategy, state.form.policy, state.form.n) };
     }
-    case 'back':
-      if (state.screen === 'inject-setup') return { ...state, screen: 'images' };
-      if (state.screen === 'run' && state.run?.done) return { ...state, screen: 'images' };
-      return state;
     default:
       return state.run ? { ...state, run: reduceRun(state.run, event) } : state;
   }

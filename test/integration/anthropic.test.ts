@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AnthropicModel } from '../../src/agent/anthropic-model.js';
 import { DEFAULT_CHECK_PARAMS } from '../../src/bugs/meta.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
+import { bugDetails } from '../../src/pipeline/bug-details.js';
 import { runInjection } from '../../src/pipeline/inject.js';
+import { openStore } from '../../src/store/store.js';
 import { bugbench } from '../helpers/cli.js';
 import { MockAnthropic, streamOf, turnEvents, type ScriptedAnswer } from '../helpers/mock-anthropic.js';
 
@@ -183,8 +185,7 @@ describe('a scripted model injecting through the tools', () => {
       const bug = result.bugs[0]!;
       expect(bug.failedCheck).toBeNull();
       expect(bug.valid).toBe(true);
-      const checks = JSON.parse(readFileSync(join(bug.artifactDir, 'checks.json'), 'utf8'));
-      expect(checks.FAIL_TO_PASS).toHaveLength(6);
+      expect(bugDetails(openStore(), bug.id).FAIL_TO_PASS).toHaveLength(6);
       // every request after the first carried the previous tool results
       for (const req of mock.messageRequests.slice(1)) {
         const messages = req.body!.messages as { role: string; content: { type: string }[] }[];

@@ -40,6 +40,16 @@ describe('workbench', () => {
     await vi.waitFor(() => expect(lastFrame()).toMatch(/✓ bash/), { timeout: 30_000 });
     await vi.waitFor(() => expect(lastFrame()).toMatch(/1\/1 done, 1 valid/), { timeout: 90_000 });
     expect(lastFrame()).toMatch(/✓✓✓✓✓✓✓✓✓ VALID/);
+    const id = /(knotcfg-\w+-[0-9a-f]{8})/.exec(lastFrame()!)![1]!;
+    // Enter on the finished rollout opens its bug on Review.
+    stdin.write('\r');
+    await vi.waitFor(() => expect(lastFrame()).toMatch(/\[5 Review\]/), { timeout: 10_000 });
+    expect(lastFrame()).toMatch(new RegExp(`${id}  VALID`));
+    // esc goes back the way it came: Rollouts, then the form, then Images.
+    stdin.write('\u001B');
+    await vi.waitFor(() => expect(lastFrame()).toMatch(/\[3 Rollouts\]/), { timeout: 10_000 });
+    stdin.write('\u001B');
+    await vi.waitFor(() => expect(lastFrame()).toMatch(/\[2 Run\]/), { timeout: 10_000 });
     stdin.write('\u001B');
     await vi.waitFor(() => expect(lastFrame()).toContain('Repo images'), { timeout: 10_000 });
     unmount();

@@ -56,18 +56,20 @@ describe('the injection form', () => {
     images: [{ id: 'i', tag: 'img:1', repo: 'r', commit: 'c', created: '', sizeBytes: 0, bugs: 0, bugCounts: {}, testCommand: '' }],
   });
   it('cycles strategies, bounds the counts, and starts a run for the selected image', () => {
-    let state = reduce(withImage, { type: 'open-inject' });
-    expect(state.screen).toBe('inject-setup');
+    let state = reduce(withImage, { type: 'go', screen: 'run' });
+    expect(state.screen).toBe('run');
     state = reduce(state, { type: 'form', field: 'strategy', delta: -1 });
     expect(state.form.strategy).toBe('buginstruct');
     state = reduce(state, { type: 'form', field: 'n', delta: -10 });
     expect(state.form.n).toBe(1);
     state = reduce(state, { type: 'start-run' });
-    expect(state.screen).toBe('run');
+    expect(state.screen).toBe('rollouts');
     expect(state.run).toMatchObject({ image: 'img:1', strategy: 'buginstruct', tags: ['r1'] });
-    expect(reduce(state, { type: 'back' }).screen).toBe('run'); // not while running
-    state = reduce(state, { type: 'run-finished', runId: 'r' });
-    expect(reduce(state, { type: 'back' }).screen).toBe('images');
+    // esc goes back along the way the user came, and never further than the first screen.
+    state = reduce(state, { type: 'back' });
+    expect(state.screen).toBe('run');
+    state = reduce(reduce(state, { type: 'back' }), { type: 'back' });
+    expect(state.screen).toBe('images');
   });
 });
 

@@ -13,10 +13,25 @@ describe('view state', () => {
   });
   it('moves the cursor within the image list', () => {
     let state = reduce(initialState, { type: 'images-loaded', images: [image('a'), image('b')] });
-    expect(state.screen).toBe('images');
+    expect(state).toMatchObject({ ready: true, screen: 'images' });
     state = reduce(state, { type: 'cursor', delta: 5 });
     expect(state.cursor).toBe(1);
     state = reduce(state, { type: 'cursor', delta: -9 });
     expect(state.cursor).toBe(0);
+  });
+
+  it('switches screens by number and tab only once set up, and shows help until esc', () => {
+    expect(reduce(initialState, { type: 'go', screen: 'review' }).screen).toBe('images');
+    let state = reduce(initialState, { type: 'images-loaded', images: [image('a')] });
+    state = reduce(state, { type: 'go', screen: 'review' });
+    expect(state.screen).toBe('review');
+    state = reduce(state, { type: 'cycle-screen', delta: 1 });
+    expect(state.screen).toBe('images');
+    state = reduce(state, { type: 'cycle-screen', delta: -1 });
+    expect(state.screen).toBe('review');
+    state = reduce(state, { type: 'toggle-help' });
+    expect(state.help).toBe(true);
+    state = reduce(state, { type: 'back' });
+    expect(state).toMatchObject({ help: false, screen: 'review' });
   });
 });

@@ -63,7 +63,7 @@ const MAKERS: Record<ExportFormat, LineMaker> = {
   },
 };
 
-export function exportDataset(store: Store, options: ExportOptions): ExportResult {
+export async function exportDataset(store: Store, options: ExportOptions): Promise<ExportResult> {
   const out = resolve(options.out);
   const status = options.status ?? 'accepted';
   const bugs = store.all('bugs').filter((b) => b.status === status);
@@ -89,6 +89,8 @@ export function exportDataset(store: Store, options: ExportOptions): ExportResul
         buffer = '';
       }
       if (options.progress && (i + 1) % 5000 === 0) options.progress(`${i + 1} of ${bugs.length} bugs read`);
+      // Let a screen that asked for the export keep drawing.
+      if ((i + 1) % 2000 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     writeSync(fd, buffer);
     fsyncSync(fd);

@@ -3,14 +3,14 @@
  * artifact: the diffs, the oracle tests, the test script and parser, the
  * FAIL_TO_PASS / PASS_TO_PASS of its latest valid check.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { readJsonFile } from '../../store/json-file.js';
+import { join } from 'node:path';
 import { ARTIFACT_FILES, parseTestFiles } from '../../bugs/artifact.js';
 import { DEFAULT_CHECK_PARAMS } from '../../bugs/meta.js';
 import { reverseDiff } from '../../bugs/reverse-diff.js';
 import { templateStatement } from '../../agent/prompts.js';
-import { readJsonFile } from '../../store/json-file.js';
-import type { BugRecord } from '../../store/records.js';
+import { bugFolder, checkFolder, type BugRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 import type { TaskMaterial } from './task-scripts.js';
 
@@ -19,6 +19,8 @@ export const GOLD_PATCH_FILE = 'gold_patch.diff';
 
 export interface BugMaterial extends TaskMaterial {
   record: BugRecord;
+  /** The image's id when the bug was made. */
+  imageId: string | null;
   /** The fix: what takes the buggy code back to the original. */
   fixPatch: string;
   /** The oracle tests: the reverse of the weakening. */
@@ -30,24 +32,31 @@ export interface BugMaterial extends TaskMaterial {
 
 export class ExportSkip extends Error {}
 
-function read(dir: string, name: string): string {
-  return readFileSync(join(dir, name), 'utf8');
-}
-
+/**
+ * Reads a bug's files. Synchronous on purpose: an export reads hundreds of
+ * thousands of small files, and here each async read costs more in thread
+ * hops than the read itself (measured 3× slower).
+ */
 export function loadMaterial(store: Store, record: BugRecord): BugMaterial {
-  if (!record.check?.valid || !record.check.report) throw new ExportSkip(`${record.id} has no valid check report`);
-  const dir = store.abs(join('bugs', record.id));
-  const tests = readJsonFile<{ FAIL_TO_PASS: string[]; PASS_TO_PASS: string[] }>(join(dirname(store.abs(record.check.report)), 'tests.json'));
+  const checks = checkFolder(record);
+  if (!record.check?.valid || !checks) throw new ExportSkip(`${record.id} has no valid check report`);
+  const dir = store.abs(bugFolder(record.id));
+  const file = (name: string) => readFileSync(join(dir, name), 'utf8');
+  const tests = readJsonFile<{ FAIL_TO_PASS: string[]; PASS_TO_PASS: string[] }>(store.abs(join(checks, 'tests.json')));
   if (!tests) throw new ExportSkip(`${record.id}: the FAIL_TO_PASS / PASS_TO_PASS of its last check are missing`);
-  const bugPatch = read(dir, ARTIFACT_FILES.bugInject);
-  const weakenPatch = read(dir, ARTIFACT_FILES.testWeaken);
-  const predPatch = existsSync(join(dir, ARTIFACT_FILES.predPatch)) ? read(dir, ARTIFACT_FILES.predPatch) : null;
-  const gold = join(dir, GOLD_PATCH_FILE);
-  const fixPatch = existsSync(gold) ? readFileSync(gold, 'utf8') : reverseDiff(bugPatch);
+  const bugPatch = file(ARTIFACT_FILES.bugInject);
+  const weakenPatch = file(ARTIFACT_FILES.testWeaken);
+  // Only a higher-order bug has a parent prediction and a gold patch made in a container.
+  const higher = record.order > 1;
+  const predPatch = higher ? file(ARTIFACT_FILES.predPatch) : null;
+  const fixPatch = higher ? file(GOLD_PATCH_FILE) : reverseDiff(bugPatch);
+  const metaText = file(ARTIFACT_FILES.meta);
+  const [testFiles, testScript, testParser] = [file(ARTIFACT_FILES.testFiles), file(ARTIFACT_FILES.testScript), file(ARTIFACT_FILES.testParser)];
   const testPatch = reverseDiff(weakenPatch);
-  const meta = readJsonFile<{ params?: { testTimeoutSec?: number } }>(join(dir, ARTIFACT_FILES.meta));
+  const meta = JSON.parse(metaText) as { image?: { id?: string }; params?: { testTimeoutSec?: number } };
   return {
     record,
+    imageId: meta.image?.id ?? null,
     baseCommit: record.baseCommit,
     bugPatch,
     weakenPatch,
@@ -55,10 +64,10 @@ export function loadMaterial(store: Store, record: BugRecord): BugMaterial {
     fixPatch,
     testPatch,
     problemStatement: templateStatement(testPatch),
-    testFiles: parseTestFiles(read(dir, ARTIFACT_FILES.testFiles)),
-    testScript: read(dir, ARTIFACT_FILES.testScript),
-    testParser: read(dir, ARTIFACT_FILES.testParser),
-    testTimeoutSec: meta?.params?.testTimeoutSec ?? DEFAULT_CHECK_PARAMS.testTimeoutSec,
+    testFiles: parseTestFiles(testFiles),
+    testScript,
+    testParser,
+    testTimeoutSec: meta.params?.testTimeoutSec ?? DEFAULT_CHECK_PARAMS.testTimeoutSec,
     failToPass: tests.FAIL_TO_PASS,
     passToPass: tests.PASS_TO_PASS,
   };

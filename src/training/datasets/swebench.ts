@@ -1,12 +1,11 @@
 /**
  * A bug as a SWE-bench task instance. `base_commit` is the original commit;
  * the instance's starting state is that commit with `bugbench.bug_patch` and
- * `bugbench.weaken_patch` (and a higher-order bug's `pred_patch`) applied —
- * `bugbench.setup_script` does exactly that in the image. `patch` is the fix
+ * `bugbench.weaken_patch` (and a higher-order bug's `pred_patch`) applied (the
+ * `rl` format carries a script that does exactly that). `patch` is the fix
  * and `test_patch` restores the oracle tests, as in SWE-bench.
  */
 import type { BugMaterial } from './materials.js';
-import { setupScript } from './task-scripts.js';
 
 export function swebenchInstance(m: BugMaterial) {
   const r = m.record;
@@ -31,7 +30,7 @@ export function swebenchInstance(m: BugMaterial) {
       order: r.order,
       parent: r.parentId,
       attempt: r.attemptId,
-      image_id: r.imageId,
+      image_id: m.imageId,
       bug_patch: m.bugPatch,
       weaken_patch: m.weakenPatch,
       pred_patch: m.predPatch,
@@ -39,7 +38,6 @@ export function swebenchInstance(m: BugMaterial) {
       test_script: m.testScript,
       test_parser: m.testParser,
       test_timeout_sec: m.testTimeoutSec,
-      setup_script: setupScript(m),
     },
   };
 }

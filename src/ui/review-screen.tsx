@@ -1,0 +1,79 @@
+/** The Review screen: bugs filtered by status, image, strategy and order; the selected one's detail; accept and reject. */
+import { Box, Text } from 'ink';
+import { bugRow, detailLines, STATUS_COLOR, type StyledLine } from './review-lines.js';
+import { DETAIL_VIEWS } from './review-state.js';
+import type { ReviewModel } from './use-review.js';
+
+export function reviewLayout(rows: number, bugCount: number) {
+  // title, list frame label, detail title, message line
+  const fixed = 4;
+  const listRows = Math.max(1, Math.min(bugCount, Math.floor((rows - fixed) / 3)));
+  const detailRows = Math.max(3, rows - fixed - listRows);
+  return { listRows, detailRows };
+}
+
+export function Line({ line, width }: { line: StyledLine; width: number }) {
+  return (
+    <Text color={line.color} bold={line.bold} dimColor={line.dim} inverse={line.inverse} wrap="truncate-end">
+      {line.text.length > width ? line.text.slice(0, width) : line.text || ' '}
+    </Text>
+  );
+}
+
+export function ReviewScreen({ model, rows, columns }: { model: ReviewModel; rows: number; columns: number }) {
+  const { state, bugs, selected, details, log } = model;
+  const { listRows, detailRows } = reviewLayout(rows, bugs.length);
+  const at = Math.max(0, bugs.findIndex((b) => b.id === selected?.id));
+  const first = Math.min(Math.max(0, at - Math.floor(listRows / 2)), Math.max(0, bugs.length - listRows));
+  const visible = bugs.slice(first, first + listRows);
+  const idWidth = Math.max(0, ...visible.map((b) => b.id.length));
+  const f = state.filter;
+  const filters = `status ${f.status ?? 'all'} · image ${f.image ?? 'all'} · strategy ${f.strategy ?? 'all'} · order ${f.order ?? 'all'}`;
+
+  const lines: StyledLine[] = log
+    ? [{ text: `── log of ${state.log!.title} (esc closes)`, bold: true }, ...log.map((text) => ({ text }))]
+    : details
+      ? detailLines(details, state.view, state.checkCursor)
+      : [{ text: bugs.length === 0 ? 'no bug matches these filters' : 'reading the bug…', dim: true }];
+  const shown = lines.slice(state.scroll, state.scroll + detailRows);
+  const views = DETAIL_VIEWS.map((v) => (v === state.view ? `[${v}]` : v)).join(' ');
+  const more = lines.length > detailRows ? ` ${state.scroll + 1}–${Math.min(lines.length, state.scroll + detailRows)}/${lines.length}` : '';
+
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end">
+        <Text bold>{bugs.length} bug(s)</Text>
+        <Text dimColor> {filters}</Text>
+      </Text>
+      {visible.length === 0 ? <Text dimColor>no bugs yet: run an injection (2) or `bugbench import` one</Text> : null}
+      {visible.map((bug) => {
+        const on = bug.id === selected?.id;
+        return (
+          <Text key={bug.id} inverse={on && state.focus === 'list'} bold={on} color={on ? undefined : STATUS_COLOR[bug.status]} wrap="truncate-end">
+            {on ? '›' : ' '}
+            {bugRow(bug, columns - 2, idWidth)}
+          </Text>
+        );
+      })}
+      <Text dimColor wrap="truncate-end">
+        {state.focus === 'detail' ? '▸ ' : '  '}
+        {views}
+        {more}
+      </Text>
+      {shown.map((line, i) => (
+        <Line key={i} line={line} width={columns} />
+      ))}
+      {state.rejecting !== null ? (
+        <Text wrap="truncate-end">
+          <Text color="magenta">reject {selected?.id}, reason: </Text>
+          {state.rejecting}
+          <Text inverse> </Text>
+        </Text>
+      ) : state.message ? (
+        <Text color={state.message.error ? 'red' : 'green'} wrap="truncate-end">
+          {state.message.text}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * The workbench's screens, their number keys and every key each one takes:
+ * the header, the footer and the `?` overlay all read this one list.
+ */
+export type ScreenId = 'images' | 'run' | 'rollouts' | 'review';
+
+export interface ScreenInfo {
+  id: ScreenId;
+  key: string;
+  title: string;
+  /** The screen's keys: what to press, what it does. */
+  keys: [string, string][];
+  /** The few keys the footer names, shortest form. */
+  footer: string;
+}
+
+export const SCREENS: ScreenInfo[] = [
+  { id: 'images', key: '1', title: 'Images', keys: [['↑/↓', 'select an image'], ['enter', 'set up a run on it']], footer: '↑/↓ select · enter run on it' },
+  {
+    id: 'run',
+    key: '2',
+    title: 'Run',
+    keys: [
+      ['←/→', 'strategy'],
+      ['+/-', 'number of bugs'],
+      ['[/]', 'rollouts at a time'],
+      ['enter', 'start the run'],
+    ],
+    footer: '←/→ strategy · +/- bugs · [/] at a time · enter start',
+  },
+  {
+    id: 'rollouts',
+    key: '3',
+    title: 'Rollouts',
+    keys: [
+      ['↑/↓', 'focus a rollout'],
+      ['enter', 'open its bug in Review'],
+      ['c', 'cancel the run'],
+    ],
+    footer: '↑/↓ rollout · enter its bug · c cancel',
+  },
+  {
+    id: 'review',
+    key: '5',
+    title: 'Review',
+    keys: [
+      ['↑/↓ j/k', 'select a bug (list) or scroll (detail)'],
+      ['enter/→', 'into the detail pane; ← or esc back to the list'],
+      ['v / V', 'detail: summary, checks, diff, tests'],
+      ['enter/l', 'on a check: open its log'],
+      ['PgUp/PgDn g/G', 'scroll the detail'],
+      ['f i t o', 'filter by status, image, strategy, order'],
+      ['a', 'accept the bug'],
+      ['r', 'reject it (type the reason, enter)'],
+    ],
+    footer: '↑/↓ select · enter detail · v view · l log · a accept · r reject · f/i/t/o filter',
+  },
+];
+
+export const GLOBAL_KEYS: [string, string][] = [
+  [SCREENS.map((s) => s.key).join(' '), 'go to a screen'],
+  ['tab / shift-tab', 'next / previous screen'],
+  ['?', 'this help'],
+  ['esc', 'back'],
+  ['q', 'quit (asks first while a run goes on)'],
+  ['ctrl-c', 'cancel what runs and quit'],
+];
+
+export function screenInfo(id: ScreenId): ScreenInfo {
+  return SCREENS.find((s) => s.id === id)!;
+}
