@@ -71,6 +71,23 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
       'bugbench check <bug-id | artifact-dir> [--image T] [--all] [--min-passing N] [--min-changed-files N]\n' +
       '  [--min-failing N] [--timeout S] [--parallel N] [--fresh-containers] [--json]',
   },
+  solve: {
+    load: async () => (await import('./commands/solve.js')).solveCommand,
+    summary: 'run solver attempts on a bug: solve rate and rewards',
+    synopsis:
+      'bugbench solve <bug-id> [-k K] [--policy anthropic|offline] [--solver oracle|partial|noop|mix] [--statement template|report]\n' +
+      '  [--alpha A] [--concurrency C] [--seed X] [--model M] [--max-steps N] [--max-tokens N] [--budget USD] [--json]',
+  },
+  'higher-order': {
+    load: async () => (await import('./commands/higher-order.js')).higherOrderCommand,
+    summary: "turn a bug's failed solver attempts into order-2 bugs and check them",
+    synopsis: 'bugbench higher-order <bug-id> [--json]',
+  },
+  analyse: {
+    load: async () => (await import('./commands/analyse.js')).analyseCommand,
+    summary: "write a valid bug's report, category and patch statistics (BugPilot)",
+    synopsis: 'bugbench analyse <bug-id> [--policy anthropic|offline] [--model M] [--json]',
+  },
   eval: {
     load: async () => (await import('./commands/eval.js')).evalCommand,
     summary: 'evaluate a candidate patch against a bug',

@@ -63,3 +63,11 @@ export function injectionPrompts(strategy: string, v: InjectionPromptValues): { 
 export function templateStatement(oracleTestPatch: string): string {
   return renderPrompt('solver-spec', { oracle_test_patch: oracleTestPatch.trimEnd() });
 }
+
+/** The system prompt and the task of a solver rollout around a problem statement. */
+export function solverPrompts(statement: string, repoRoot = '/repo'): { system: string; task: string } {
+  return {
+    system: renderPrompt('solver-system', { repo_root: repoRoot }),
+    task: renderPrompt('solver-task', { repo_root: repoRoot, issue: statement.trimEnd() }),
+  };
+}

@@ -82,12 +82,9 @@ export const INJECTOR_SUBMIT: ToolDefinition = {
 
 export const SOLVER_SUBMIT: ToolDefinition = {
   name: 'submit',
-  description: 'Submit your fix: the path, inside the container, of a patch file in git diff format with all your code changes.',
-  input_schema: {
-    type: 'object',
-    properties: { patch: { type: 'string', description: 'Path of the patch file.' } },
-    required: ['patch'],
-  },
+  description:
+    'Submit your fix. Your changes to the files of the repository (new, changed and deleted files, against its one commit) are taken as the fix; nothing else is needed.',
+  input_schema: { type: 'object', properties: {} },
 };
 
 /** What the loop needs of its tools. */

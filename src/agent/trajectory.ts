@@ -8,11 +8,14 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { NotFoundError } from '../errors.js';
 import type { EventStream, RolloutEvent } from './events.js';
-import type { Message } from './messages.js';
+import type { Message, ToolDefinition } from './messages.js';
 
 interface MessagesLine {
   type: 'messages';
   messages: Message[];
+  /** The system prompt and the tools the model was given (what a fine-tuning set needs beside the messages). */
+  system?: string;
+  tools?: ToolDefinition[];
 }
 
 export class TrajectoryRecorder {
@@ -24,8 +27,8 @@ export class TrajectoryRecorder {
     return stream.subscribe((event) => appendFileSync(this.path, `${JSON.stringify(event)}\n`));
   }
 
-  writeMessages(messages: Message[]): void {
-    const line: MessagesLine = { type: 'messages', messages };
+  writeMessages(messages: Message[], context: { system?: string; tools?: ToolDefinition[] } = {}): void {
+    const line: MessagesLine = { type: 'messages', messages, ...context };
     appendFileSync(this.path, `${JSON.stringify(line)}\n`);
   }
 }
@@ -33,12 +36,15 @@ export class TrajectoryRecorder {
 export interface Trajectory {
   events: RolloutEvent[];
   messages?: Message[];
+  system?: string;
+  tools?: ToolDefinition[];
 }
 
 export function readTrajectory(path: string): Trajectory {
   if (!existsSync(path)) throw new NotFoundError(`no trajectory at ${path}`);
   const events: RolloutEvent[] = [];
   let messages: Message[] | undefined;
+  let context: { system?: string; tools?: ToolDefinition[] } = {};
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     if (line.trim() === '') continue;
     let value: RolloutEvent | MessagesLine;
@@ -47,10 +53,14 @@ export function readTrajectory(path: string): Trajectory {
     } catch {
       break; // a line cut off by a crash ends the readable part
     }
-    if (value.type === 'messages') messages = (value as MessagesLine).messages;
+    if (value.type === 'messages') {
+      const line = value as MessagesLine;
+      messages = line.messages;
+      context = { system: line.system, tools: line.tools };
+    }
     else events.push(value as RolloutEvent);
   }
-  return { events, messages };
+  return { events, messages, ...context };
 }
 
 /** Emits the recorded events into `stream` in order; `speed` 2 plays twice as fast, Infinity at once. */

@@ -20,6 +20,14 @@ export const ARTIFACT_FILES = {
   meta: 'meta.json',
 } as const;
 
+/** Files bugbench adds beside a bug's artifact. */
+export const BUG_FILES = {
+  /** A higher-order bug's fix, made in a container (composing diffs needs git). */
+  goldPatch: 'gold_patch.diff',
+  /** The bug report (BugPilot), written by a model or by bugbench's template. */
+  report: 'report.md',
+} as const;
+
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 export interface BugArtifact {

@@ -50,7 +50,8 @@ function gitHeaderPaths(line: string): [string, string] | undefined {
   const rest = line.slice('diff --git '.length);
   const quoted = /^("(?:[^"\\]|\\.)*")\s+("(?:[^"\\]|\\.)*")$/.exec(rest);
   if (quoted) return [quoted[1]!, quoted[2]!];
-  const half = /^(a\/.*) (b\/.*)$/.exec(rest);
+  // `git diff -R` writes the sides the other way round: b/… a/….
+  const half = /^(a\/.*) (b\/.*)$/.exec(rest) ?? /^(b\/.*) (a\/.*)$/.exec(rest);
   if (half) return [half[1]!, half[2]!];
   return undefined;
 }
@@ -180,4 +181,20 @@ export function unsafePathReason(path: string): string | undefined {
   if (path.includes('\0')) return `"${path}" contains a NUL byte`;
   if (path.split('/')[0] === '.git') return `"${path}" is inside .git`;
   return undefined;
+}
+
+/** A hunk's header line from its numbers (a count of 1 is left out, as git does). */
+export function hunkHeader(oldStart: number, oldCount: number, newStart: number, newCount: number, section = ''): string {
+  const side = (start: number, count: number) => `${start}${count === 1 ? '' : `,${count}`}`;
+  return `@@ -${side(oldStart, oldCount)} +${side(newStart, newCount)} @@${section}`;
+}
+
+/** Files (or some of their hunks) back as diff text; `parseDiffFiles(formatDiffFiles(f))` gives `f` again. */
+export function formatDiffFiles(files: DiffFile[]): string {
+  if (files.length === 0) return '';
+  const lines = files.flatMap((file) => [
+    ...file.header,
+    ...file.hunks.flatMap((h) => [hunkHeader(h.oldStart, h.oldCount, h.newStart, h.newCount, h.section), ...h.lines]),
+  ]);
+  return `${lines.join('\n')}\n`;
 }

@@ -37,10 +37,10 @@ export function evaluationLayers(candidate: string) {
   return { bug: true, weaken: true, candidate, restoreTests: true };
 }
 
-/** Runs one candidate in a context's first lane; a patch that does not apply is not solved. */
-export async function evaluateInContext(ctx: CheckContext, patch: string, spec: TestSpec, label: string): Promise<Evaluation> {
+/** Runs one candidate in one of a context's lanes (the first by default); a patch that does not apply is not solved. */
+export async function evaluateInContext(ctx: CheckContext, patch: string, spec: TestSpec, label: string, lane = 0): Promise<Evaluation> {
   try {
-    const run = await ctx.runInLane(0, 'evaluate', label, evaluationLayers(patch));
+    const run = await ctx.runInLane(lane, 'evaluate', label, evaluationLayers(patch));
     return judge(run, spec);
   } catch (error) {
     if (error instanceof PatchRejectedError) {

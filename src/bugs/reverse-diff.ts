@@ -5,7 +5,7 @@
  * Created files become deleted ones and back, renames run the other way, and
  * in each run of changed lines the removals come first, as git writes them.
  */
-import { DiffParseError, parseDiffFiles, type DiffFile, type Hunk } from './diff.js';
+import { DiffParseError, hunkHeader, parseDiffFiles, type DiffFile, type Hunk } from './diff.js';
 
 const SWAPPED_HEADERS: [RegExp, (m: RegExpExecArray) => string][] = [
   [/^new file mode (\d+)$/, (m) => `deleted file mode ${m[1]}`],
@@ -55,8 +55,7 @@ function swapSide(path: string, side: 'a' | 'b'): string {
 }
 
 function reverseHunk(hunk: Hunk): string[] {
-  const header = `@@ -${hunk.newStart}${hunk.newCount === 1 ? '' : `,${hunk.newCount}`} +${hunk.oldStart}${hunk.oldCount === 1 ? '' : `,${hunk.oldCount}`} @@${hunk.section}`;
-  const out = [header];
+  const out = [hunkHeader(hunk.newStart, hunk.newCount, hunk.oldStart, hunk.oldCount, hunk.section)];
   // Each line with the "No newline" marker that follows it.
   const units: string[][] = [];
   for (const line of hunk.lines) {

@@ -29,6 +29,8 @@ export function showJson(d: BugDetails) {
     PASS_TO_PASS: d.PASS_TO_PASS,
     reviews: d.reviews,
     checkHistory: d.checkHistory,
+    report: d.report,
+    attempts: d.attempts,
     diffs: { bug_inject: d.diffs.bugInject, test_weaken: d.diffs.testWeaken, pred_patch: d.diffs.predPatch },
   };
 }
@@ -50,6 +52,17 @@ export function formatDetails(d: BugDetails): string {
   if (r.check?.valid) {
     lines.push('', `FAIL_TO_PASS (${d.FAIL_TO_PASS.length}):`, ...d.FAIL_TO_PASS.map((t) => `  ${t}`), `PASS_TO_PASS: ${d.PASS_TO_PASS.length} test(s)`);
   }
+  if (r.solve) {
+    lines.push('', `solving: ${r.solve.solved} of ${r.solve.attempts} attempts solved it (run ${r.solve.runId}) — solve rate ${r.solve.solveRate.toFixed(3)}, injection reward ${r.solve.injectReward.toFixed(3)} (α ${r.solve.alpha})`);
+  }
+  if (r.analysis) {
+    const s = r.analysis.stats;
+    lines.push(
+      `category: ${r.analysis.category}${r.analysis.categoryReason ? ` — ${r.analysis.categoryReason}` : ''}`,
+      `patch: ${s.linesOfCode} line(s) of code, ${s.linesOfDocumentation} of documentation, ${s.filesEdited} file(s) edited, ${s.filesCreated} created, ${s.diffTokens} tokens (${s.tokenizer})`,
+    );
+  }
+  if (d.report) lines.push('', `bug report (${r.analysis?.report.source === 'model' ? `written by ${r.analysis.report.model}` : "bugbench's template, from the failing tests"}):`, ...d.report.trimEnd().split('\n').map((l) => `  ${l}`));
   lines.push('', `test files: ${d.testFiles.join(', ')}`);
   for (const review of d.reviews) lines.push(`review: ${review.decision} by ${review.by} at ${review.at.replace('T', ' ').slice(0, 19)}${review.reason ? `: ${review.reason}` : ''}`);
   lines.push('', '--- bug_inject.diff', d.diffs.bugInject.trimEnd(), '', '--- test_weaken.diff', d.diffs.testWeaken.trimEnd());

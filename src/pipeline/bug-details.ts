@@ -4,10 +4,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACT_FILES, parseTestFiles } from '../bugs/artifact.js';
+import { ARTIFACT_FILES, BUG_FILES, parseTestFiles } from '../bugs/artifact.js';
 import type { ReportJson } from '../bugs/check-report.js';
 import { readJsonFile } from '../store/json-file.js';
-import { checkFolder, trajectoryOf, type BugRecord, type ReviewRecord } from '../store/records.js';
+import { checkFolder, trajectoryOf, type AttemptRecord, type BugRecord, type ReviewRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
 import { bugDir } from './bug-checks.js';
 
@@ -23,6 +23,10 @@ export interface BugDetails {
   FAIL_TO_PASS: string[];
   PASS_TO_PASS: string[];
   reviews: ReviewRecord[];
+  /** The bug report (report.md), if the bug has been analysed. */
+  report: string | null;
+  /** Every solver attempt on the bug, oldest first. */
+  attempts: AttemptRecord[];
   /** Every check of the bug, oldest first: its folder and verdict. */
   checkHistory: { dir: string; valid: boolean; cancelled: boolean; failedCheck: string | null }[];
 }
@@ -77,5 +81,7 @@ export function bugDetails(store: Store, id: string): BugDetails {
     PASS_TO_PASS: tests?.PASS_TO_PASS ?? [],
     reviews: store.all('reviews').filter((r) => r.bugId === id),
     checkHistory: checkHistory(dir),
+    report: readText(join(dir, BUG_FILES.report)),
+    attempts: store.all('attempts').filter((a) => a.bugId === id),
   };
 }

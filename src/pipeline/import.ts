@@ -12,12 +12,16 @@ import { dockerClient } from '../sandbox/docker.js';
 import { inspectRepoImage } from '../sandbox/repo-image.js';
 import type { Store } from '../store/store.js';
 import { checkStoredBug, type StoredCheck, type StoredCheckOptions } from './bug-checks.js';
+import { analyseBug } from './analysis.js';
 import { addBug } from './new-bug.js';
+import { defaultPolicy, type ModelSettings } from './policy.js';
 
 export interface ImportOptions extends StoredCheckOptions {
   /** The image to judge it on, when its meta.json names none (or another). */
   image?: string;
   docker?: Docker;
+  /** Who writes the bug report and the category of a valid bug (default: the default policy). */
+  analysis?: ModelSettings;
 }
 
 export async function importArtifact(store: Store, folder: string, options: ImportOptions = {}): Promise<StoredCheck> {
@@ -51,7 +55,10 @@ export async function importArtifact(store: Store, folder: string, options: Impo
       params: { ...DEFAULT_CHECK_PARAMS, ...meta?.params, ...options.params },
       extraMeta: { importedFrom: artifact.dir },
     });
-    return await checkStoredBug(store, bug.id, options);
+    const checked = await checkStoredBug(store, bug.id, options);
+    if (!checked.bug.check?.valid) return checked;
+    await analyseBug(store, bug.id, options.analysis ?? { policy: defaultPolicy() }, options.signal);
+    return { ...checked, bug: store.get('bugs', bug.id)! };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

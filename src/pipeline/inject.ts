@@ -23,7 +23,7 @@ import { injectionPrompts } from '../agent/prompts.js';
 import { DEFAULT_TOOL_OPTIONS, INJECTOR_SUBMIT } from '../agent/tools.js';
 import type { CheckEvent } from '../bugs/check-types.js';
 import type { CheckParams } from '../bugs/meta.js';
-import { BugbenchError, UsageError } from '../errors.js';
+import { BugbenchError, errorMessage, UsageError } from '../errors.js';
 import { currentProcess, processAlive } from '../process-identity.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { inspectRepoImage } from '../sandbox/repo-image.js';
@@ -31,16 +31,14 @@ import { trajectoryOf, type BugRecord, type RolloutRecord, type RunRecord } from
 import { openStore, RecordNotFoundError, type Store } from '../store/store.js';
 import { bugDir, checkStoredBug } from './bug-checks.js';
 import { addBug } from './new-bug.js';
+import { analyseBug } from './analysis.js';
 import { forEachConcurrently } from './pool.js';
+import type { PolicyName } from './policy.js';
 import { runRollout } from './rollout.js';
 
 export const STRATEGIES = ['removal', 'history', 'direct', 'featadd', 'buginstruct'] as const;
 export type InjectStrategy = (typeof STRATEGIES)[number];
-export type PolicyName = 'anthropic' | 'offline';
-
-export function defaultPolicy(env: NodeJS.ProcessEnv = process.env): PolicyName {
-  return env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline';
-}
+export { defaultPolicy, type PolicyName } from './policy.js';
 
 /** What a run is: kept in its record, so `--resume` runs the rest the same way. */
 export interface InjectSettings {
@@ -77,6 +75,8 @@ export interface InjectHooks {
 export type InjectOptions = InjectSettings & InjectHooks;
 
 export interface InjectedBug {
+  /** Why BugPilot's analysis of a valid bug failed (the bug stays valid; `bugbench analyse` redoes it). */
+  analysisError?: string;
   id: string;
   rollout: string;
   valid: boolean;
@@ -245,13 +245,18 @@ export async function resumeInjection(runId: string, hooks: InjectHooks = {}): P
 async function executeRun(store: Store, runId: string, options: InjectOptions, facts: ImageFacts, indices: number[], recheck: string[]): Promise<InjectResult> {
   const runBudget = new Budget(options.runBudgetUsd);
   runBudget.add(store.all('rollouts').reduce((sum, r) => (r.runId === runId ? sum + r.costUsd : sum), 0));
-  const check = (bugId: string, rolloutId: string) =>
-    checkStoredBug(store, bugId, {
+  const check = async (bugId: string, rolloutId: string) => {
+    const { bug } = await checkStoredBug(store, bugId, {
       parallelism: options.checkParallelism ?? 2,
       runId: `${rolloutId}-check`,
       signal: options.signal,
       onEvent: options.onCheckEvent ? (event) => options.onCheckEvent!(rolloutId, event) : undefined,
-    }).then(({ bug }) => options.onBug?.(injectedBug(store, bug)));
+    });
+    // A valid bug gets BugPilot's analysis from the run's own policy; if that fails, `bugbench analyse` can redo it.
+    let analysisError: string | undefined;
+    if (bug.check?.valid) await analyseBug(store, bug.id, options, options.signal).catch((error: unknown) => (analysisError = errorMessage(error)));
+    options.onBug?.({ ...injectedBug(store, store.get('bugs', bug.id) ?? bug), ...(analysisError ? { analysisError } : {}) });
+  };
   try {
     const work = [...recheck.map((id) => ({ recheck: id })), ...indices.map((index) => ({ index }))];
     await forEachConcurrently(

@@ -6,7 +6,7 @@
  * recorded, `checking`, until its checks give it a verdict.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACT_FILES } from '../bugs/artifact.js';
 import { bugFingerprint } from '../bugs/fingerprint.js';
@@ -35,6 +35,13 @@ export interface NewBug {
   params: CheckParams;
   /** More for meta.json (seed, source folder, …). */
   extraMeta?: Record<string, unknown>;
+}
+
+/** The fingerprint of an artifact's buggy code: bug_inject.diff, and a higher-order bug's prediction on top. */
+export function fingerprintOf(dir: string): string {
+  const pred = join(dir, ARTIFACT_FILES.predPatch);
+  const parts = [readFileSync(join(dir, ARTIFACT_FILES.bugInject), 'utf8'), ...(existsSync(pred) ? [readFileSync(pred, 'utf8')] : [])];
+  return bugFingerprint(parts.join('\n'));
 }
 
 export function newBugId(repo: string, strategy: string): string {
@@ -79,7 +86,7 @@ export function addBug(store: Store, staging: string, bug: NewBug): BugRecord {
     rollout: bug.rollout,
     createdAt: now,
     updatedAt: now,
-    fingerprint: bugFingerprint(readFileSync(join(bugDir(store, id), ARTIFACT_FILES.bugInject), 'utf8')),
+    fingerprint: fingerprintOf(bugDir(store, id)),
     duplicateOf: null,
     checkingBy: currentProcess(),
     check: null,

@@ -117,7 +117,7 @@ export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
         runBudget: plan.runBudget,
         signal: plan.signal,
       });
-      recorder.writeMessages(result.messages);
+      recorder.writeMessages(result.messages, { system: plan.system, tools: tools.definitions });
       const durationMs = Math.round(performance.now() - started);
       outcome = { reason: result.reason, steps: result.steps, costUsd: result.costUsd, tokens, durationMs, detail: result.detail, trajectory };
     }

@@ -13,7 +13,10 @@ import { ImageNotFoundError, NotFoundError, PatchRejectedError, SandboxError } f
 import { CappedOutput } from './capped-output.js';
 import { dockerClient, isNotFound } from './docker.js';
 import { LABEL_RUN, ownerLabels } from './owner.js';
+import { shellQuote } from './shell-text.js';
 import { packFiles, unpackEntries } from './tar.js';
+
+export { shellQuote } from './shell-text.js';
 
 export const REPO_DIR = '/repo';
 export const DEFAULT_MEMORY_BYTES = 4 * 1024 ** 3;
@@ -312,9 +315,10 @@ export class Sandbox {
    */
   async diff(paths: string[] = [], options: { reverse?: boolean } = {}): Promise<string> {
     const spec = paths.length > 0 ? `-- ${paths.map(shellQuote).join(' ')}` : '';
-    const reverse = options.reverse ? '-R ' : '';
+    // The reverse compares the staged tree with HEAD (not `diff -R`, which writes its paths b/… a/…).
+    const compare = options.reverse ? 'git diff --binary "$(git write-tree)" HEAD' : 'git diff --cached --binary HEAD';
     const result = await this.run(
-      `git add -A ${spec} && git diff --cached --binary ${reverse}HEAD ${spec}; rc=$?; git reset -q; exit $rc`,
+      `git add -A ${spec} && ${compare} ${spec}; rc=$?; git reset -q; exit $rc`,
       { timeoutMs: 60_000, maxOutputBytes: 64 * 1024 * 1024 },
     );
     return result.stdout;
@@ -346,9 +350,6 @@ export function absolutePath(path: string): string {
   return posix.isAbsolute(path) ? posix.normalize(path) : posix.join(REPO_DIR, path);
 }
 
-export function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
 
 function firstLine(text: string): string {
   return text.trim().split('\n')[0] ?? '';

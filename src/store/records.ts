@@ -38,6 +38,37 @@ export interface Review {
   at: string;
 }
 
+/** The latest solve run of a bug: its solve rate and the injection reward (equation 1). */
+export interface SolveSummary {
+  runId: string;
+  attempts: number;
+  solved: number;
+  solveRate: number;
+  injectReward: number;
+  alpha: number;
+  at: string;
+}
+
+/** BugPilot's analysis: a bug report, a category (A–J), patch statistics (Table 7). */
+export interface Analysis {
+  /** Who wrote `bugs/<id>/report.md`: a model, or bugbench's template from the failing tests. */
+  report: { source: 'model' | 'template'; model: string | null };
+  /** A letter A–J, or `uncategorized` when no model judged it. */
+  category: string;
+  categoryReason: string | null;
+  stats: {
+    linesOfCode: number;
+    linesOfDocumentation: number;
+    filesEdited: number;
+    filesCreated: number;
+    filesDeleted: number;
+    diffTokens: number;
+    tokenizer: string;
+  };
+  costUsd: number;
+  at: string;
+}
+
 export interface BugRecord {
   id: string;
   status: BugStatus;
@@ -64,6 +95,8 @@ export interface BugRecord {
   checkingBy: ProcessIdentity | null;
   check: CheckSummary | null;
   review: Review | null;
+  solve?: SolveSummary | null;
+  analysis?: Analysis | null;
 }
 
 export type RunStatus = 'running' | 'finished' | 'cancelled' | 'interrupted' | 'failed';
@@ -104,6 +137,30 @@ export interface RolloutRecord {
   finishedAt: string | null;
 }
 
+/** A solver attempt on a bug: one solver rollout (same id) and the evaluation of its patch. */
+export interface AttemptRecord {
+  id: string;
+  bugId: string;
+  runId: string;
+  index: number;
+  /** The offline solver variant (oracle, partial, noop) or the model. */
+  solver: string;
+  statement: 'template' | 'report';
+  status: 'pending' | 'running' | 'evaluated' | 'unsubmitted' | 'cancelled' | 'interrupted';
+  solved: boolean | null;
+  /** FAIL_TO_PASS and PASS_TO_PASS tests that did not pass. */
+  failing: string[];
+  /** Equation (2): +1 solved, −1 otherwise. */
+  reward: 1 | -1 | null;
+  /** The attempt's patch (the diff against its one-commit repository), relative to the workspace. */
+  patch: string | null;
+  evalLog: string | null;
+  /** How long the evaluation's test script ran. */
+  evalRunMs: number | null;
+  detail: string | null;
+  createdAt: string;
+}
+
 /** A repo image some run used. */
 export interface ImageRecord {
   id: string;
@@ -126,10 +183,11 @@ export interface Collections {
   rollouts: RolloutRecord;
   images: ImageRecord;
   reviews: ReviewRecord;
+  attempts: AttemptRecord;
 }
 
 export type CollectionName = keyof Collections;
-export const COLLECTIONS: CollectionName[] = ['bugs', 'runs', 'rollouts', 'images', 'reviews'];
+export const COLLECTIONS: CollectionName[] = ['bugs', 'runs', 'rollouts', 'images', 'reviews', 'attempts'];
 
 /** Where a bug's things are, relative to the workspace. */
 export const bugFolder = (id: string): string => `bugs/${id}`;

@@ -33,6 +33,9 @@ export function recoverAbandoned(store: Store): Recovered {
         tx.patch('rollouts', rollout.id, { status: 'interrupted', finishedAt: now, detail: 'the process running it stopped' });
         recovered.rollouts.push(rollout.id);
       }
+      for (const attempt of store.all('attempts')) {
+        if (attempt.runId === run.id && attempt.status === 'running') tx.patch('attempts', attempt.id, { status: 'interrupted', detail: 'the process running it stopped' });
+      }
     }
     for (const bug of bugs) {
       if (tx.get('bugs', bug.id)?.status !== 'checking') continue;

@@ -12,6 +12,7 @@ import type { BugRecord, BugStatus } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 import { ExportSkip, loadMaterial } from './materials.js';
 import { rlTask } from './rl.js';
+import { sftLines, solvedAttempts } from './sft.js';
 import { swebenchInstance } from './swebench.js';
 
 export const EXPORT_FORMATS = ['swebench', 'sft', 'rl'] as const;
@@ -58,9 +59,7 @@ type LineMaker = (store: Store, bug: BugRecord) => unknown[];
 const MAKERS: Record<ExportFormat, LineMaker> = {
   swebench: (store, bug) => [swebenchInstance(loadMaterial(store, bug))],
   rl: (store, bug) => [rlTask(loadMaterial(store, bug))],
-  sft: () => {
-    throw new ExportError('there are no solver attempts in this workspace yet, so there is no trajectory to export as SFT data');
-  },
+  sft: (store, bug) => sftLines(store, bug),
 };
 
 export async function exportDataset(store: Store, options: ExportOptions): Promise<ExportResult> {
@@ -68,6 +67,12 @@ export async function exportDataset(store: Store, options: ExportOptions): Promi
   const status = options.status ?? 'accepted';
   const bugs = store.all('bugs').filter((b) => b.status === status);
   const make = MAKERS[options.format];
+  // SFT data comes from successful solver attempts only; with none there is nothing to write.
+  if (options.format === 'sft' && !bugs.some((b) => solvedAttempts(store, b).length > 0)) {
+    throw new ExportError(
+      `none of the ${bugs.length} ${status} bug(s) has a successful solver attempt, so there is no trajectory to train on; run \`bugbench solve <bug-id>\` first (nothing was written)`,
+    );
+  }
   const { fd, temp } = openBeside(out);
   const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: [] };
   let buffer = '';

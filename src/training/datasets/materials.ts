@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { readJsonFile } from '../../store/json-file.js';
 import { join } from 'node:path';
-import { ARTIFACT_FILES, parseTestFiles } from '../../bugs/artifact.js';
+import { ARTIFACT_FILES, BUG_FILES, parseTestFiles } from '../../bugs/artifact.js';
 import { DEFAULT_CHECK_PARAMS } from '../../bugs/meta.js';
 import { reverseDiff } from '../../bugs/reverse-diff.js';
 import { templateStatement } from '../../agent/prompts.js';
@@ -14,8 +14,6 @@ import { bugFolder, checkFolder, type BugRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 import type { TaskMaterial } from './task-scripts.js';
 
-/** The gold patch of a higher-order bug, made in a container when the bug is (composition of diffs needs git). */
-export const GOLD_PATCH_FILE = 'gold_patch.diff';
 
 export interface BugMaterial extends TaskMaterial {
   record: BugRecord;
@@ -25,12 +23,17 @@ export interface BugMaterial extends TaskMaterial {
   fixPatch: string;
   /** The oracle tests: the reverse of the weakening. */
   testPatch: string;
+  /** The task text: the bug report for BugPilot's strategies (when there is one), else the template around the test patch. */
   problemStatement: string;
+  report: string | null;
   failToPass: string[];
   passToPass: string[];
 }
 
 export class ExportSkip extends Error {}
+
+/** BugPilot's strategies hand the solver a bug report; Self-play SWE-RL's the oracle test patch. */
+export const REPORT_STRATEGIES = ['featadd', 'buginstruct'];
 
 /**
  * Reads a bug's files. Synchronous on purpose: an export reads hundreds of
@@ -49,10 +52,12 @@ export function loadMaterial(store: Store, record: BugRecord): BugMaterial {
   // Only a higher-order bug has a parent prediction and a gold patch made in a container.
   const higher = record.order > 1;
   const predPatch = higher ? file(ARTIFACT_FILES.predPatch) : null;
-  const fixPatch = higher ? file(GOLD_PATCH_FILE) : reverseDiff(bugPatch);
+  const fixPatch = higher ? file(BUG_FILES.goldPatch) : reverseDiff(bugPatch);
   const metaText = file(ARTIFACT_FILES.meta);
   const [testFiles, testScript, testParser] = [file(ARTIFACT_FILES.testFiles), file(ARTIFACT_FILES.testScript), file(ARTIFACT_FILES.testParser)];
   const testPatch = reverseDiff(weakenPatch);
+  const report = record.analysis ? file(BUG_FILES.report) : null;
+  const byReport = report !== null && REPORT_STRATEGIES.includes(record.strategy);
   const meta = JSON.parse(metaText) as { image?: { id?: string }; params?: { testTimeoutSec?: number } };
   return {
     record,
@@ -63,7 +68,8 @@ export function loadMaterial(store: Store, record: BugRecord): BugMaterial {
     predPatch,
     fixPatch,
     testPatch,
-    problemStatement: templateStatement(testPatch),
+    problemStatement: byReport ? report : templateStatement(testPatch),
+    report,
     testFiles: parseTestFiles(testFiles),
     testScript,
     testParser,

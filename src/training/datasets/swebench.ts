@@ -38,6 +38,12 @@ export function swebenchInstance(m: BugMaterial) {
       test_script: m.testScript,
       test_parser: m.testParser,
       test_timeout_sec: m.testTimeoutSec,
+      bug_report: m.report,
+      category: r.analysis?.category ?? null,
+      category_reason: r.analysis?.categoryReason ?? null,
+      report_source: r.analysis?.report.source ?? null,
+      patch_stats: r.analysis?.stats ?? null,
+      solve: r.solve ? { attempts: r.solve.attempts, solved: r.solve.solved, solve_rate: r.solve.solveRate, inject_reward: r.solve.injectReward, alpha: r.solve.alpha } : null,
     },
   };
 }

@@ -6,6 +6,7 @@
  * the parsed test map. Every diff and script travels inside them, so a
  * trainer needs nothing but the image and the line of the dataset.
  */
+import { hereDoc, shellQuote } from '../../sandbox/shell-text.js';
 
 export interface TaskMaterial {
   baseCommit: string;
@@ -18,23 +19,12 @@ export interface TaskMaterial {
   testTimeoutSec: number;
 }
 
-/** A here-document holding `text`, with a delimiter that no line of it equals. */
-function heredoc(text: string): { open: string; body: string } {
-  let n = 0;
-  const lines = new Set(text.split('\n'));
-  while (lines.has(`BUGBENCH_EOF_${n}`)) n++;
-  const body = text.endsWith('\n') ? text : `${text}\n`;
-  return { open: `<<'BUGBENCH_EOF_${n}'`, body: `${body}BUGBENCH_EOF_${n}` };
-}
-
 function writeFile(path: string, text: string): string {
-  const doc = heredoc(text);
+  const doc = hereDoc(text);
   return `cat > ${path} ${doc.open}\n${doc.body}`;
 }
 
-function quote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
+const quote = shellQuote;
 
 /** The lines that put /repo at the original commit and apply the task's diffs, stopping at the first that fails. */
 function buggyState(task: TaskMaterial): string[] {

@@ -1,0 +1,76 @@
+/**
+ * The offline solvers: scripted agents that repair a bug through the same
+ * tools as a model, deterministic for a seed, so solve rates and higher-order
+ * bugs can be shown without an API key. They are handed the bug's fix (the
+ * gold patch) by bugbench — they stand in for solvers of known skill:
+ *   oracle  — applies the whole fix (solves);
+ *   partial — applies the fix of some of the bug's files, or some hunks of a
+ *             one-file bug (fails, leaving a smaller bug behind);
+ *   noop    — looks around and changes nothing (fails).
+ * `mix` gives a run's attempts a seeded, balanced shuffle of the three.
+ */
+import { formatDiffFiles, parseDiffFiles } from '../../bugs/diff.js';
+import { hereDoc, shellQuote } from '../../sandbox/shell-text.js';
+import type { Action, Observation, ScriptedAgent, ToolCall } from './offline-model.js';
+import type { Rng } from './rng.js';
+
+export const OFFLINE_SOLVERS = ['oracle', 'partial', 'noop'] as const;
+export type OfflineSolver = (typeof OFFLINE_SOLVERS)[number];
+export type SolverChoice = OfflineSolver | 'mix';
+export const SOLVER_CHOICES: SolverChoice[] = [...OFFLINE_SOLVERS, 'mix'];
+
+/** The solver of each of `k` attempts: the choice itself, or for `mix` each variant in turn, shuffled. */
+export function solverPlan(choice: SolverChoice, k: number, rng: Rng): OfflineSolver[] {
+  if (choice !== 'mix') return Array.from({ length: k }, () => choice);
+  return rng.shuffle(Array.from({ length: k }, (_, i) => OFFLINE_SOLVERS[i % OFFLINE_SOLVERS.length]!));
+}
+
+/**
+ * Part of a fix: a non-empty strict subset of its files, or of the hunks of a
+ * one-file fix; empty when the fix is one hunk and cannot be split.
+ */
+export function partOfFix(fix: string, rng: Rng): string {
+  const files = parseDiffFiles(fix);
+  if (files.length >= 2) {
+    const keep = 1 + rng.int(files.length - 1);
+    return formatDiffFiles(rng.shuffle(files).slice(0, keep));
+  }
+  const [file] = files;
+  if (file && file.hunks.length >= 2) {
+    const keep = new Set(rng.shuffle([...file.hunks.keys()]).slice(0, 1 + rng.int(file.hunks.length - 1)));
+    return formatDiffFiles([{ ...file, hunks: file.hunks.filter((_, i) => keep.has(i)) }]);
+  }
+  return '';
+}
+
+export interface SolverOptions {
+  kind: OfflineSolver;
+  rng: Rng;
+  /** The bug's fix, as a diff of the code from the starting state. */
+  fix: string;
+}
+
+const bash = (command: string): ToolCall => ({ name: 'bash', input: { command } });
+
+export async function* offlineSolver(options: SolverOptions): ScriptedAgent {
+  const ask = async function* (thought: string, ...calls: ToolCall[]): AsyncGenerator<Action, Observation[], Observation[]> {
+    return yield { thought, calls };
+  };
+  yield* ask('First, the state of the repository and its layout.', bash('git log --oneline | head -n 3; git status --short | head -n 20; ls'));
+  const patch = options.kind === 'oracle' ? options.fix : options.kind === 'partial' ? partOfFix(options.fix, options.rng) : '';
+  const files = parseDiffFiles(patch).map((f) => f.newPath ?? f.oldPath ?? '');
+  if (patch === '') {
+    yield* ask('I do not see what to change from here; I leave the code as it is.', bash('git diff --stat'));
+  } else {
+    const doc = hereDoc(patch);
+    const applied = yield* ask(
+      `The failures point at ${files.join(', ')}. I will restore the behaviour the tests expect there.`,
+      bash(`git apply --whitespace=nowarn ${doc.open}\n${doc.body}\ngit diff --stat`),
+    );
+    if (applied[0]?.output.includes('error:')) return `My change did not apply: ${applied[0].output.slice(0, 200)}`;
+    const modules = files.filter((f) => f.endsWith('.py'));
+    if (modules.length > 0) yield* ask('Checking that the changed modules still compile.', bash(`python3 -m py_compile ${modules.map(shellQuote).join(' ')} && echo compiled`));
+  }
+  const submitted = yield* ask('Submitting my changes.', { name: 'submit', input: {} });
+  return submitted[0]?.isError ? `The submission was refused: ${submitted[0].output}` : 'Submitted.';
+}

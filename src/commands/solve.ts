@@ -1,0 +1,96 @@
+/**
+ * `bugbench solve <bug-id> [-k K] [--policy anthropic|offline] [--solver oracle|partial|noop|mix]
+ *   [--statement template|report] [--alpha A] [--concurrency C] [--seed X] [--model M] [--max-steps N] [--json]`
+ */
+import { SOLVER_CHOICES, type SolverChoice } from '../agent/offline/solver.js';
+import { UsageError } from '../errors.js';
+import { defaultPolicy, POLICIES, type PolicyName } from '../pipeline/policy.js';
+import { DEFAULT_SOLVE, solveBug, type SolveResult, type StatementKind } from '../pipeline/solve.js';
+import { reapOrphans } from '../sandbox/orphans.js';
+import { recoverAbandoned } from '../store/recover.js';
+import { openStore } from '../store/store.js';
+import { parseFlags, positiveInt, positiveNumber, printJson } from './args.js';
+import { cancelOnInterrupt } from './interrupt.js';
+import { rolloutLine } from './rollout-lines.js';
+
+function oneOf<T extends string>(flag: string, value: string | undefined, choices: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(choices as readonly string[]).includes(value)) throw new UsageError(`--${flag} must be one of ${choices.join(', ')}, got "${value}"`);
+  return value as T;
+}
+
+export async function solveCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(
+    'solve',
+    args,
+    {
+      k: { type: 'string', short: 'k' },
+      policy: { type: 'string' },
+      solver: { type: 'string' },
+      statement: { type: 'string' },
+      alpha: { type: 'string' },
+      concurrency: { type: 'string' },
+      seed: { type: 'string' },
+      model: { type: 'string' },
+      'max-steps': { type: 'string' },
+      'max-tokens': { type: 'string' },
+      budget: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    1,
+  );
+  const bugId = positionals[0];
+  if (!bugId) throw new UsageError('solve: give a bug id (see `bugbench bugs --status valid`)');
+  const alpha = values.alpha === undefined ? DEFAULT_SOLVE.alpha : Number(values.alpha);
+  if (!(alpha >= 0 && alpha <= 1)) throw new UsageError(`--alpha must be between 0 and 1, got "${values.alpha}"`);
+  await reapOrphans();
+  const store = openStore();
+  recoverAbandoned(store);
+  const interrupt = cancelOnInterrupt('the solver attempts');
+  const tag = (id: string) => id.replace(/^.*-(a\d+)$/, '$1');
+  let result: SolveResult;
+  try {
+    result = await solveBug(bugId, {
+      store,
+      k: positiveInt('k', values.k, 1) ?? DEFAULT_SOLVE.k,
+      concurrency: positiveInt('concurrency', values.concurrency, 1) ?? DEFAULT_SOLVE.concurrency,
+      policy: oneOf<PolicyName>('policy', values.policy, POLICIES, defaultPolicy()),
+      solver: oneOf<SolverChoice>('solver', values.solver, SOLVER_CHOICES, DEFAULT_SOLVE.solver),
+      statement: oneOf<StatementKind>('statement', values.statement, ['template', 'report'], DEFAULT_SOLVE.statement),
+      alpha,
+      seed: positiveInt('seed', values.seed) ?? DEFAULT_SOLVE.seed,
+      model: values.model,
+      maxSteps: positiveInt('max-steps', values['max-steps'], 1) ?? DEFAULT_SOLVE.maxSteps,
+      maxTokens: positiveInt('max-tokens', values['max-tokens'], 1),
+      budgetUsd: positiveNumber('budget', values.budget),
+      signal: interrupt.signal,
+      onRun: values.json ? undefined : (runId) => process.stderr.write(`run ${runId}\n`),
+      onEvent: values.json
+        ? undefined
+        : (id, event) => {
+            const line = rolloutLine(tag(id), event);
+            if (line && event.type !== 'tool-call-finished') process.stderr.write(`${line}\n`);
+          },
+      onAttempt: values.json
+        ? undefined
+        : (a) => process.stderr.write(`[${tag(a.id)}] ${a.solver}: ${a.status === 'evaluated' ? (a.solved ? 'SOLVED' : `not solved (${a.failing.length} test(s) fail)`) : a.status}\n`),
+    });
+  } finally {
+    interrupt.dispose();
+  }
+  if (values.json) {
+    printJson({
+      bugId: result.bugId,
+      runId: result.runId,
+      attempts: result.attempts.map((a) => ({ id: a.id, solver: a.solver, status: a.status, solved: a.solved, failing: a.failing, patchPath: a.patchPath, trajectory: a.trajectory, reward: a.reward })),
+      solveRate: result.solveRate,
+      injectReward: result.injectReward,
+      alpha: result.alpha,
+    });
+  } else {
+    const solved = result.attempts.filter((a) => a.solved).length;
+    process.stdout.write(`${result.bugId}: solved ${solved} of ${result.attempts.length} — solve rate ${result.solveRate.toFixed(3)}, injection reward ${result.injectReward.toFixed(3)} (α ${result.alpha})\n`);
+    for (const a of result.attempts) process.stdout.write(`  ${a.id}  ${a.solver.padEnd(16)} ${a.solved ? 'solved      +1' : `${a.status.padEnd(11)} ${a.reward ?? ''}`}\n`);
+  }
+  return interrupt.signal.aborted ? 130 : 0;
+}

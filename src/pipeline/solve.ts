@@ -1,0 +1,289 @@
+/**
+ * Solving a bug: K solver attempts (C at a time), each an agent rollout in a
+ * fresh container holding the solver's starting state, through the same
+ * runner, tools, events and trajectories as injection. The attempt's patch is
+ * the diff against its one commit; it is evaluated as SPEC §5 says in two
+ * evaluation containers kept for the whole run. The solve rate gives the
+ * injection reward (equation 1), each attempt its solver reward (equation 2).
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type Docker from 'dockerode';
+import { AnthropicModel, DEFAULT_MODEL } from '../agent/anthropic-model.js';
+import { Budget } from '../agent/budget.js';
+import type { RolloutEvent } from '../agent/events.js';
+import type { Model } from '../agent/model.js';
+import { OfflineModel } from '../agent/offline/offline-model.js';
+import { Rng, rolloutSeed } from '../agent/offline/rng.js';
+import { offlineSolver, solverPlan, type OfflineSolver, type SolverChoice } from '../agent/offline/solver.js';
+import { solverPrompts, templateStatement } from '../agent/prompts.js';
+import { solverSubmitHandler } from '../agent/solver-submit.js';
+import { SOLVER_SUBMIT } from '../agent/tools.js';
+import { BUG_FILES, loadArtifact, type BugArtifact } from '../bugs/artifact.js';
+import { CheckContext } from '../bugs/check-context.js';
+import { evaluateInContext, type TestSpec } from '../bugs/evaluate.js';
+import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
+import { reverseDiff } from '../bugs/reverse-diff.js';
+import { DEFAULT_ALPHA, injectReward, solveRate, solverReward } from '../bugs/rewards.js';
+import { BugbenchError, UsageError } from '../errors.js';
+import { currentProcess } from '../process-identity.js';
+import { readJsonFile } from '../store/json-file.js';
+import { bugFolder, checkFolder, type AttemptRecord, type BugRecord, type SolveSummary } from '../store/records.js';
+import { openStore, RecordNotFoundError, type Store } from '../store/store.js';
+import { analyseBug, readReport } from './analysis.js';
+import { forEachConcurrently } from './pool.js';
+import type { PolicyName } from './policy.js';
+import { runRollout } from './rollout.js';
+import { buildStartingState } from './starting-state.js';
+
+export type StatementKind = 'template' | 'report';
+
+export interface SolveSettings {
+  k: number;
+  concurrency: number;
+  policy: PolicyName;
+  /** The offline solver (ignored by the anthropic policy). */
+  solver: SolverChoice;
+  model?: string;
+  statement: StatementKind;
+  alpha: number;
+  seed: number;
+  maxSteps: number;
+  maxTokens?: number;
+  budgetUsd?: number;
+}
+
+export interface SolveHooks {
+  store?: Store;
+  signal?: AbortSignal;
+  docker?: Docker;
+  onRun?: (runId: string) => void;
+  onEvent?: (attemptId: string, event: RolloutEvent) => void;
+  onAttempt?: (attempt: AttemptSummary) => void;
+}
+
+export const DEFAULT_SOLVE: Omit<SolveSettings, 'policy'> = {
+  k: 8,
+  concurrency: 2,
+  solver: 'mix',
+  statement: 'template',
+  alpha: DEFAULT_ALPHA,
+  seed: 0,
+  maxSteps: 100,
+};
+
+export interface AttemptSummary {
+  id: string;
+  solver: string;
+  status: AttemptRecord['status'];
+  solved: boolean;
+  failing: string[];
+  patchPath: string | null;
+  trajectory: string;
+  reward: 1 | -1 | null;
+  evalRunMs: number | null;
+}
+
+export interface SolveResult {
+  bugId: string;
+  runId: string;
+  attempts: AttemptSummary[];
+  solveRate: number;
+  injectReward: number;
+  alpha: number;
+}
+
+export class SolveRefusedError extends BugbenchError {
+  constructor(message: string) {
+    super('BB_SOLVE_REFUSED', message);
+  }
+}
+
+/** The bug's fix from the solver's starting state: its gold patch (higher order) or the reverse of bug_inject.diff. */
+export function fixOf(store: Store, bug: BugRecord, artifact: BugArtifact): string {
+  const gold = store.abs(join(bugFolder(bug.id), BUG_FILES.goldPatch));
+  return bug.order > 1 && existsSync(gold) ? readFileSync(gold, 'utf8') : reverseDiff(artifact.bugInject);
+}
+
+/** The task text a solver gets: the template around the reversed weakening, or the bug report. */
+export async function statementOf(store: Store, bug: BugRecord, artifact: BugArtifact, kind: StatementKind, settings: { policy: PolicyName; model?: string }): Promise<string> {
+  if (kind === 'template') return templateStatement(reverseDiff(artifact.testWeaken));
+  if (!readReport(store, bug.id)) await analyseBug(store, bug.id, settings);
+  return readReport(store, bug.id)!;
+}
+
+/** FAIL_TO_PASS and PASS_TO_PASS of the bug's latest valid check. */
+export function specOf(store: Store, bug: BugRecord): TestSpec {
+  const folder = checkFolder(bug);
+  const tests = folder ? readJsonFile<{ FAIL_TO_PASS: string[]; PASS_TO_PASS: string[] }>(store.abs(join(folder, 'tests.json'))) : undefined;
+  if (!bug.check?.valid || !tests) {
+    throw new SolveRefusedError(`bug ${bug.id} is ${bug.status}${bug.check?.failedCheck ? ` (check ${bug.check.failedCheck} failed)` : ''}: only a bug that passed its checks can be solved`);
+  }
+  return { failToPass: tests.FAIL_TO_PASS, passToPass: tests.PASS_TO_PASS };
+}
+
+function makeSolverModel(settings: SolveSettings, kind: OfflineSolver, fix: string, seed: number): Model {
+  if (settings.policy === 'anthropic') return new AnthropicModel({ model: settings.model ?? DEFAULT_MODEL, maxTokens: settings.maxTokens });
+  return new OfflineModel(`offline/${kind}`, offlineSolver({ kind, fix, rng: new Rng(seed) }));
+}
+
+export async function solveBug(bugId: string, options: SolveSettings & SolveHooks): Promise<SolveResult> {
+  const store = options.store ?? openStore();
+  const bug = store.get('bugs', bugId);
+  if (!bug) throw new RecordNotFoundError('bugs', bugId);
+  if (!Number.isInteger(options.k) || options.k < 1) throw new UsageError('-k must be a positive integer');
+  const spec = specOf(store, bug);
+  const artifact = loadArtifact(store.abs(bugFolder(bug.id)));
+  if (options.policy === 'anthropic') await new AnthropicModel({ model: options.model, maxTokens: options.maxTokens }).verify();
+  const statement = await statementOf(store, bug, artifact, options.statement, options);
+  const { system, task } = solverPrompts(statement);
+  const fix = fixOf(store, bug, artifact);
+  const plan = solverPlan(options.solver, options.k, new Rng(options.seed));
+  const runId = `solve-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${randomUUID().slice(0, 4)}`;
+  const solverName = (i: number) => (options.policy === 'anthropic' ? (options.model ?? DEFAULT_MODEL) : `offline/${plan[i]}`);
+  const now = new Date().toISOString();
+  mkdirSync(store.abs(join('runs', runId)), { recursive: true });
+  store.transact((tx) => {
+    tx.put('runs', {
+      id: runId,
+      kind: 'solve',
+      status: 'running',
+      image: bug.image,
+      strategy: options.policy === 'anthropic' ? 'model' : options.solver,
+      policy: options.policy,
+      model: options.policy === 'anthropic' ? (options.model ?? DEFAULT_MODEL) : `offline/${options.solver}`,
+      n: options.k,
+      options: JSON.parse(JSON.stringify({ bugId, k: options.k, concurrency: options.concurrency, solver: options.solver, statement: options.statement, alpha: options.alpha, seed: options.seed, model: options.model })),
+      owner: currentProcess(),
+      startedAt: now,
+      finishedAt: null,
+      error: null,
+    });
+    for (let i = 0; i < options.k; i++) {
+      const id = `${runId}-a${i + 1}`;
+      const trajectory = join('runs', runId, `${id}.jsonl`);
+      tx.put('rollouts', { id, runId, role: 'solver', index: i, status: 'pending', steps: 0, costUsd: 0, tokens: 0, durationMs: 0, trajectory, bugId: null, detail: null, startedAt: null, finishedAt: null });
+      tx.put('attempts', {
+        id,
+        bugId,
+        runId,
+        index: i,
+        solver: solverName(i),
+        statement: options.statement,
+        status: 'pending',
+        solved: null,
+        failing: [],
+        reward: null,
+        patch: null,
+        evalLog: null,
+        evalRunMs: null,
+        detail: null,
+        createdAt: now,
+      });
+    }
+  });
+  options.onRun?.(runId);
+
+  const evaluation = new CheckContext({
+    artifact,
+    image: bug.image,
+    baseCommit: bug.baseCommit,
+    params: { ...DEFAULT_CHECK_PARAMS, ...artifact.meta?.params },
+    logDir: store.abs(join('runs', runId, 'eval')),
+    parallelism: 2,
+    runId: `${runId}-eval`,
+  });
+  const onAbort = () => void evaluation.close();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const attempt = async (i: number) => {
+    const id = `${runId}-a${i + 1}`;
+    const patchPath = store.abs(join('runs', runId, `${id}.diff`));
+    store.transact((tx) => tx.patch('attempts', id, { status: 'running' }));
+    const outcome = await runRollout({
+      store,
+      id,
+      runId,
+      role: 'solver',
+      strategy: options.statement,
+      policy: options.policy,
+      image: bug.image,
+      model: makeSolverModel(options, plan[i]!, fix, rolloutSeed(options.seed, i)),
+      system,
+      task,
+      maxSteps: options.maxSteps,
+      budget: new Budget(options.budgetUsd),
+      prepare: (sandbox) => buildStartingState(sandbox, artifact, bug.baseCommit),
+      submit: (sandbox) => ({ definition: SOLVER_SUBMIT, handle: solverSubmitHandler(sandbox, patchPath) }),
+      signal: options.signal,
+      onEvent: options.onEvent ? (event) => options.onEvent!(id, event) : undefined,
+      docker: options.docker,
+    });
+    let fields: Partial<AttemptRecord>;
+    if (outcome.reason === 'submitted' && existsSync(patchPath)) {
+      const judged = await evaluateInContext(evaluation, readFileSync(patchPath, 'utf8'), spec, id, i);
+      const cancelled = options.signal?.aborted === true && !judged.solved;
+      fields = cancelled
+        ? { status: 'cancelled', detail: 'the run was cancelled during the evaluation' }
+        : {
+            status: 'evaluated',
+            solved: judged.solved,
+            failing: judged.failing,
+            reward: solverReward(judged.solved),
+            patch: store.rel(patchPath),
+            evalLog: judged.run ? store.rel(judged.run.logPath) : null,
+            evalRunMs: judged.run?.durationMs ?? null,
+            detail: judged.error ?? null,
+          };
+    } else if (outcome.reason === 'cancelled') {
+      fields = { status: 'cancelled', detail: outcome.detail ?? null };
+    } else {
+      // An attempt that never submitted is a failed attempt (equation 2 gives it −1).
+      fields = { status: 'unsubmitted', solved: false, failing: [...spec.failToPass, ...spec.passToPass], reward: -1, detail: outcome.detail ?? outcome.reason };
+    }
+    const record = store.transact((tx) => tx.patch('attempts', id, fields));
+    options.onAttempt?.(attemptSummary(store, record));
+  };
+  try {
+    await forEachConcurrently([...Array(options.k).keys()], options.concurrency, attempt, options.signal);
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    await evaluation.close();
+  }
+  return finishSolve(store, bugId, runId, options.alpha, options.signal?.aborted === true);
+}
+
+function attemptSummary(store: Store, a: AttemptRecord): AttemptSummary {
+  return {
+    id: a.id,
+    solver: a.solver,
+    status: a.status,
+    solved: a.solved === true,
+    failing: a.failing,
+    patchPath: a.patch ? store.abs(a.patch) : null,
+    trajectory: store.abs(join('runs', a.runId, `${a.id}.jsonl`)),
+    reward: a.reward,
+    evalRunMs: a.evalRunMs,
+  };
+}
+
+/** Counts the run's attempts (cancelled ones do not count), records the solve summary on the bug, ends the run. */
+function finishSolve(store: Store, bugId: string, runId: string, alpha: number, cancelled: boolean): SolveResult {
+  const attempts = store
+    .all('attempts')
+    .filter((a) => a.runId === runId)
+    .sort((a, b) => a.index - b.index);
+  const counted = attempts.filter((a) => a.status === 'evaluated' || a.status === 'unsubmitted');
+  const solved = counted.filter((a) => a.solved).length;
+  const s = solveRate(solved, counted.length);
+  const reward = injectReward(true, s, alpha);
+  const at = new Date().toISOString();
+  store.transact((tx) => {
+    if (counted.length > 0) {
+      const summary: SolveSummary = { runId, attempts: counted.length, solved, solveRate: s, injectReward: reward, alpha, at };
+      tx.patch('bugs', bugId, { solve: summary, updatedAt: at });
+    }
+    tx.patch('runs', runId, { status: cancelled ? 'cancelled' : 'finished', finishedAt: at });
+  });
+  return { bugId, runId, attempts: attempts.map((a) => attemptSummary(store, a)), solveRate: s, injectReward: reward, alpha };
+}

@@ -1,0 +1,26 @@
+/**
+ * What a solver starts from (SPEC §5): the original code with the bug, the
+ * weakening and a higher-order bug's parent prediction applied, then the
+ * repository's history replaced by one commit, so nothing in the container
+ * holds the answer — not git's objects, not the artifact's diffs.
+ */
+import type { BugArtifact } from '../bugs/artifact.js';
+import { buildState } from '../bugs/repo-state.js';
+import { installArtifact } from '../bugs/test-run.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+
+export const STARTING_COMMIT_MESSAGE = 'starting state';
+
+export async function buildStartingState(sandbox: Sandbox, artifact: BugArtifact, baseCommit: string): Promise<void> {
+  await installArtifact(sandbox, artifact);
+  await buildState(sandbox, artifact, baseCommit, { bug: true, weaken: true });
+  await sandbox.run(
+    [
+      'rm -rf /bugbench /repo/.git',
+      'git init -q -b main',
+      'git add -A',
+      `git -c user.name=bugbench -c user.email=bugbench@localhost -c commit.gpgsign=false commit -qm '${STARTING_COMMIT_MESSAGE}'`,
+    ].join(' && '),
+    { timeoutMs: 120_000 },
+  );
+}
