@@ -51,7 +51,15 @@ export function checkLogDir(store: Store, id: string): string {
   return join(bugDir(store, id), 'checks', new Date().toISOString().replace(/[:.]/g, '-'));
 }
 
-export async function checkStoredBug(store: Store, id: string, options: StoredCheckOptions = {}): Promise<StoredCheck> {
+/** A check session on a stored bug that a caller steps (the TUI) or runs through; `finish` records the verdict. */
+export interface StoredCheckSession {
+  session: CheckSession;
+  logDir: string;
+  /** Removes the containers and records what the session judged (cancelled if it did not get through). */
+  finish(): Promise<StoredCheck>;
+}
+
+export function openStoredCheck(store: Store, id: string, options: StoredCheckOptions = {}): StoredCheckSession {
   const found = store.get('bugs', id);
   if (!found) throw new RecordNotFoundError('bugs', id);
   const artifact = loadArtifact(bugDir(store, id));
@@ -76,21 +84,34 @@ export async function checkStoredBug(store: Store, id: string, options: StoredCh
     signal: options.signal,
     onEvent: options.onEvent,
   });
-  options.onSession?.(session);
   // Removing the containers ends the runs under way; what they were for is judged cancelled.
   const onAbort = () => void session.close();
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  let report: CheckReport;
+  let finished: Promise<StoredCheck> | undefined;
+  const finish = () =>
+    (finished ??= (async () => {
+      options.signal?.removeEventListener('abort', onAbort);
+      await session.close();
+      const report = await session.report().catch(() => ({ valid: false, cancelled: true, checks: session.results, FAIL_TO_PASS: [], PASS_TO_PASS: [] }));
+      // Checks left unstepped leave the bug without a verdict.
+      if (!session.done && !report.checks.some((c) => c.verdict === 'fail')) report.cancelled = true;
+      return { report, bug: recordVerdict(store, id, report, logDir), logDir };
+    })());
+  return { session, logDir, finish };
+}
+
+export async function checkStoredBug(store: Store, id: string, options: StoredCheckOptions = {}): Promise<StoredCheck> {
+  const stored = openStoredCheck(store, id, options);
+  options.onSession?.(stored.session);
   try {
-    report = await session.runAll();
+    await stored.session.runAll();
   } catch (error) {
-    report = { valid: false, cancelled: options.signal?.aborted === true, checks: session.results, FAIL_TO_PASS: [], PASS_TO_PASS: [] };
-    if (!options.signal?.aborted) throw error;
-  } finally {
-    options.signal?.removeEventListener('abort', onAbort);
-    await session.close();
+    if (!options.signal?.aborted) {
+      await stored.finish();
+      throw error;
+    }
   }
-  return { report, bug: recordVerdict(store, id, report, logDir), logDir };
+  return stored.finish();
 }
 
 /** Writes a finished (or cancelled) report beside its logs and gives the bug the status it implies. */

@@ -20,12 +20,15 @@ import { openStore, type Store } from '../store/store.js';
 import { Footer, Header, HelpOverlay } from './chrome.js';
 import { ImagesScreen } from './images-screen.js';
 import { InjectSetupScreen } from './inject-setup-screen.js';
-import { reviewLayout, ReviewScreen } from './review-screen.js';
+import { ChecksScreen } from './checks-screen.js';
+import { ReviewScreen, reviewLayout } from './review-screen.js';
 import { RunScreen } from './run-screen.js';
 import { SCREENS } from './screens.js';
 import { initialState, reduce, type ViewState } from './state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
-import { useReview } from './use-review.js';
+import { useChecks } from './use-checks.js';
+import { readLogTail, useReview } from './use-review.js';
+import { WorkSet } from './work.js';
 
 /** What the workbench asks of the core; tests may pass their own engine-backed functions. */
 export interface WorkbenchCore {
@@ -57,9 +60,11 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
   const { stdout } = useStdout();
   const rows = stdout.rows || 40;
   const columns = stdout.columns || 100;
-  const running = useRef<{ controller: AbortController; done: Promise<unknown> } | undefined>(undefined);
+  const work = useRef(new WorkSet()).current;
   const store = useMemo(() => (state.ready ? core.store() : undefined), [core, state.ready]);
   const review = useReview(store);
+  const checks = useChecks(store, review.selected?.id, work, review.openBug);
+  const checksLog = useMemo(() => (checks.state.log ? readLogTail(checks.state.log.path) : null), [checks.state.log]);
 
   useEffect(() => {
     let cancelled = false;
@@ -79,9 +84,9 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
     })();
     return () => {
       cancelled = true;
-      running.current?.controller.abort();
+      void work.cancelAll();
     };
-  }, [core]);
+  }, [core, work]);
 
   const startRun = useCallback(
     (current: ViewState) => {
@@ -111,26 +116,21 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
         .then((result) => dispatch({ type: 'run-finished', runId: result.runId }))
         .catch((error: unknown) => dispatch({ type: 'run-failed', message: errorMessage(error) }))
         .finally(async () => {
-          running.current = undefined;
           dispatch({ type: 'images-loaded', images: await core.listImages(store).catch(() => current.images) });
         });
-      running.current = { controller, done };
+      work.add('inject', controller, done);
     },
-    [core, store],
+    [core, store, work],
   );
 
   /** Cancels what runs, waits until its containers are gone, then leaves with `code`. */
   const quit = useCallback(
     async (code: number) => {
-      const work = running.current;
-      if (work) {
-        work.controller.abort();
-        await work.done;
-      }
+      await work.cancelAll();
       onExitCode?.(code);
       exit();
     },
-    [exit, onExitCode],
+    [exit, onExitCode, work],
   );
 
   useInput((input, key) => {
@@ -161,7 +161,7 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
       if (key.escape) dispatch({ type: 'back' });
       return;
     }
-    if (input === 'q') return running.current ? dispatch({ type: 'ask-quit' }) : void quit(0);
+    if (input === 'q') return work.running ? dispatch({ type: 'ask-quit' }) : void quit(0);
     const screen = SCREENS.find((s) => s.key === input);
     if (screen) return dispatch({ type: 'go', screen: screen.id });
     if (key.tab) return dispatch({ type: 'cycle-screen', delta: key.shift ? -1 : 1 });
@@ -185,12 +185,12 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
         else if (input === '-') dispatch({ type: 'form', field: 'n', delta: -1 });
         else if (input === ']') dispatch({ type: 'form', field: 'concurrency', delta: 1 });
         else if (input === '[') dispatch({ type: 'form', field: 'concurrency', delta: -1 });
-        else if (key.return && !running.current) startRun(state);
+        else if (key.return && !work.labels().includes('inject')) startRun(state);
         return;
       case 'rollouts': {
         if (key.upArrow || input === 'k') dispatch({ type: 'focus', delta: -1 });
         else if (key.downArrow || input === 'j') dispatch({ type: 'focus', delta: 1 });
-        else if (input === 'c') running.current?.controller.abort();
+        else if (input === 'c') work.cancel('inject');
         else if (key.escape) dispatch({ type: 'back' });
         else if (key.return && state.run) {
           const bug = state.run.rollouts[state.run.tags[state.run.focus]!]?.bug;
@@ -201,6 +201,10 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
         }
         return;
       }
+      case 'checks':
+        if (key.escape && !checks.latest().log) return dispatch({ type: 'back' });
+        checks.onKey(input, key, Math.max(3, rows - CHROME_ROWS - 14), checksLog?.length ?? 0);
+        return;
       case 'review': {
         const view = review.latest();
         if (key.escape && view.rejecting === null && view.focus === 'list' && !view.log) return dispatch({ type: 'back' });
@@ -237,6 +241,8 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
         ) : (
           <Text dimColor>No run yet: set one up on Run (2).</Text>
         )
+      ) : state.screen === 'checks' ? (
+        <ChecksScreen state={checks.state} bug={review.selected} log={checksLog} rows={body} columns={columns} />
       ) : (
         <ReviewScreen model={review} rows={body} columns={columns} />
       )}

@@ -43,6 +43,7 @@ export type FilterField = 'status' | 'image' | 'strategy' | 'order';
 export type ReviewEvent =
   | { type: 'select'; delta: number; bugs: BugRecord[] }
   | { type: 'select-id'; id: string }
+  | { type: 'pin'; id: string }
   | { type: 'cycle-filter'; field: FilterField; bugs: BugRecord[] }
   | { type: 'focus'; pane: 'list' | 'detail' }
   | { type: 'cycle-view'; delta: number }
@@ -75,6 +76,8 @@ export function reduceReview(state: ReviewState, event: ReviewEvent): ReviewStat
       const next = event.bugs[clamp(at + event.delta, 0, event.bugs.length - 1)]!;
       return next.id === state.selectedId ? state : { ...state, selectedId: next.id, scroll: 0, checkCursor: 0, log: null, message: null };
     }
+    case 'pin':
+      return state.selectedId === null ? { ...state, selectedId: event.id } : state;
     case 'select-id':
       return { ...initialReview, filter: {}, selectedId: event.id, view: 'summary' };
     case 'cycle-filter': {

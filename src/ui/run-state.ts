@@ -52,12 +52,14 @@ export type RunEvent =
   | { type: 'run-failed'; message: string }
   | { type: 'focus'; delta: number };
 
+/** The short name of a rollout ("r3") or a solver attempt ("a3") from its id. */
 export function tagOf(rolloutId: string): string {
-  return /-(r\d+)$/.exec(rolloutId)?.[1] ?? rolloutId;
+  return /-([ra]\d+)$/.exec(rolloutId)?.[1] ?? rolloutId;
 }
 
-export function newRunView(image: string, strategy: string, policy: string, n: number): RunView {
-  const tags = Array.from({ length: n }, (_, i) => `r${i + 1}`);
+/** A run of `n` rollouts named r1…rn, or for solver attempts (`prefix` a) a1…an. */
+export function newRunView(image: string, strategy: string, policy: string, n: number, prefix: 'r' | 'a' = 'r'): RunView {
+  const tags = Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
   const rollouts = Object.fromEntries(
     tags.map((tag): [string, RolloutView] => [
       tag,

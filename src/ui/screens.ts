@@ -2,7 +2,7 @@
  * The workbench's screens, their number keys and every key each one takes:
  * the header, the footer and the `?` overlay all read this one list.
  */
-export type ScreenId = 'images' | 'run' | 'rollouts' | 'review';
+export type ScreenId = 'images' | 'run' | 'rollouts' | 'checks' | 'review';
 
 export interface ScreenInfo {
   id: ScreenId;
@@ -38,6 +38,22 @@ export const SCREENS: ScreenInfo[] = [
       ['c', 'cancel the run'],
     ],
     footer: '↑/↓ rollout · enter its bug · c cancel',
+  },
+  {
+    id: 'checks',
+    key: '4',
+    title: 'Checks',
+    keys: [
+      ['enter', 'run the next check (a new check session)'],
+      ['a', 'run the rest of the checks'],
+      ['↑/↓ j/k', 'focus a check: its command, runs, counts, changed tests'],
+      ['l', "open the focused check's log (esc closes)"],
+      ['s', 'run 8 solver attempts: solve rate and rewards'],
+      ['h', 'make the higher-order bugs of the failed attempts and check them'],
+      ['o', 'open the next higher-order bug here'],
+      ['c', 'cancel the checks, attempts or higher-order bugs under way'],
+    ],
+    footer: 'enter next check · a all · ↑/↓ check · l log · s solve · h higher-order · o open child · c cancel',
   },
   {
     id: 'review',

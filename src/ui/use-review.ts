@@ -89,6 +89,10 @@ export function useReview(store: Store | undefined): ReviewModel {
 
   const all = useMemo(() => (store ? newestFirst(store.all('bugs')) : []), [store, version]);
   const { bugs, selected } = listed(all, state);
+  // The selection is held by id: a bug made later does not take it over.
+  useEffect(() => {
+    if (state.selectedId === null && selected) dispatch({ type: 'pin', id: selected.id });
+  }, [state.selectedId, selected, dispatch]);
   const details = useMemo(() => (store && selected ? readDetails(store, selected.id) : undefined), [store, selected?.id, selected?.updatedAt]);
   const log = useMemo(() => (state.log ? readLogTail(state.log.path) : null), [state.log]);
 
@@ -98,7 +102,7 @@ export function useReview(store: Store | undefined): ReviewModel {
     if (!store) return;
     // The state the previous key left, even if no frame showed it yet.
     const state = latest();
-    const { bugs, selected } = listed(all, state);
+      const { bugs, selected } = listed(all, state);
     const details = selected ? readDetails(store, selected.id) : undefined;
     const log = state.log ? readLogTail(state.log.path) : null;
     if (state.rejecting !== null) {

@@ -30,7 +30,7 @@ describe('bugbench tui in a real terminal', () => {
     await session.waitFor(/exit status 0/);
   });
 
-  it('runs an offline injection, opens its bug from the run view, reads its checks, accepts it and finds it accepted', async () => {
+  it('runs an offline injection, opens its bug from the run view, reads its checks, accepts it, steps its checks and solves it', async () => {
     // A workspace of its own: in the shared one an earlier test may have made the same bug, and this one would be its duplicate.
     const home = mkdtempSync(join(tmpdir(), 'bugbench-e2e-'));
     session = await TmuxSession.start(`CI=false BUGBENCH_HOME=${home} node ${BIN} tui; echo "exit status $?"; sleep 30`, { columns: 160, rows: 48 });
@@ -73,9 +73,20 @@ describe('bugbench tui in a real terminal', () => {
     for (let i = 0; i < 5; i++) await session.keys('f');
     await session.waitFor(/status accepted/);
     expect(await session.screen()).toMatch(new RegExp(`${id} +accepted`));
+
+    // Checks (4): the nine checks again, one key at a time, then 8 solver attempts.
+    await session.keys('4');
+    await session.waitFor(new RegExp(`${id} ACCEPTED · order 1`));
+    for (let step = 1; step <= 9; step++) {
+      await session.keys('Enter');
+      await session.waitFor(new RegExp(`stepping: ${step} of 9 judged`), 60_000);
+    }
+    await session.waitFor(new RegExp(`${id} VALID — recorded`));
+    await session.keys('s');
+    await session.waitFor(/solving 8\/8 · solve rate [\d.]+ · injection reward -?[\d.]+/, 120_000);
     await session.keys('q');
     await session.waitFor(/exit status 0/);
-  }, 180_000);
+  }, 300_000);
 
   it('refuses to start without a terminal, in one line', async () => {
     const { bugbench } = await import('../helpers/cli.js');

@@ -1,0 +1,208 @@
+/**
+ * The Checks screen's hook: shows the bug's last check report, steps a new
+ * check session one check at a time (enter) or through the rest (a), records
+ * its verdict when it ends, runs solver attempts (s) and builds higher-order
+ * bugs (h) — all through the core, each tracked as work the workbench can
+ * cancel.
+ */
+import type { Key } from 'ink';
+import { useEffect, useRef } from 'react';
+import { errorMessage } from '../errors.js';
+import { bugDetails } from '../pipeline/bug-details.js';
+import { openStoredCheck, type StoredCheckSession } from '../pipeline/bug-checks.js';
+import { buildHigherOrder } from '../pipeline/higher-order.js';
+import { defaultPolicy } from '../pipeline/policy.js';
+import { DEFAULT_SOLVE, solveBug } from '../pipeline/solve.js';
+import type { Store } from '../store/store.js';
+import { allNine, checkLine, initialChecks, originalResults, reduceChecks, type ChecksState } from './checks-state.js';
+import { useLatestReducer } from './use-latest-reducer.js';
+import type { WorkSet } from './work.js';
+
+export interface ChecksModel {
+  state: ChecksState;
+  onKey: (input: string, key: Key, pageRows: number, logLines: number) => void;
+  latest: () => ChecksState;
+}
+
+/** The checks of the bug's last report, as lines. */
+function reportLines(store: Store, id: string) {
+  try {
+    const checks = bugDetails(store, id).checks ?? [];
+    const original = originalResults(checks);
+    return checks.map((c) => checkLine(c, original));
+  } catch {
+    return [];
+  }
+}
+
+interface LiveSession {
+  stored: StoredCheckSession;
+  controller: AbortController;
+  ended: () => void;
+}
+
+export function useChecks(store: Store | undefined, bugId: string | undefined, work: WorkSet, openBug: (id: string) => void): ChecksModel {
+  const [state, dispatch, latest] = useLatestReducer(reduceChecks, initialChecks);
+  const live = useRef<LiveSession | undefined>(undefined);
+
+  useEffect(() => {
+    if (!store || !bugId || latest().busy || latest().bugId === bugId) return;
+    dispatch({ type: 'show-bug', bugId, lines: reportLines(store, bugId) });
+  }, [store, bugId, dispatch, latest]);
+
+  /** Ends the session: its verdict (or cancellation) is recorded, and the work is done. */
+  const finish = async () => {
+    const current = live.current;
+    if (!current) return;
+    live.current = undefined;
+    try {
+      const { bug } = await current.stored.finish();
+      const verdict = bug.check?.valid ? 'VALID' : bug.check?.cancelled ? 'cancelled: no verdict' : `INVALID: ${bug.check?.failedCheck} failed`;
+      dispatch({ type: 'session-ended', message: `${bug.id} ${verdict} — recorded`, error: !bug.check?.valid });
+    } finally {
+      current.ended();
+    }
+  };
+
+  const start = (): LiveSession | undefined => {
+    if (!store || !bugId) return undefined;
+    const controller = new AbortController();
+    const stored = openStoredCheck(store, bugId, {
+      signal: controller.signal,
+      runId: `${bugId}-tui-check`,
+      onEvent: (event) => {
+        if (event.type === 'check-started') dispatch({ type: 'check-started', name: event.check });
+        else if (event.type === 'check-finished') {
+          const results = live.current?.stored.session.results ?? [event.result];
+          dispatch({ type: 'check-finished', line: checkLine(event.result, originalResults(results)) });
+        }
+      },
+    });
+    let ended: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (ended = resolve));
+    live.current = { stored, controller, ended };
+    // Cancelled (c, quitting): the containers go and what was judged is recorded.
+    controller.signal.addEventListener('abort', () => void finish(), { once: true });
+    work.add('checks', controller, done);
+    dispatch({ type: 'session-started' });
+    return live.current;
+  };
+
+  /** One step (or the rest) at a time: keys pressed meanwhile are ignored. */
+  const stepping = useRef(false);
+  const guarded = (what: () => Promise<void>) => {
+    if (stepping.current) return;
+    stepping.current = true;
+    void what()
+      .catch(async (error: unknown) => {
+        dispatch({ type: 'session-ended', message: errorMessage(error), error: true });
+        await finish().catch(() => undefined);
+      })
+      .finally(() => (stepping.current = false));
+  };
+
+  const stepOne = () =>
+    guarded(async () => {
+      const current = live.current ?? start();
+      if (!current) return;
+      await current.stored.session.step();
+      if (current.stored.session.done) await finish();
+    });
+
+  const runRest = () =>
+    guarded(async () => {
+      const current = live.current ?? start();
+      if (!current) return;
+      await current.stored.session.runAll();
+      await finish();
+    });
+
+  const solve = () => {
+    if (!store || !bugId) return;
+    const bug = store.get('bugs', bugId);
+    if (!bug) return;
+    const controller = new AbortController();
+    const policy = defaultPolicy();
+    dispatch({ type: 'solve-started', image: bug.image, k: DEFAULT_SOLVE.k, policy });
+    const done = solveBug(bugId, {
+      ...DEFAULT_SOLVE,
+      store,
+      policy,
+      seed: Date.now() % 100_000,
+      signal: controller.signal,
+      onEvent: (rolloutId, event) => dispatch({ type: 'solve-event', event: { type: 'rollout-event', rolloutId, event } }),
+      onAttempt: (a) => dispatch({ type: 'solve-attempt', id: a.id, solved: a.solved, reward: a.reward }),
+    })
+      .then((result) => dispatch({ type: 'solve-done', solveRate: result.solveRate, injectReward: result.injectReward }))
+      .catch((error: unknown) => dispatch({ type: 'message', text: errorMessage(error), error: true }));
+    work.add('solve', controller, done);
+  };
+
+  const higher = () => {
+    if (!store || !bugId) return;
+    const controller = new AbortController();
+    dispatch({ type: 'higher-started', parent: bugId });
+    const done = buildHigherOrder(bugId, {
+      store,
+      signal: controller.signal,
+      onBug: (bug, attempt) => dispatch({ type: 'higher-child', child: { id: bug.id, attempt: attempt.id, solver: attempt.solver, marks: '', status: 'checking' } }),
+      onCheckEvent: (id, event) => {
+        if (event.type === 'check-finished') dispatch({ type: 'higher-mark', id, verdict: event.result.verdict });
+      },
+    })
+      .then((result) => dispatch({ type: 'higher-done', skipped: result.skipped.length, statuses: Object.fromEntries(result.bugs.map((b) => [b.id, b.status])) }))
+      .catch((error: unknown) => {
+        dispatch({ type: 'higher-done', skipped: 0, statuses: {} });
+        dispatch({ type: 'message', text: errorMessage(error), error: true });
+      });
+    work.add('higher-order', controller, done);
+  };
+
+  const onKey = (input: string, key: Key, pageRows: number, logLines: number) => {
+    const current = latest();
+    if (current.log) {
+      const max = Math.max(0, logLines - pageRows);
+      if (key.escape || key.leftArrow) dispatch({ type: 'close-log' });
+      else if (key.pageDown) dispatch({ type: 'scroll', delta: pageRows, max });
+      else if (key.pageUp) dispatch({ type: 'scroll', delta: -pageRows, max });
+      else if (key.downArrow || input === 'j') dispatch({ type: 'scroll', delta: 1, max });
+      else if (key.upArrow || input === 'k') dispatch({ type: 'scroll', delta: -1, max });
+      else if (input === 'g') dispatch({ type: 'scroll', delta: -Infinity, max });
+      else if (input === 'G') dispatch({ type: 'scroll', delta: Infinity, max });
+      return;
+    }
+    if (key.upArrow || input === 'k') return dispatch({ type: 'cursor', delta: -1 });
+    if (key.downArrow || input === 'j') return dispatch({ type: 'cursor', delta: 1 });
+    if (input === 'l') {
+      const line = allNine(current.lines, current.running)[current.cursor];
+      const run = line?.runs[0];
+      if (line && run) dispatch({ type: 'open-log', title: `${line.name}: ${run.label}`, path: run.logPath });
+      else dispatch({ type: 'message', text: line ? `${line.name} ran no tests, so it has no log` : 'that check has not run yet', error: false });
+      return;
+    }
+    if (!bugId) return;
+    const busy = work.labels();
+    if (key.return && !current.running) return stepOne();
+    if (input === 'a' && !current.running) return runRest();
+    if (input === 's') {
+      if (busy.includes('solve')) return dispatch({ type: 'message', text: 'solver attempts are already running', error: true });
+      return solve();
+    }
+    if (input === 'h') {
+      if (busy.includes('higher-order')) return dispatch({ type: 'message', text: 'the higher-order bugs are being made', error: true });
+      return higher();
+    }
+    if (input === 'o' && current.higher && current.higher.children.length > 0) {
+      const children = current.higher.children;
+      const at = children.findIndex((c) => c.id === bugId);
+      openBug(children[(at + 1) % children.length]!.id);
+    }
+    if (input === 'c') {
+      work.cancel('checks');
+      work.cancel('solve');
+      work.cancel('higher-order');
+    }
+  };
+
+  return { state, onKey, latest };
+}
