@@ -100,10 +100,11 @@ export function stateFailure(stderr: string): PatchRejectedError {
   return new PatchRejectedError(rejectedFiles(rest.join('\n')), `${layer ?? 'a patch'}: ${detail}`);
 }
 
-export async function buildState(sandbox: Sandbox, artifact: BugArtifact, base: string, layers: StateLayers): Promise<void> {
+/** Builds a state in /repo; `then` are more bash lines run in the same exec once it stands. */
+export async function buildState(sandbox: Sandbox, artifact: BugArtifact, base: string, layers: StateLayers, then: string[] = []): Promise<void> {
   const script = stateScript(artifact, base, layers);
   if (script.candidate) await sandbox.writeFile(DIFFS_IN_CONTAINER.candidate, script.candidate);
-  const result = await sandbox.exec(['set -e', ...script.lines].join('\n'), { timeoutMs: 120_000 });
+  const result = await sandbox.exec(['set -e', ...script.lines, ...then].join('\n'), { timeoutMs: 120_000 });
   if (result.exitCode === STATE_APPLY_FAILED && result.stderr.includes(STATE_MARKER)) throw stateFailure(result.stderr);
   if (result.exitCode !== 0 || result.timedOut) {
     throw new SandboxError(`building the ${describe(layers)} state failed (exit ${result.exitCode}): ${result.stderr.trim().slice(-400)}`);

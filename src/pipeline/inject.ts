@@ -244,6 +244,8 @@ export async function resumeInjection(runId: string, hooks: InjectHooks = {}): P
 
 async function executeRun(store: Store, runId: string, options: InjectOptions, facts: ImageFacts, indices: number[], recheck: string[]): Promise<InjectResult> {
   const runBudget = new Budget(options.runBudgetUsd);
+  // Rollout containers are removed while the run goes on; the run ends once they are gone.
+  const cleanups: Promise<void>[] = [];
   runBudget.add(store.all('rollouts').reduce((sum, r) => (r.runId === runId ? sum + r.costUsd : sum), 0));
   const check = async (bugId: string, rolloutId: string) => {
     const { bug } = await checkStoredBug(store, bugId, {
@@ -267,22 +269,32 @@ async function executeRun(store: Store, runId: string, options: InjectOptions, f
           const bug = store.get('bugs', item.recheck)!;
           return check(bug.id, bug.rollout ?? bug.id);
         }
-        const bugId = await injectionRollout(store, runId, item.index, options, facts, runBudget);
+        const bugId = await injectionRollout(store, runId, item.index, options, facts, runBudget, cleanups);
         if (bugId) await check(bugId, `${runId}-r${item.index + 1}`);
       },
       options.signal,
     );
   } catch (error) {
+    await Promise.all(cleanups);
     store.transact((tx) => tx.patch('runs', runId, { status: 'failed', finishedAt: new Date().toISOString(), error: String(error) }));
     throw error;
   }
+  await Promise.all(cleanups);
   const status = options.signal?.aborted ? 'cancelled' : 'finished';
   store.transact((tx) => tx.patch('runs', runId, { status, finishedAt: new Date().toISOString() }));
   return runResult(store, runId);
 }
 
 /** One injector rollout; a submitted artifact becomes a bug record (status `checking`). Returns its id. */
-async function injectionRollout(store: Store, runId: string, index: number, options: InjectOptions, facts: ImageFacts, runBudget: Budget): Promise<string | undefined> {
+async function injectionRollout(
+  store: Store,
+  runId: string,
+  index: number,
+  options: InjectOptions,
+  facts: ImageFacts,
+  runBudget: Budget,
+  cleanups: Promise<void>[],
+): Promise<string | undefined> {
   const rolloutId = `${runId}-r${index + 1}`;
   const staging = join(runDir(store, runId), `${rolloutId}-artifact`);
   rmSync(staging, { recursive: true, force: true });
@@ -308,6 +320,7 @@ async function injectionRollout(store: Store, runId: string, index: number, opti
     onEvent: options.onEvent ? (event) => options.onEvent!(rolloutId, event) : undefined,
     docker: options.docker,
   });
+  cleanups.push(outcome.cleanup);
   if (outcome.reason !== 'submitted' || !existsSync(staging)) {
     rmSync(staging, { recursive: true, force: true });
     return undefined;

@@ -37,6 +37,8 @@ export interface RolloutPlan {
   submit: (sandbox: Sandbox) => { definition: ToolDefinition; handle: SubmitHandler };
   /** Runs once the container is up, before the agent starts (the solver's starting state). */
   prepare?: (sandbox: Sandbox) => Promise<void>;
+  /** Gives a container made (and prepared) ahead, instead of creating one here. */
+  sandbox?: () => Promise<Sandbox>;
   /** What the agent sees of a command's output at most. */
   maxOutputChars?: number;
   signal?: AbortSignal;
@@ -53,6 +55,8 @@ export interface RolloutOutcome {
   detail?: string;
   /** The trajectory, relative to the workspace. */
   trajectory: string;
+  /** Settles once the rollout's container is removed (off the rollout's own path: await it before the run ends). */
+  cleanup: Promise<void>;
 }
 
 /** Where a rollout's trajectory goes; a trajectory left by an interrupted try is kept under another name. */
@@ -91,7 +95,7 @@ export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
   });
 
   const started = performance.now();
-  let outcome: RolloutOutcome;
+  let outcome: Omit<RolloutOutcome, 'cleanup'>;
   let sandbox: Sandbox | undefined;
   try {
     if (plan.runBudget?.exhausted) {
@@ -99,7 +103,7 @@ export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
       stream.emit({ type: 'finished', reason: 'budget', steps: 0, costUsd: 0, durationMs: 0, detail });
       outcome = { reason: 'budget', steps: 0, costUsd: 0, tokens: 0, durationMs: 0, detail, trajectory };
     } else {
-      sandbox = await Sandbox.create({ image: plan.image, runId: plan.id, docker: plan.docker });
+      sandbox = plan.sandbox ? await plan.sandbox() : await Sandbox.create({ image: plan.image, runId: plan.id, docker: plan.docker });
       await plan.prepare?.(sandbox);
       const tools = new ToolSet(sandbox, {
         ...DEFAULT_TOOL_OPTIONS,
@@ -127,9 +131,8 @@ export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
     stream.emit({ type: 'error', message: detail });
     stream.emit({ type: 'finished', reason, steps: 0, costUsd: 0, durationMs: 0, detail });
     outcome = { reason, steps: 0, costUsd: 0, tokens, durationMs: Math.round(performance.now() - started), detail, trajectory };
-  } finally {
-    await sandbox?.remove().catch(() => undefined);
   }
+  const cleanup = sandbox ? sandbox.remove().catch(() => undefined) : Promise.resolve();
   store.transact((tx) =>
     tx.patch('rollouts', plan.id, {
       status: outcome.reason,
@@ -141,5 +144,5 @@ export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
       finishedAt: new Date().toISOString(),
     }),
   );
-  return outcome;
+  return { ...outcome, cleanup };
 }

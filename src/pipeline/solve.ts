@@ -27,6 +27,7 @@ import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
 import { reverseDiff } from '../bugs/reverse-diff.js';
 import { DEFAULT_ALPHA, injectReward, solveRate, solverReward } from '../bugs/rewards.js';
 import { BugbenchError, UsageError } from '../errors.js';
+import { Sandbox } from '../sandbox/sandbox.js';
 import { currentProcess } from '../process-identity.js';
 import { readJsonFile } from '../store/json-file.js';
 import { bugFolder, checkFolder, type AttemptRecord, type BugRecord, type SolveSummary } from '../store/records.js';
@@ -35,6 +36,7 @@ import { analyseBug, readReport } from './analysis.js';
 import { forEachConcurrently } from './pool.js';
 import type { PolicyName } from './policy.js';
 import { runRollout } from './rollout.js';
+import { PreparedSandboxes } from './prepared-sandboxes.js';
 import { buildStartingState } from './starting-state.js';
 
 export type StatementKind = 'template' | 'report';
@@ -123,9 +125,9 @@ export function specOf(store: Store, bug: BugRecord): TestSpec {
   return { failToPass: tests.FAIL_TO_PASS, passToPass: tests.PASS_TO_PASS };
 }
 
-function makeSolverModel(settings: SolveSettings, kind: OfflineSolver, fix: string, seed: number): Model {
+function makeSolverModel(settings: SolveSettings, kind: OfflineSolver, fix: string, oracleTests: string | undefined, seed: number): Model {
   if (settings.policy === 'anthropic') return new AnthropicModel({ model: settings.model ?? DEFAULT_MODEL, maxTokens: settings.maxTokens });
-  return new OfflineModel(`offline/${kind}`, offlineSolver({ kind, fix, rng: new Rng(seed) }));
+  return new OfflineModel(`offline/${kind}`, offlineSolver({ kind, fix, oracleTests, rng: new Rng(seed) }));
 }
 
 export async function solveBug(bugId: string, options: SolveSettings & SolveHooks): Promise<SolveResult> {
@@ -139,6 +141,8 @@ export async function solveBug(bugId: string, options: SolveSettings & SolveHook
   const statement = await statementOf(store, bug, artifact, options.statement, options);
   const { system, task } = solverPrompts(statement);
   const fix = fixOf(store, bug, artifact);
+  // The template statement carries the oracle tests; an offline solver puts them in as an agent would.
+  const oracleTests = options.statement === 'template' ? reverseDiff(artifact.testWeaken) : undefined;
   const plan = solverPlan(options.solver, options.k, new Rng(options.seed));
   const runId = `solve-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${randomUUID().slice(0, 4)}`;
   const solverName = (i: number) => (options.policy === 'anthropic' ? (options.model ?? DEFAULT_MODEL) : `offline/${plan[i]}`);
@@ -194,8 +198,24 @@ export async function solveBug(bugId: string, options: SolveSettings & SolveHook
     parallelism: 2,
     runId: `${runId}-eval`,
   });
-  const onAbort = () => void evaluation.close();
+  const onAbort = () => void Promise.all([evaluation.close(), containers.close()]);
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  // Attempt containers are removed while the next attempts go on; the run ends once they are gone.
+  const cleanups: Promise<void>[] = [];
+  // The next attempt's container and starting state are made while the current ones run.
+  const containers = new PreparedSandboxes(
+    async () => {
+      const sandbox = await Sandbox.create({ image: bug.image, runId: `${runId}-attempt`, docker: options.docker });
+      try {
+        await buildStartingState(sandbox, artifact, bug.baseCommit);
+      } catch (error) {
+        await sandbox.remove().catch(() => undefined);
+        throw error;
+      }
+      return sandbox;
+    },
+    options.k,
+  );
   const attempt = async (i: number) => {
     const id = `${runId}-a${i + 1}`;
     const patchPath = store.abs(join('runs', runId, `${id}.diff`));
@@ -208,17 +228,18 @@ export async function solveBug(bugId: string, options: SolveSettings & SolveHook
       strategy: options.statement,
       policy: options.policy,
       image: bug.image,
-      model: makeSolverModel(options, plan[i]!, fix, rolloutSeed(options.seed, i)),
+      model: makeSolverModel(options, plan[i]!, fix, oracleTests, rolloutSeed(options.seed, i)),
       system,
       task,
       maxSteps: options.maxSteps,
       budget: new Budget(options.budgetUsd),
-      prepare: (sandbox) => buildStartingState(sandbox, artifact, bug.baseCommit),
+      sandbox: () => containers.take(),
       submit: (sandbox) => ({ definition: SOLVER_SUBMIT, handle: solverSubmitHandler(sandbox, patchPath) }),
       signal: options.signal,
       onEvent: options.onEvent ? (event) => options.onEvent!(id, event) : undefined,
       docker: options.docker,
     });
+    cleanups.push(outcome.cleanup);
     let fields: Partial<AttemptRecord>;
     if (outcome.reason === 'submitted' && existsSync(patchPath)) {
       const judged = await evaluateInContext(evaluation, readFileSync(patchPath, 'utf8'), spec, id, i);
@@ -248,7 +269,7 @@ export async function solveBug(bugId: string, options: SolveSettings & SolveHook
     await forEachConcurrently([...Array(options.k).keys()], options.concurrency, attempt, options.signal);
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
-    await evaluation.close();
+    await Promise.all([evaluation.close(), containers.close(), ...cleanups]);
   }
   return finishSolve(store, bugId, runId, options.alpha, options.signal?.aborted === true);
 }

@@ -13,14 +13,11 @@ export const STARTING_COMMIT_MESSAGE = 'starting state';
 
 export async function buildStartingState(sandbox: Sandbox, artifact: BugArtifact, baseCommit: string): Promise<void> {
   await installArtifact(sandbox, artifact);
-  await buildState(sandbox, artifact, baseCommit, { bug: true, weaken: true });
-  await sandbox.run(
-    [
-      'rm -rf /bugbench /repo/.git',
-      'git init -q -b main',
-      'git add -A',
-      `git -c user.name=bugbench -c user.email=bugbench@localhost -c commit.gpgsign=false commit -qm '${STARTING_COMMIT_MESSAGE}'`,
-    ].join(' && '),
-    { timeoutMs: 120_000 },
-  );
+  // One exec: the buggy state, then the history (and the artifact's diffs) gone for a fresh commit.
+  await buildState(sandbox, artifact, baseCommit, { bug: true, weaken: true }, [
+    'rm -rf /bugbench /repo/.git',
+    'git init -q -b main',
+    'git add -A',
+    `git -c user.name=bugbench -c user.email=bugbench@localhost -c commit.gpgsign=false commit -qm '${STARTING_COMMIT_MESSAGE}'`,
+  ]);
 }

@@ -48,15 +48,33 @@ export interface SolverOptions {
   rng: Rng;
   /** The bug's fix, as a diff of the code from the starting state. */
   fix: string;
+  /** The oracle tests as a diff, when the statement is the template around them (the solver applies it to see them fail). */
+  oracleTests?: string;
 }
 
-const bash = (command: string): ToolCall => ({ name: 'bash', input: { command } });
+const bash = (command: string, timeout?: number): ToolCall => ({ name: 'bash', input: timeout ? { command, timeout } : { command } });
+
+/** Runs pytest on some files (all when none), with a src/ layout on the path, as an agent would. */
+function pytest(files: string[]): string {
+  const targets = files.map(shellQuote).join(' ');
+  return `[ -d src ] && export PYTHONPATH=src; python3 -m pytest -q -rA -p no:cacheprovider ${targets} 2>&1 | tail -n 15`;
+}
 
 export async function* offlineSolver(options: SolverOptions): ScriptedAgent {
   const ask = async function* (thought: string, ...calls: ToolCall[]): AsyncGenerator<Action, Observation[], Observation[]> {
     return yield { thought, calls };
   };
   yield* ask('First, the state of the repository and its layout.', bash('git log --oneline | head -n 3; git status --short | head -n 20; ls'));
+  // With the oracle tests in hand, put them in and watch them fail; with a report, run the suite.
+  const testFiles = options.oracleTests ? parseDiffFiles(options.oracleTests).map((f) => f.newPath ?? f.oldPath ?? '') : [];
+  if (options.oracleTests) {
+    const doc = hereDoc(options.oracleTests);
+    yield* ask('The task gives the tests the code must pass. I will add them and run them to see what fails.', bash(`git apply --whitespace=nowarn ${doc.open}
+${doc.body}
+${pytest(testFiles)}`, 600));
+  } else {
+    yield* ask('I will run the test suite to see what fails.', bash(pytest([]), 600));
+  }
   const patch = options.kind === 'oracle' ? options.fix : options.kind === 'partial' ? partOfFix(options.fix, options.rng) : '';
   const files = parseDiffFiles(patch).map((f) => f.newPath ?? f.oldPath ?? '');
   if (patch === '') {
@@ -65,11 +83,12 @@ export async function* offlineSolver(options: SolverOptions): ScriptedAgent {
     const doc = hereDoc(patch);
     const applied = yield* ask(
       `The failures point at ${files.join(', ')}. I will restore the behaviour the tests expect there.`,
-      bash(`git apply --whitespace=nowarn ${doc.open}\n${doc.body}\ngit diff --stat`),
+      bash(`git apply --whitespace=nowarn ${doc.open}
+${doc.body}
+git diff --stat`),
     );
     if (applied[0]?.output.includes('error:')) return `My change did not apply: ${applied[0].output.slice(0, 200)}`;
-    const modules = files.filter((f) => f.endsWith('.py'));
-    if (modules.length > 0) yield* ask('Checking that the changed modules still compile.', bash(`python3 -m py_compile ${modules.map(shellQuote).join(' ')} && echo compiled`));
+    yield* ask('Running the tests again with my change.', bash(pytest(testFiles), 600));
   }
   const submitted = yield* ask('Submitting my changes.', { name: 'submit', input: {} });
   return submitted[0]?.isError ? `The submission was refused: ${submitted[0].output}` : 'Submitted.';
