@@ -24,7 +24,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
     load: async () => (await import('./commands/inject.js')).injectCommand,
     summary: 'run injection rollouts on an image and check what they submit',
     synopsis:
-      'bugbench inject --image T --strategy removal|history|direct|featadd|buginstruct [--policy anthropic|offline] [--model M]\n' +
+      'bugbench inject --image T --strategy removal|history|removal+history|direct|featadd|buginstruct [--policy anthropic|offline] [--model M]\n' +
       '  [-n N] [--concurrency C] [--seed X] [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD]\n' +
       '  [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--json]\n' +
       'bugbench inject --resume RUN-ID [--json]   (finishes an interrupted or cancelled run with its own options)',

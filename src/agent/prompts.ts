@@ -48,7 +48,8 @@ export function injectionPrompts(strategy: string, v: InjectionPromptValues): { 
     min_failing_tests: v.minFailingTests,
     test_timeout: v.testTimeoutSec,
   };
-  const artifactRules = renderPrompt('_artifact-rules', values);
+  // A feature's agent leaves how it ran the tests; bugbench makes the rest of the artifact.
+  const artifactRules = renderPrompt(strategy === 'featadd' ? '_feature-rules' : '_artifact-rules', values);
   return {
     system: renderPrompt('injector-system', values),
     task: renderPrompt(strategy, { ...values, artifact_rules: artifactRules }),

@@ -11,16 +11,12 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { AnthropicModel, DEFAULT_MODEL } from '../agent/anthropic-model.js';
-import { artifactSubmitHandler } from '../agent/artifact-submit.js';
 import { Budget } from '../agent/budget.js';
 import type { RolloutEvent } from '../agent/events.js';
-import type { Model } from '../agent/model.js';
-import { offlineInjector, OFFLINE_STRATEGIES, type OfflineStrategy } from '../agent/offline/injector.js';
-import { OfflineModel } from '../agent/offline/offline-model.js';
-import { Rng, rolloutSeed } from '../agent/offline/rng.js';
+import { AnthropicModel } from '../agent/anthropic-model.js';
+import { rolloutSeed } from '../agent/offline/rng.js';
 import { injectionPrompts } from '../agent/prompts.js';
-import { DEFAULT_TOOL_OPTIONS, INJECTOR_SUBMIT } from '../agent/tools.js';
+import { DEFAULT_TOOL_OPTIONS } from '../agent/tools.js';
 import type { CheckEvent } from '../bugs/check-types.js';
 import type { CheckParams } from '../bugs/meta.js';
 import { BugbenchError, errorMessage, UsageError } from '../errors.js';
@@ -30,14 +26,15 @@ import { inspectRepoImage } from '../sandbox/repo-image.js';
 import { trajectoryOf, type BugRecord, type RolloutRecord, type RunRecord } from '../store/records.js';
 import { openStore, RecordNotFoundError, type Store } from '../store/store.js';
 import { bugDir, checkStoredBug } from './bug-checks.js';
+import { findFeatureBug } from './feature-bug.js';
+import { injectorModel, injectorSubmit, modelName, needsModel, promptOf, STRATEGIES, type InjectStrategy } from './injectors.js';
 import { addBug } from './new-bug.js';
 import { analyseBug } from './analysis.js';
 import { forEachConcurrently } from './pool.js';
 import type { PolicyName } from './policy.js';
 import { runRollout } from './rollout.js';
 
-export const STRATEGIES = ['removal', 'history', 'direct', 'featadd', 'buginstruct'] as const;
-export type InjectStrategy = (typeof STRATEGIES)[number];
+export { STRATEGIES, type InjectStrategy } from './injectors.js';
 export { defaultPolicy, type PolicyName } from './policy.js';
 
 /** What a run is: kept in its record, so `--resume` runs the rest the same way. */
@@ -97,11 +94,20 @@ export interface RolloutSummary {
   detail?: string;
 }
 
+/** What a run yielded: rollouts, submissions, features that broke something (FeatAdd), valid bugs. */
+export interface InjectYield {
+  rollouts: number;
+  submitted: number;
+  featuresThatBroke: number | null;
+  valid: number;
+}
+
 export interface InjectResult {
   runId: string;
   status: RunRecord['status'];
   bugs: InjectedBug[];
   rollouts: RolloutSummary[];
+  yield: InjectYield;
 }
 
 export function runDir(store: Store, runId: string): string {
@@ -124,7 +130,7 @@ async function prepare(settings: InjectSettings, docker: Docker): Promise<ImageF
   if (!STRATEGIES.includes(settings.strategy)) {
     throw new UsageError(`unknown strategy "${settings.strategy}"; use one of ${STRATEGIES.join(', ')}`);
   }
-  if (settings.policy === 'offline' && !OFFLINE_STRATEGIES.includes(settings.strategy as OfflineStrategy)) {
+  if (settings.policy === 'offline' && needsModel(settings.strategy)) {
     throw new UsageError(
       `the ${settings.strategy} strategy needs a model: it asks an agent to write a feature or a deliberate bug, which the offline policy cannot do; use --policy anthropic with ANTHROPIC_API_KEY set`,
     );
@@ -138,26 +144,6 @@ async function prepare(settings: InjectSettings, docker: Docker): Promise<ImageF
     await probe.verify();
   }
   return { baseCommit: image.commit, imageId: image.imageId, repo: image.repo };
-}
-
-function modelName(settings: InjectSettings): string {
-  return settings.policy === 'anthropic' ? (settings.model ?? DEFAULT_MODEL) : `offline/${settings.strategy}`;
-}
-
-function makeModel(settings: InjectSettings, index: number): Model {
-  if (settings.policy === 'anthropic') return new AnthropicModel({ model: settings.model ?? DEFAULT_MODEL, maxTokens: settings.maxTokens });
-  const strategy = settings.strategy as OfflineStrategy;
-  return new OfflineModel(
-    `offline/${strategy}`,
-    offlineInjector({
-      strategy,
-      rng: new Rng(rolloutSeed(settings.seed, index)),
-      minPassingTests: settings.params.minPassingTests,
-      minChangedFiles: settings.params.minChangedFiles,
-      minFailingTests: settings.params.minFailingTests,
-      testTimeoutSec: settings.params.testTimeoutSec,
-    }),
-  );
 }
 
 /** The settings as the run record keeps them (no functions, no undefined). */
@@ -298,7 +284,8 @@ async function injectionRollout(
   const rolloutId = `${runId}-r${index + 1}`;
   const staging = join(runDir(store, runId), `${rolloutId}-artifact`);
   rmSync(staging, { recursive: true, force: true });
-  const prompts = injectionPrompts(options.strategy, { repoRoot: '/repo', ...options.params });
+  const prompt = promptOf(options.strategy, options.seed, index);
+  const prompts = injectionPrompts(prompt, { repoRoot: '/repo', ...options.params });
   const outcome = await runRollout({
     store,
     id: rolloutId,
@@ -307,13 +294,13 @@ async function injectionRollout(
     strategy: options.strategy,
     policy: options.policy,
     image: options.image,
-    model: makeModel(options, index),
+    model: injectorModel(options, index, prompt),
     system: prompts.system,
     task: prompts.task,
     maxSteps: options.maxSteps,
     budget: new Budget(options.budgetUsd),
     runBudget,
-    submit: (sandbox) => ({ definition: INJECTOR_SUBMIT, handle: artifactSubmitHandler(sandbox, staging) }),
+    submit: (sandbox) => injectorSubmit(prompt, sandbox, staging, facts.baseCommit),
     // The cap protects a model's context; the scripted offline agent reads whole outputs (file lists of big repos).
     maxOutputChars: options.policy === 'offline' ? 4 * 1024 * 1024 : DEFAULT_TOOL_OPTIONS.maxOutputChars,
     signal: options.signal,
@@ -324,6 +311,17 @@ async function injectionRollout(
   if (outcome.reason !== 'submitted' || !existsSync(staging)) {
     rmSync(staging, { recursive: true, force: true });
     return undefined;
+  }
+  if (prompt === 'featadd') {
+    // A feature is a bug only if the tests, run now, show that it broke something.
+    const found = await findFeatureBug(staging, { image: options.image, baseCommit: facts.baseCommit, params: options.params, runId: `${rolloutId}-feature`, signal: options.signal, docker: options.docker });
+    if (found.kind !== 'broke') {
+      const detail = found.kind === 'no-bug' ? `no bug: the feature kept every test passing (${found.passed})` : `no bug: ${found.reason}`;
+      store.transact((tx) => tx.patch('rollouts', rolloutId, { status: found.kind === 'no-bug' ? 'no-bug' : 'error', detail }));
+      rmSync(staging, { recursive: true, force: true });
+      return undefined;
+    }
+    store.transact((tx) => tx.patch('rollouts', rolloutId, { detail: `the feature broke ${found.broken.length} test(s)` }));
   }
   const bug = addBug(store, staging, {
     image: options.image,
@@ -340,7 +338,7 @@ async function injectionRollout(
     rollout: rolloutId,
     trajectory: outcome.trajectory,
     params: options.params,
-    extraMeta: { seed: options.policy === 'offline' ? rolloutSeed(options.seed, index) : null },
+    extraMeta: { prompt, seed: options.policy === 'offline' ? rolloutSeed(options.seed, index) : null },
   });
   return bug.id;
 }
@@ -371,10 +369,17 @@ export function runResult(store: Store, runId: string): InjectResult {
     const bug = r.bugId ? store.get('bugs', r.bugId) : undefined;
     return bug ? [injectedBug(store, bug)] : [];
   });
+  const featadd = run.strategy === 'featadd';
   return {
     runId,
     status: run.status,
     bugs,
+    yield: {
+      rollouts: rollouts.length,
+      submitted: rollouts.filter((r) => r.status === 'submitted' || r.status === 'no-bug').length,
+      featuresThatBroke: featadd ? rollouts.filter((r) => r.bugId !== null).length : null,
+      valid: bugs.filter((b) => b.valid).length,
+    },
     rollouts: rollouts.map((r) => ({
       rollout: r.id,
       reason: r.status,

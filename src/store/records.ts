@@ -118,7 +118,8 @@ export interface RunRecord {
   error: string | null;
 }
 
-export type RolloutStatus = 'pending' | 'running' | 'submitted' | 'max-steps' | 'budget' | 'error' | 'cancelled' | 'interrupted';
+/** `no-bug`: a FeatAdd rollout whose feature broke no test (a normal outcome). */
+export type RolloutStatus = 'pending' | 'running' | 'submitted' | 'no-bug' | 'max-steps' | 'budget' | 'error' | 'cancelled' | 'interrupted';
 
 export interface RolloutRecord {
   id: string;

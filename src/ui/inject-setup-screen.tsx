@@ -1,12 +1,12 @@
 /** Setting up an injection run on the selected image. */
 import { Box, Text } from 'ink';
-import { OFFLINE_STRATEGIES } from '../agent/offline/injector.js';
+import { needsModel as strategyNeedsModel } from '../pipeline/injectors.js';
 import type { ViewState } from './state.js';
 
 export function InjectSetupScreen({ state }: { state: ViewState }) {
   const image = state.images[state.cursor];
   const { form } = state;
-  const needsModel = form.policy === 'offline' && !(OFFLINE_STRATEGIES as string[]).includes(form.strategy);
+  const needsModel = form.policy === 'offline' && strategyNeedsModel(form.strategy);
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold>{image ? `New injection run on ${image.tag}` : 'No image: pick one on Images (1)'}</Text>

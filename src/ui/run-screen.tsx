@@ -44,10 +44,12 @@ export function RunScreen({ run, rows = 40 }: { run: RunView; rows?: number }) {
   const visible = run.tags.slice(first, first + listRows);
   const finished = run.tags.filter((t) => !['waiting', 'running'].includes(run.rollouts[t]!.status)).length;
   const valid = run.tags.filter((t) => run.rollouts[t]!.bug?.valid).length;
+  // FeatAdd's yield: features that broke something are the bugs it made.
+  const broke = run.strategy === 'featadd' ? `, ${run.tags.filter((t) => run.rollouts[t]!.bug).length} feature(s) broke something` : '';
   return (
     <Box flexDirection="column">
       <Text bold>
-        Injection on {run.image} — {run.strategy}, {run.policy}: {finished}/{run.tags.length} done, {valid} valid
+        Injection on {run.image} — {run.strategy}, {run.policy}: {finished}/{run.tags.length} done{broke}, {valid} valid
         {run.runId ? <Text dimColor> ({run.runId})</Text> : null}
       </Text>
       {visible.map((tag, i) => (

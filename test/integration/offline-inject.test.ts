@@ -80,6 +80,21 @@ describe('the offline injector', () => {
   }, 120_000);
 });
 
+describe('removal+history', () => {
+  it('draws the removal or the history prompt per rollout from the seed, and every bug records which one it got', async () => {
+    const result = await runInjection({ image: 'bugbench/repo-slotsmith:latest', strategy: 'removal+history', policy: 'offline', n: 6, concurrency: 2, seed: 11, params: DEFAULT_CHECK_PARAMS, maxSteps: 100 });
+    expect(result.rollouts).toHaveLength(6);
+    const prompts = result.bugs.map((b) => JSON.parse(readFileSync(`${b.artifactDir}/meta.json`, 'utf8')).prompt as string);
+    expect(prompts).toHaveLength(result.bugs.length);
+    expect(new Set(prompts)).toEqual(new Set(['removal', 'history']));
+    for (const bug of result.bugs) expect(JSON.parse(readFileSync(`${bug.artifactDir}/meta.json`, 'utf8')).strategy).toBe('removal+history');
+    // The drawn prompt is also the offline agent's: its model is named for it.
+    const models = result.rollouts.map((r) => readFileSync(r.trajectory, 'utf8').match(/"model":"offline\/(removal|history)"/)?.[1]);
+    expect(new Set(models)).toEqual(new Set(['removal', 'history']));
+    expect(result.bugs.filter((b) => b.valid).length).toBeGreaterThanOrEqual(4);
+  }, 300_000);
+});
+
 describe('bugbench inject', () => {
   it('prints the documented JSON and stores bugs that `check` finds by id', async () => {
     const result = await bugbench(['inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'history', '--policy', 'offline', '-n', '1', '--seed', '4', '--json']);

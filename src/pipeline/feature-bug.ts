@@ -1,0 +1,72 @@
+/**
+ * FeatAdd's bug, found afterwards (BugPilot 3.2): the tests the agent ran are
+ * run by bugbench on the original code and with the feature; if no test that
+ * passed before fails, there is no bug — a normal outcome. Otherwise the
+ * feature becomes bug_inject.diff and bugbench writes test_weaken.diff by
+ * deleting the tests that broke, so a solver does not see them (as in
+ * SWE-bench), and the artifact is ready for the nine checks.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type Docker from 'dockerode';
+import { ARTIFACT_FILES, loadArtifact } from '../bugs/artifact.js';
+import { CheckContext } from '../bugs/check-context.js';
+import { parseDiffFiles } from '../bugs/diff.js';
+import type { CheckParams } from '../bugs/meta.js';
+import { brokenTests } from '../bugs/test-results.js';
+import { PACKAGE_ROOT } from '../paths.js';
+import { Sandbox } from '../sandbox/sandbox.js';
+
+export type FeatureVerdict = { kind: 'broke'; broken: string[]; weakenedFiles: number } | { kind: 'no-bug'; passed: number } | { kind: 'unusable'; reason: string };
+
+const HELPER = '/tmp/bugbench-helper.py';
+
+/** The weakening: the broken tests deleted from their files, as a diff over those files. */
+async function weakening(image: string, baseCommit: string, before: Record<string, string>, after: Record<string, string>, runId: string, docker?: Docker): Promise<string> {
+  const sandbox = await Sandbox.create({ image, runId, docker });
+  try {
+    await sandbox.writeFiles([
+      { path: HELPER, content: readFileSync(join(PACKAGE_ROOT, 'data', 'offline', 'agent_helper.py')) },
+      { path: '/tmp/before.json', content: JSON.stringify(before) },
+      { path: '/tmp/after.json', content: JSON.stringify(after) },
+    ]);
+    await sandbox.reset(baseCommit);
+    await sandbox.run(`python3 ${HELPER} drop-broken /tmp/before.json /tmp/after.json`, { timeoutMs: 60_000 });
+    return await sandbox.diff();
+  } finally {
+    await sandbox.remove();
+  }
+}
+
+/** Runs the staged feature's tests and, if it broke any, completes the artifact with the weakening. */
+export async function findFeatureBug(staging: string, setup: { image: string; baseCommit: string; params: CheckParams; runId: string; signal?: AbortSignal; docker?: Docker }): Promise<FeatureVerdict> {
+  const ctx = new CheckContext({
+    artifact: loadArtifact(staging),
+    image: setup.image,
+    baseCommit: setup.baseCommit,
+    params: setup.params,
+    logDir: join(staging, 'found'),
+    parallelism: 2,
+    runId: setup.runId,
+  });
+  const onAbort = () => void ctx.close();
+  setup.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const [original, feature] = await Promise.all([ctx.originalRun(), ctx.buggyRun()]);
+    for (const [run, state] of [
+      [original, 'original'],
+      [feature, 'feature'],
+    ] as const) {
+      if (run.timedOut) return { kind: 'unusable', reason: `the agent's test script timed out after ${setup.params.testTimeoutSec} s on the ${state} code` };
+      if (run.parser.error) return { kind: 'unusable', reason: `the agent's test parser failed on the ${state} code's log: ${run.parser.error}` };
+    }
+    const broken = brokenTests(original.results, feature.results);
+    if (broken.length === 0) return { kind: 'no-bug', passed: Object.values(original.results).filter((s) => s === 'passed').length };
+    const weaken = await weakening(setup.image, setup.baseCommit, original.results, feature.results, `${setup.runId}-weaken`, setup.docker);
+    writeFileSync(join(staging, ARTIFACT_FILES.testWeaken), weaken);
+    return { kind: 'broke', broken, weakenedFiles: weaken.trim() === '' ? 0 : parseDiffFiles(weaken).length };
+  } finally {
+    setup.signal?.removeEventListener('abort', onAbort);
+    await ctx.close();
+  }
+}
