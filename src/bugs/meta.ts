@@ -2,6 +2,9 @@
 
 export type Strategy = 'removal' | 'history' | 'direct' | 'featadd' | 'buginstruct' | 'handwritten' | 'higher-order';
 
+/** BugPilot's strategies give the solver a bug report; Self-play SWE-RL's the oracle test patch. */
+export const REPORT_STRATEGIES: readonly string[] = ['featadd', 'buginstruct'];
+
 export interface CheckParams {
   minPassingTests: number;
   minChangedFiles: number;

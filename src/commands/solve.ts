@@ -56,7 +56,7 @@ export async function solveCommand(args: string[]): Promise<number> {
       concurrency: positiveInt('concurrency', values.concurrency, 1) ?? DEFAULT_SOLVE.concurrency,
       policy: oneOf<PolicyName>('policy', values.policy, POLICIES, defaultPolicy()),
       solver: oneOf<SolverChoice>('solver', values.solver, SOLVER_CHOICES, DEFAULT_SOLVE.solver),
-      statement: oneOf<StatementKind>('statement', values.statement, ['template', 'report'], DEFAULT_SOLVE.statement),
+      statement: values.statement === undefined ? undefined : oneOf<StatementKind>('statement', values.statement, ['template', 'report'], 'template'),
       alpha,
       seed: positiveInt('seed', values.seed) ?? DEFAULT_SOLVE.seed,
       model: values.model,

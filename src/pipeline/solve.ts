@@ -23,7 +23,7 @@ import { SOLVER_SUBMIT } from '../agent/tools.js';
 import { BUG_FILES, loadArtifact, type BugArtifact } from '../bugs/artifact.js';
 import { CheckContext } from '../bugs/check-context.js';
 import { evaluateInContext, type TestSpec } from '../bugs/evaluate.js';
-import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
+import { DEFAULT_CHECK_PARAMS, REPORT_STRATEGIES } from '../bugs/meta.js';
 import { reverseDiff } from '../bugs/reverse-diff.js';
 import { DEFAULT_ALPHA, injectReward, solveRate, solverReward } from '../bugs/rewards.js';
 import { BugbenchError, UsageError } from '../errors.js';
@@ -48,7 +48,8 @@ export interface SolveSettings {
   /** The offline solver (ignored by the anthropic policy). */
   solver: SolverChoice;
   model?: string;
-  statement: StatementKind;
+  /** The task text; by default the bug report for BugPilot's strategies, the template for the others. */
+  statement?: StatementKind;
   alpha: number;
   seed: number;
   maxSteps: number;
@@ -69,7 +70,6 @@ export const DEFAULT_SOLVE: Omit<SolveSettings, 'policy'> = {
   k: 8,
   concurrency: 2,
   solver: 'mix',
-  statement: 'template',
   alpha: DEFAULT_ALPHA,
   seed: 0,
   maxSteps: 100,
@@ -138,11 +138,12 @@ export async function solveBug(bugId: string, options: SolveSettings & SolveHook
   const spec = specOf(store, bug);
   const artifact = loadArtifact(store.abs(bugFolder(bug.id)));
   if (options.policy === 'anthropic') await new AnthropicModel({ model: options.model, maxTokens: options.maxTokens }).verify();
-  const statement = await statementOf(store, bug, artifact, options.statement, options);
+  const statementKind = options.statement ?? (REPORT_STRATEGIES.includes(bug.strategy) ? 'report' : 'template');
+  const statement = await statementOf(store, bug, artifact, statementKind, options);
   const { system, task } = solverPrompts(statement);
   const fix = fixOf(store, bug, artifact);
   // The template statement carries the oracle tests; an offline solver puts them in as an agent would.
-  const oracleTests = options.statement === 'template' ? reverseDiff(artifact.testWeaken) : undefined;
+  const oracleTests = statementKind === 'template' ? reverseDiff(artifact.testWeaken) : undefined;
   const plan = solverPlan(options.solver, options.k, new Rng(options.seed));
   const runId = `solve-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${randomUUID().slice(0, 4)}`;
   const solverName = (i: number) => (options.policy === 'anthropic' ? (options.model ?? DEFAULT_MODEL) : `offline/${plan[i]}`);
@@ -158,7 +159,7 @@ export async function solveBug(bugId: string, options: SolveSettings & SolveHook
       policy: options.policy,
       model: options.policy === 'anthropic' ? (options.model ?? DEFAULT_MODEL) : `offline/${options.solver}`,
       n: options.k,
-      options: JSON.parse(JSON.stringify({ bugId, k: options.k, concurrency: options.concurrency, solver: options.solver, statement: options.statement, alpha: options.alpha, seed: options.seed, model: options.model })),
+      options: JSON.parse(JSON.stringify({ bugId, k: options.k, concurrency: options.concurrency, solver: options.solver, statement: statementKind, alpha: options.alpha, seed: options.seed, model: options.model })),
       owner: currentProcess(),
       startedAt: now,
       finishedAt: null,
@@ -174,7 +175,7 @@ export async function solveBug(bugId: string, options: SolveSettings & SolveHook
         runId,
         index: i,
         solver: solverName(i),
-        statement: options.statement,
+        statement: statementKind,
         status: 'pending',
         solved: null,
         failing: [],
@@ -225,7 +226,7 @@ export async function solveBug(bugId: string, options: SolveSettings & SolveHook
       id,
       runId,
       role: 'solver',
-      strategy: options.statement,
+      strategy: statementKind,
       policy: options.policy,
       image: bug.image,
       model: makeSolverModel(options, plan[i]!, fix, oracleTests, rolloutSeed(options.seed, i)),

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { readJsonFile } from '../../store/json-file.js';
 import { join } from 'node:path';
 import { ARTIFACT_FILES, BUG_FILES, parseTestFiles } from '../../bugs/artifact.js';
-import { DEFAULT_CHECK_PARAMS } from '../../bugs/meta.js';
+import { DEFAULT_CHECK_PARAMS, REPORT_STRATEGIES } from '../../bugs/meta.js';
 import { reverseDiff } from '../../bugs/reverse-diff.js';
 import { templateStatement } from '../../agent/prompts.js';
 import { bugFolder, checkFolder, type BugRecord } from '../../store/records.js';
@@ -32,8 +32,6 @@ export interface BugMaterial extends TaskMaterial {
 
 export class ExportSkip extends Error {}
 
-/** BugPilot's strategies hand the solver a bug report; Self-play SWE-RL's the oracle test patch. */
-export const REPORT_STRATEGIES = ['featadd', 'buginstruct'];
 
 /**
  * Reads a bug's files. Synchronous on purpose: an export reads hundreds of
