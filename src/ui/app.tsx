@@ -22,7 +22,11 @@ import { ImagesScreen } from './images-screen.js';
 import { InjectSetupScreen } from './inject-setup-screen.js';
 import { ChecksScreen } from './checks-screen.js';
 import { ReviewScreen, reviewLayout } from './review-screen.js';
-import { RunScreen } from './run-screen.js';
+import { RolloutsScreen, rolloutsLayout } from './rollouts-screen.js';
+import type { RunEvent } from './run-state.js';
+import { transcriptRows } from './transcript.js';
+import { batcher } from './batcher.js';
+import { useRollouts } from './use-rollouts.js';
 import { SCREENS } from './screens.js';
 import { initialState, reduce, type ViewState } from './state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
@@ -51,8 +55,11 @@ export const realCore: WorkbenchCore = {
   inject: runInjection,
 };
 
-/** Rows the header and footer take. */
-const CHROME_ROWS = 2;
+/**
+ * Rows the frame keeps for itself: the header, the footer, and one left free —
+ * Ink clears the whole terminal on every frame once a frame is as tall as it.
+ */
+const CHROME_ROWS = 3;
 
 export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onExitCode?: (code: number) => void }) {
   const [state, dispatch, latest] = useLatestReducer(reduce, initialState);
@@ -65,6 +72,14 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
   const review = useReview(store);
   const checks = useChecks(store, review.selected?.id, work, review.openBug);
   const checksLog = useMemo(() => (checks.state.log ? readLogTail(checks.state.log.path) : null), [checks.state.log]);
+  const openInReview = useCallback(
+    (id: string) => {
+      review.openBug(id);
+      dispatch({ type: 'go', screen: 'review' });
+    },
+    [review.openBug, dispatch],
+  );
+  const rollouts = useRollouts(store, state.run, openInReview, () => work.cancel('inject'));
 
   useEffect(() => {
     let cancelled = false;
@@ -95,6 +110,8 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
       const controller = new AbortController();
       dispatch({ type: 'start-run' });
       const { form } = current;
+      // A flood of events (text streams a few characters at a time) is shown one batch per frame.
+      const events = batcher<RunEvent>((batch) => dispatch({ type: 'batch', events: batch }));
       const done = core
         .inject({
           store,
@@ -107,13 +124,17 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
           params: DEFAULT_CHECK_PARAMS,
           maxSteps: 100,
           signal: controller.signal,
-          onEvent: (rolloutId, event) => dispatch({ type: 'rollout-event', rolloutId, event }),
+          onRun: (runId) => events.push({ type: 'run-started', runId }),
+          onEvent: (rolloutId, event) => events.push({ type: 'rollout-event', rolloutId, event, at: Date.now() }),
           onCheckEvent: (rolloutId, event) => {
-            if (event.type === 'check-started' || event.type === 'check-finished') dispatch({ type: 'check-event', rolloutId, event });
+            if (event.type === 'check-started' || event.type === 'check-finished') events.push({ type: 'check-event', rolloutId, event });
           },
-          onBug: (bug) => dispatch({ type: 'bug', bug }),
+          onBug: (bug) => events.push({ type: 'bug', bug }),
         })
-        .then((result) => dispatch({ type: 'run-finished', runId: result.runId }))
+        .then((result) => {
+          events.flush();
+          dispatch({ type: 'run-finished', runId: result.runId });
+        })
         .catch((error: unknown) => dispatch({ type: 'run-failed', message: errorMessage(error) }))
         .finally(async () => {
           dispatch({ type: 'images-loaded', images: await core.listImages(store).catch(() => current.images) });
@@ -133,14 +154,18 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
     [exit, onExitCode, work],
   );
 
-  useInput((input, key) => {
+  // Ink is handed one handler for good; it calls the router of the latest render. A key can arrive
+  // before React has run the effects of a frame already drawn, and must not act on an older render.
+  const router = useRef<(input: string, key: Key) => void>(() => undefined);
+  router.current = (input, key) => {
     // Keys typed quickly can arrive together ("--"); take plain characters one at a time.
     if (input.length > 1 && !key.ctrl && !key.meta && /^[\x20-\x7e]+$/.test(input) && !review.capturing()) {
       for (const char of input) route(char, key);
       return;
     }
     route(input, key);
-  });
+  };
+  useInput(useCallback((input: string, key: Key) => router.current(input, key), []));
 
   function route(input: string, key: Key): void {
     const state = latest();
@@ -188,17 +213,9 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
         else if (key.return && !work.labels().includes('inject')) startRun(state);
         return;
       case 'rollouts': {
-        if (key.upArrow || input === 'k') dispatch({ type: 'focus', delta: -1 });
-        else if (key.downArrow || input === 'j') dispatch({ type: 'focus', delta: 1 });
-        else if (input === 'c') work.cancel('inject');
-        else if (key.escape) dispatch({ type: 'back' });
-        else if (key.return && state.run) {
-          const bug = state.run.rollouts[state.run.tags[state.run.focus]!]?.bug;
-          if (bug) {
-            review.openBug(bug.id);
-            dispatch({ type: 'go', screen: 'review' });
-          }
-        }
+        if (key.escape) return dispatch({ type: 'back' });
+        const page = rolloutsLayout(rows - CHROME_ROWS, rollouts.run?.tags.length ?? 0, rollouts.state.focus).transcriptRows;
+        rollouts.onKey(input, key, page, transcriptRows(rollouts.transcript, columns, rollouts.state.unfold).length);
         return;
       }
       case 'checks':
@@ -215,37 +232,36 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
   }
 
   const body = rows - CHROME_ROWS;
+  // A fixed height that clips: whatever a screen draws, the frame never reaches the terminal's height.
   return (
-    <Box flexDirection="column">
+    <Box flexDirection="column" height={rows - 1} overflow="hidden">
       <Header screen={state.screen} ready={state.ready} />
-      {!state.ready ? (
-        <Box flexDirection="column">
-          <Text>{state.setupError ? 'Setup failed:' : 'Checking the Docker engine and images…'}</Text>
-          {state.setupLog.map((line, i) => (
-            <Text key={i} dimColor wrap="truncate-end">
-              {line}
-            </Text>
-          ))}
-          {state.setupError ? <Text color="red">{state.setupError}</Text> : null}
-          <Text dimColor>q quit</Text>
-        </Box>
-      ) : state.help ? (
-        <HelpOverlay screen={state.screen} />
-      ) : state.screen === 'images' ? (
-        <ImagesScreen state={state} columns={columns} />
-      ) : state.screen === 'run' ? (
-        <InjectSetupScreen state={state} />
-      ) : state.screen === 'rollouts' ? (
-        state.run ? (
-          <RunScreen run={state.run} rows={body} />
+      <Box flexDirection="column" height={body} overflow="hidden">
+        {!state.ready ? (
+          <Box flexDirection="column">
+            <Text>{state.setupError ? 'Setup failed:' : 'Checking the Docker engine and images…'}</Text>
+            {state.setupLog.map((line, i) => (
+              <Text key={i} dimColor wrap="truncate-end">
+                {line}
+              </Text>
+            ))}
+            {state.setupError ? <Text color="red">{state.setupError}</Text> : null}
+            <Text dimColor>q quit</Text>
+          </Box>
+        ) : state.help ? (
+          <HelpOverlay screen={state.screen} />
+        ) : state.screen === 'images' ? (
+          <ImagesScreen state={state} columns={columns} />
+        ) : state.screen === 'run' ? (
+          <InjectSetupScreen state={state} />
+        ) : state.screen === 'rollouts' ? (
+          <RolloutsScreen model={rollouts} rows={body} columns={columns} />
+        ) : state.screen === 'checks' ? (
+          <ChecksScreen state={checks.state} bug={review.selected} log={checksLog} rows={body} columns={columns} />
         ) : (
-          <Text dimColor>No run yet: set one up on Run (2).</Text>
-        )
-      ) : state.screen === 'checks' ? (
-        <ChecksScreen state={checks.state} bug={review.selected} log={checksLog} rows={body} columns={columns} />
-      ) : (
-        <ReviewScreen model={review} rows={body} columns={columns} />
-      )}
+          <ReviewScreen model={review} rows={body} columns={columns} />
+        )}
+      </Box>
       {state.ready ? <Footer screen={state.screen} confirmQuit={state.confirmQuit} /> : null}
     </Box>
   );

@@ -1,35 +1,46 @@
 /**
- * The live view of an injection run, built from the core's events by a pure
- * reducer: one entry per rollout with its status, its spend, the tail of its
- * transcript (streamed text, tool calls as their JSON arrives, the end of each
- * tool's output) and the verdicts of its checks.
+ * The view of a run's rollouts, built from the core's events by a pure
+ * reducer — the same for a live run and for one read back from its
+ * trajectories: per rollout its status, step, spend, time, its transcript
+ * (streamed text, each tool call as its JSON arrives and then its input, each
+ * tool's output whole up to a cap) and the verdicts of its checks.
  */
-import { describeToolInput, oneLine } from '../agent/describe.js';
+import { describeToolInput } from '../agent/describe.js';
 import type { FinishReason, RolloutEvent } from '../agent/events.js';
 import type { CheckEvent } from '../bugs/check-types.js';
 import type { InjectedBug } from '../pipeline/inject.js';
 
-export const TRANSCRIPT_LINES = 12;
-const LINE_CHARS = 160;
+/** Transcript entries kept per rollout (the oldest go first). */
+export const TRANSCRIPT_LIMIT = 4000;
+/** Lines of one tool output kept (its head and its tail). */
+export const OUTPUT_LIMIT = 400;
 
 export interface TranscriptLine {
   kind: 'text' | 'tool' | 'output' | 'info';
   text: string;
   callId?: string;
   step?: number;
+  /** For a tool's output: all its lines (kept up to OUTPUT_LIMIT); `text` is then unused. */
+  lines?: string[];
+  error?: boolean;
 }
+
+export type RolloutStatus = 'waiting' | 'running' | FinishReason | 'no-bug' | 'interrupted';
 
 export interface RolloutView {
   tag: string;
-  status: 'waiting' | 'running' | FinishReason;
+  status: RolloutStatus;
   step: number;
   costUsd: number;
   tokens: number;
+  /** Wall clock when it started (ms), and how long it ran once finished. */
+  startedAt: number | null;
+  durationMs: number | null;
   lastAction: string;
   transcript: TranscriptLine[];
   checks: { name: string; verdict: string }[];
   checking: string | null;
-  bug?: { id: string; valid: boolean; failedCheck: string | null };
+  bug?: { id: string; valid: boolean; status?: string; failedCheck: string | null };
 }
 
 export interface RunView {
@@ -45,85 +56,95 @@ export interface RunView {
 }
 
 export type RunEvent =
-  | { type: 'rollout-event'; rolloutId: string; event: RolloutEvent }
+  | { type: 'rollout-event'; rolloutId: string; event: RolloutEvent; at?: number }
   | { type: 'check-event'; rolloutId: string; event: CheckEvent }
   | { type: 'bug'; bug: InjectedBug }
+  | { type: 'run-started'; runId: string }
   | { type: 'run-finished'; runId: string }
   | { type: 'run-failed'; message: string }
-  | { type: 'focus'; delta: number };
+  | { type: 'focus'; delta: number }
+  | { type: 'batch'; events: RunEvent[] };
 
 /** The short name of a rollout ("r3") or a solver attempt ("a3") from its id. */
 export function tagOf(rolloutId: string): string {
   return /-([ra]\d+)$/.exec(rolloutId)?.[1] ?? rolloutId;
 }
 
+export function emptyRollout(tag: string): RolloutView {
+  return { tag, status: 'waiting', step: 0, costUsd: 0, tokens: 0, startedAt: null, durationMs: null, lastAction: '', transcript: [], checks: [], checking: null };
+}
+
 /** A run of `n` rollouts named r1…rn, or for solver attempts (`prefix` a) a1…an. */
 export function newRunView(image: string, strategy: string, policy: string, n: number, prefix: 'r' | 'a' = 'r'): RunView {
   const tags = Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
-  const rollouts = Object.fromEntries(
-    tags.map((tag): [string, RolloutView] => [
-      tag,
-      { tag, status: 'waiting', step: 0, costUsd: 0, tokens: 0, lastAction: '', transcript: [], checks: [], checking: null },
-    ]),
-  );
-  return { image, strategy, policy, tags, rollouts, focus: 0, done: false };
+  return { image, strategy, policy, tags, rollouts: Object.fromEntries(tags.map((tag) => [tag, emptyRollout(tag)])), focus: 0, done: false };
 }
 
-const clip = (text: string) => oneLine(text, LINE_CHARS);
-
-function withTranscript(view: RolloutView, lines: TranscriptLine[]): RolloutView {
-  return { ...view, transcript: lines.slice(-TRANSCRIPT_LINES) };
+/** An output's lines, its head and tail kept past the cap. */
+function keptLines(output: string): string[] {
+  const lines = output.replace(/\n$/, '').split('\n').filter((l) => !/^\[exit code \d+\]$/.test(l));
+  if (lines.length <= OUTPUT_LIMIT) return lines;
+  const half = OUTPUT_LIMIT / 2;
+  return [...lines.slice(0, half), `[… ${lines.length - OUTPUT_LIMIT} lines not kept …]`, ...lines.slice(-half)];
 }
 
-function applyRolloutEvent(view: RolloutView, event: RolloutEvent): RolloutView {
-  const lines = [...view.transcript];
+/** Appends to a transcript in place (the caller owns the copy). */
+function push(lines: TranscriptLine[], line: TranscriptLine): void {
+  lines.push(line);
+  if (lines.length > TRANSCRIPT_LIMIT) lines.splice(0, lines.length - TRANSCRIPT_LIMIT);
+}
+
+/** One event on one rollout; `at` is the wall clock when it arrived (for elapsed times). */
+export function applyRolloutEvent(view: RolloutView, event: RolloutEvent, at = Date.now()): RolloutView {
   switch (event.type) {
     case 'rollout-started':
-      return { ...view, status: 'running' };
+      return { ...view, status: 'running', startedAt: at - event.t };
     case 'step-started':
       return { ...view, step: event.step };
+    case 'step-usage':
+      return { ...view, costUsd: event.totalCostUsd, tokens: view.tokens + event.usage.inputTokens + event.usage.outputTokens };
+    default:
+      break;
+  }
+  const lines = [...view.transcript];
+  switch (event.type) {
     case 'text-delta': {
       const last = lines.at(-1);
       if (last?.kind === 'text' && last.step === event.step) lines[lines.length - 1] = { ...last, text: last.text + event.text };
-      else lines.push({ kind: 'text', text: event.text, step: event.step });
-      return withTranscript(view, lines);
+      else push(lines, { kind: 'text', text: event.text, step: event.step });
+      return { ...view, transcript: lines };
     }
     case 'tool-call-started':
-      lines.push({ kind: 'tool', text: `▶ ${event.name} `, callId: event.callId, step: event.step });
-      return withTranscript({ ...view, lastAction: event.name }, lines);
+      push(lines, { kind: 'tool', text: `▶ ${event.name} `, callId: event.callId, step: event.step });
+      return { ...view, transcript: lines, lastAction: event.name };
     case 'tool-input-delta': {
-      const at = lines.findIndex((l) => l.kind === 'tool' && l.callId === event.callId);
+      const at = lines.findLastIndex((l) => l.kind === 'tool' && l.callId === event.callId);
       if (at >= 0) lines[at] = { ...lines[at]!, text: lines[at]!.text + event.partialJson };
-      return withTranscript(view, lines);
+      return { ...view, transcript: lines };
     }
     case 'tool-call-finished': {
-      const what = clip(describeToolInput(event.name, event.input));
+      const what = describeToolInput(event.name, event.input);
       const status = event.isError ? 'error' : event.exitCode !== undefined ? `exit ${event.exitCode}` : 'ok';
-      const line: TranscriptLine = { kind: 'tool', text: `${event.isError ? '✗' : '✓'} ${event.name} ${what} → ${status}`, callId: event.callId, step: event.step };
-      const at = lines.findIndex((l) => l.kind === 'tool' && l.callId === event.callId);
+      const line: TranscriptLine = { kind: 'tool', text: `${event.isError ? '✗' : '✓'} ${event.name} ${what} → ${status} (${(event.durationMs / 1000).toFixed(1)} s)`, callId: event.callId, step: event.step, error: event.isError };
+      const at = lines.findLastIndex((l) => l.kind === 'tool' && l.callId === event.callId);
       if (at >= 0) lines[at] = line;
-      else lines.push(line);
-      const tail = event.output
-        .split('\n')
-        .filter((l) => l.trim() !== '' && !/^\[exit code \d+\]$/.test(l))
-        .slice(-3);
-      lines.push(...tail.map((t): TranscriptLine => ({ kind: 'output', text: clip(t), step: event.step })));
-      return withTranscript({ ...view, lastAction: `${event.name} ${what}` }, lines);
+      else push(lines, line);
+      const output = keptLines(event.output);
+      if (output.some((l) => l.trim() !== '')) push(lines, { kind: 'output', text: '', lines: output, callId: event.callId, step: event.step, error: event.isError });
+      return { ...view, transcript: lines, lastAction: `${event.name} ${what.split('\n')[0]}` };
     }
-    case 'step-usage':
-      return { ...view, costUsd: event.totalCostUsd, tokens: view.tokens + event.usage.inputTokens + event.usage.outputTokens };
     case 'retry':
-      lines.push({ kind: 'info', text: `retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${clip(event.reason)}` });
-      return withTranscript(view, lines);
+      push(lines, { kind: 'info', text: `retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${event.reason}` });
+      return { ...view, transcript: lines };
     case 'submitted':
-      lines.push({ kind: 'info', text: `submitted ${event.files.join(', ')}` });
-      return withTranscript(view, lines);
+      push(lines, { kind: 'info', text: `submitted ${event.files.join(', ')}` });
+      return { ...view, transcript: lines };
     case 'error':
-      lines.push({ kind: 'info', text: `error: ${clip(event.message)}` });
-      return withTranscript(view, lines);
+      push(lines, { kind: 'info', text: `error: ${event.message}`, error: true });
+      return { ...view, transcript: lines };
     case 'finished':
-      if (event.detail) lines.push({ kind: 'info', text: clip(event.detail) });
-      return withTranscript({ ...view, status: event.reason }, lines);
+      if (event.detail) push(lines, { kind: 'info', text: event.detail });
+      return { ...view, status: event.reason, durationMs: event.durationMs, transcript: lines };
   }
 }
 
@@ -141,12 +162,20 @@ export function reduceRun(run: RunView, event: RunEvent): RunView {
     return view ? { ...run, rollouts: { ...run.rollouts, [tag]: change(view) } } : run;
   };
   switch (event.type) {
+    case 'batch':
+      return event.events.reduce(reduceRun, run);
     case 'rollout-event':
-      return update(tagOf(event.rolloutId), (v) => applyRolloutEvent(v, event.event));
+      return update(tagOf(event.rolloutId), (v) => applyRolloutEvent(v, event.event, event.at));
     case 'check-event':
       return update(tagOf(event.rolloutId), (v) => applyCheckEvent(v, event.event));
     case 'bug':
-      return update(tagOf(event.bug.rollout), (v) => ({ ...v, bug: { id: event.bug.id, valid: event.bug.valid, failedCheck: event.bug.failedCheck } }));
+      return update(tagOf(event.bug.rollout), (v) => ({
+        ...v,
+        checking: null,
+        bug: { id: event.bug.id, valid: event.bug.valid, status: event.bug.status, failedCheck: event.bug.failedCheck },
+      }));
+    case 'run-started':
+      return { ...run, runId: event.runId };
     case 'run-finished':
       return { ...run, done: true, runId: event.runId };
     case 'run-failed':
@@ -156,4 +185,21 @@ export function reduceRun(run: RunView, event: RunEvent): RunView {
       return { ...run, focus: Math.min(last, Math.max(0, run.focus + event.delta)) };
     }
   }
+}
+
+/** What a run has done so far, counted honestly: a rollout is done once its bug has a verdict too. */
+export function runProgress(run: RunView) {
+  const views = run.tags.map((t) => run.rollouts[t]!);
+  const ended = (v: RolloutView) => !['waiting', 'running'].includes(v.status);
+  // Submitted and without a verdict yet: its checks are under way.
+  const checking = views.filter((v) => v.status === 'submitted' && !v.bug).length;
+  return {
+    total: views.length,
+    running: views.filter((v) => v.status === 'running').length,
+    checking,
+    done: views.filter((v) => ended(v) && v.status !== 'cancelled' && v.status !== 'interrupted' && !(v.status === 'submitted' && !v.bug)).length,
+    cancelled: views.filter((v) => v.status === 'cancelled' || v.status === 'interrupted').length,
+    valid: views.filter((v) => v.bug?.valid).length,
+    broke: views.filter((v) => v.bug).length,
+  };
 }

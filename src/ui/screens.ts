@@ -33,11 +33,15 @@ export const SCREENS: ScreenInfo[] = [
     key: '3',
     title: 'Rollouts',
     keys: [
-      ['↑/↓', 'focus a rollout'],
+      ['↑/↓ j/k', 'focus a rollout'],
+      ['[ / ]', 'a newer / an older run (every run of the workspace)'],
+      ['PgUp/PgDn g/G', "scroll the focused rollout's transcript (G follows the end)"],
+      ['f', 'unfold or fold long tool outputs'],
+      ['p', 'replay the focused rollout at 10× (p again stops)'],
       ['enter', 'open its bug in Review'],
-      ['c', 'cancel the run'],
+      ['c', 'cancel the live run'],
     ],
-    footer: '↑/↓ rollout · enter its bug · c cancel',
+    footer: '↑/↓ rollout · [/] run · PgUp/PgDn scroll · f fold · p replay · enter bug · c cancel',
   },
   {
     id: 'checks',

@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { RolloutEvent, RolloutEventBody } from '../../src/agent/events.js';
-import { newRunView, reduceRun, TRANSCRIPT_LINES, type RunView } from '../../src/ui/run-state.js';
+import { newRunView, OUTPUT_LIMIT, reduceRun, runProgress, TRANSCRIPT_LIMIT, type RunView } from '../../src/ui/run-state.js';
+import { rolloutRow, rolloutsLayout } from '../../src/ui/rollouts-screen.js';
+import { transcriptRows, wrap } from '../../src/ui/transcript.js';
 import { initialState, reduce } from '../../src/ui/state.js';
 
 let seq = 0;
-const ev = (body: RolloutEventBody): RolloutEvent => ({ ...body, seq: seq++, t: 0 }) as RolloutEvent;
+const ev = (body: RolloutEventBody, t = 0): RolloutEvent => ({ ...body, seq: seq++, t }) as RolloutEvent;
 const feed = (run: RunView, ...bodies: RolloutEventBody[]) =>
-  bodies.reduce((r, body) => reduceRun(r, { type: 'rollout-event', rolloutId: 'run-x-r2', event: ev(body) }), run);
+  reduceRun(run, { type: 'batch', events: bodies.map((body) => ({ type: 'rollout-event' as const, rolloutId: 'run-x-r2', event: ev(body), at: 1_000_000 })) });
 
 describe('the run view', () => {
-  it('builds a rollout transcript from streamed text, partial tool input and results', () => {
+  it('builds a rollout transcript from streamed text, partial tool input and whole results', () => {
     let run = newRunView('img', 'removal', 'offline', 2);
     run = feed(
       run,
@@ -26,27 +28,74 @@ describe('the run view', () => {
       run,
       { type: 'tool-call-finished', step: 1, callId: 'c1', name: 'bash', input: { command: 'ls' }, output: 'a\nb\nc\nd\n[exit code 0]', isError: false, exitCode: 0, durationMs: 5 },
       { type: 'step-usage', step: 1, usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0.01, totalCostUsd: 0.01 },
-      { type: 'finished', reason: 'submitted', steps: 1, costUsd: 0.01, durationMs: 9 },
+      { type: 'finished', reason: 'submitted', steps: 1, costUsd: 0.01, durationMs: 9000 },
     );
     const view = run.rollouts.r2!;
-    expect(view.transcript.map((l) => l.text)).toEqual(['Looking around.', '✓ bash ls → exit 0', 'b', 'c', 'd']);
-    expect(view).toMatchObject({ status: 'submitted', step: 1, costUsd: 0.01, tokens: 15 });
+    expect(view.transcript.map((l) => l.text)).toEqual(['Looking around.', '✓ bash ls → exit 0 (0.0 s)', '']);
+    expect(view.transcript[2]!.lines).toEqual(['a', 'b', 'c', 'd']);
+    expect(view).toMatchObject({ status: 'submitted', step: 1, costUsd: 0.01, tokens: 15, startedAt: 1_000_000, durationMs: 9000 });
   });
 
-  it('keeps only the tail of a long transcript, and records checks and the bug', () => {
-    let run = newRunView('img', 'history', 'offline', 1);
-    for (let i = 0; i < 40; i++) run = reduceRun(run, { type: 'rollout-event', rolloutId: 'run-x-r1', event: ev({ type: 'error', message: `e${i}` }) });
-    expect(run.rollouts.r1!.transcript).toHaveLength(TRANSCRIPT_LINES);
-    run = reduceRun(run, { type: 'check-event', rolloutId: 'run-x-r1', event: { type: 'check-started', check: 'parser', index: 1 } });
-    expect(run.rollouts.r1!.checking).toBe('parser');
-    run = reduceRun(run, {
-      type: 'check-event',
-      rolloutId: 'run-x-r1',
-      event: { type: 'check-finished', result: { name: 'parser', verdict: 'pass', reason: '', runs: [], durationMs: 1 } },
-    });
+  it('keeps a long output by its head and tail, and only the last entries of a very long transcript', () => {
+    let run = newRunView('img', 'history', 'offline', 2);
+    const output = Array.from({ length: OUTPUT_LIMIT * 3 }, (_, i) => `line ${i}`).join('\n');
+    run = feed(run, { type: 'tool-call-finished', step: 1, callId: 'c9', name: 'bash', input: { command: 'cat big' }, output, isError: false, exitCode: 0, durationMs: 1 });
+    const kept = run.rollouts.r2!.transcript.at(-1)!.lines!;
+    expect(kept).toHaveLength(OUTPUT_LIMIT + 1);
+    expect(kept[OUTPUT_LIMIT / 2]).toBe(`[… ${OUTPUT_LIMIT * 2} lines not kept …]`);
+    expect(kept.at(-1)).toBe(`line ${OUTPUT_LIMIT * 3 - 1}`);
+    run = feed(run, ...Array.from({ length: TRANSCRIPT_LIMIT + 50 }, (_, i) => ({ type: 'error' as const, message: `e${i}` })));
+    expect(run.rollouts.r2!.transcript).toHaveLength(TRANSCRIPT_LIMIT);
+    expect(run.rollouts.r2!.transcript.at(-1)!.text).toBe(`error: e${TRANSCRIPT_LIMIT + 49}`);
+  });
+
+  it('counts a rollout done only once its bug has a verdict, and cancelled ones apart', () => {
+    let run = newRunView('img', 'removal', 'offline', 3);
+    const finish = (id: string, reason: 'submitted' | 'cancelled') =>
+      reduceRun(run, { type: 'rollout-event', rolloutId: id, event: ev({ type: 'finished', reason, steps: 3, costUsd: 0, durationMs: 1 }) });
+    run = finish('run-x-r1', 'submitted');
+    expect(runProgress(run)).toMatchObject({ done: 0, checking: 1, cancelled: 0 });
     run = reduceRun(run, { type: 'bug', bug: { id: 'b1', rollout: 'run-x-r1', valid: true, status: 'valid', failedCheck: null, artifactDir: '', trajectory: '' } });
-    expect(run.rollouts.r1).toMatchObject({ checking: null, checks: [{ name: 'parser', verdict: 'pass' }], bug: { id: 'b1', valid: true } });
-    expect(reduceRun(run, { type: 'run-finished', runId: 'run-x' })).toMatchObject({ done: true, runId: 'run-x' });
+    run = finish('run-x-r2', 'cancelled');
+    expect(runProgress(run)).toMatchObject({ total: 3, done: 1, checking: 0, cancelled: 1, valid: 1 });
+  });
+});
+
+describe('transcript rows', () => {
+  it('wrap long commands instead of cutting them, and fold long outputs until unfolded', () => {
+    const command = `✓ bash ${'python3 -m pytest -rA tests/test_a.py '.repeat(4)}→ exit 0`;
+    const lines = [
+      { kind: 'tool' as const, text: command },
+      { kind: 'output' as const, text: '', lines: Array.from({ length: 20 }, (_, i) => `out ${i}`) },
+    ];
+    const folded = transcriptRows(lines, 60, false);
+    expect(folded.filter((r) => r.kind === 'tool').map((r) => r.text).join(' ').replace(/\s+/g, ' ')).toBe(command.replace(/\s+/g, ' ').trim());
+    expect(folded.every((r) => [...r.text].length <= 60)).toBe(true);
+    expect(folded.filter((r) => r.kind === 'output')).toHaveLength(6);
+    expect(folded.find((r) => r.kind === 'fold')?.text).toBe('    … 14 more lines (f unfolds)');
+    expect(transcriptRows(lines, 60, true).filter((r) => r.kind === 'output')).toHaveLength(20);
+    expect(wrap('abc', 10)).toEqual(['abc']);
+    expect(wrap('x'.repeat(25), 10)).toEqual(['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(5)]);
+  });
+});
+
+describe('the rollouts screen layout', () => {
+  it('fits the terminal: a window of rollouts around the focus, the rest for the transcript', () => {
+    expect(rolloutsLayout(21, 3, 0)).toEqual({ first: 0, listRows: 3, transcriptRows: 15 });
+    const small = rolloutsLayout(21, 20, 10);
+    expect(small.listRows).toBe(6);
+    expect(small.first).toBe(7);
+    expect(3 + small.listRows + small.transcriptRows).toBe(21);
+  });
+
+  it('shows a rollout in one line, without a cost for the offline policy', () => {
+    const run = newRunView('img', 'removal', 'offline', 1);
+    const view = { ...run.rollouts.r1!, status: 'running' as const, step: 4, startedAt: 0, tokens: 89005, costUsd: 0, lastAction: 'bash python3 -m pytest' };
+    const row = rolloutRow(view, false, 'offline', 80, 83_000);
+    expect(row).toHaveLength(80);
+    expect(row).toMatch(/^r1 +step 4 +1m23 +bash python3 -m pytest/);
+    expect(row).not.toMatch(/\$|tok|89005/);
+    expect(rolloutRow({ ...view, costUsd: 0.0123, tokens: 15_200 }, false, 'anthropic', 80, 83_000)).toMatch(/\$0\.012 15\.2k/);
   });
 });
 
@@ -70,17 +119,5 @@ describe('the injection form', () => {
     expect(state.screen).toBe('run');
     state = reduce(reduce(state, { type: 'back' }), { type: 'back' });
     expect(state.screen).toBe('images');
-  });
-});
-
-describe('the run screen layout', () => {
-  it('fits the terminal: a window of rollouts around the focus and a shorter transcript', async () => {
-    const { layout } = await import('../../src/ui/run-screen.js');
-    expect(layout(48, 3, 0)).toEqual({ first: 0, listRows: 3, transcriptRows: 12 });
-    const small = layout(24, 20, 10);
-    expect(small.listRows).toBe(7);
-    expect(small.first).toBe(7);
-    expect(10 + small.listRows + small.transcriptRows).toBeLessThanOrEqual(24);
-    expect(layout(24, 20, 19).first).toBe(13);
   });
 });

@@ -1,0 +1,106 @@
+/**
+ * The Rollouts screen: one run (live, or any past one) — its rollouts with
+ * state, step, time, spend and the verdicts of their checks, and the focused
+ * rollout's whole transcript, wrapped to the terminal, scrollable, its long
+ * tool outputs folded until unfolded.
+ */
+import { Box, Text } from 'ink';
+import { runProgress, type RolloutView, type RunView } from './run-state.js';
+import { transcriptRows, type Row } from './transcript.js';
+import type { RolloutsModel } from './use-rollouts.js';
+
+const VERDICT_MARKS: Record<string, string> = { pass: '✓', fail: '✗', skipped: '·', cancelled: '○' };
+const ROW_COLOR: Record<string, string | undefined> = { tool: 'cyan', info: 'yellow', fold: 'magenta' };
+
+/** Rows of the screen's parts at a given height: the rollout list gets what the transcript does not need. */
+export function rolloutsLayout(rows: number, rollouts: number, focus: number) {
+  const fixed = 3; // run line, window note, transcript title
+  const listRows = Math.max(1, Math.min(rollouts, Math.floor((rows - fixed) / 3)));
+  const first = Math.min(Math.max(0, focus - Math.floor(listRows / 2)), Math.max(0, rollouts - listRows));
+  const transcriptRows = Math.max(2, rows - fixed - listRows);
+  return { first, listRows, transcriptRows };
+}
+
+function clock(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}`;
+}
+
+function statusText(view: RolloutView, runDone: boolean): string {
+  if (view.status === 'waiting') return runDone ? 'not started' : 'waiting';
+  if (view.status === 'running') return `step ${view.step}`;
+  if (view.status === 'submitted' && !view.bug) return 'checking';
+  return `${view.status} ${view.step}`;
+}
+
+function fit(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text.padEnd(width);
+}
+
+/** One rollout in one line of `width` columns. */
+export function rolloutRow(view: RolloutView, runDone: boolean, policy: string, width: number, now = Date.now()): string {
+  const elapsed = view.durationMs ?? (view.startedAt !== null ? now - view.startedAt : 0);
+  // The offline policy costs nothing and its token counts are estimates: neither is shown.
+  const spend = policy === 'offline' ? '' : ` $${view.costUsd.toFixed(3)} ${(view.tokens / 1000).toFixed(1)}k`;
+  const checks = view.checks.map((c) => VERDICT_MARKS[c.verdict] ?? '?').join('');
+  const verdict = view.bug ? (view.bug.valid ? (view.bug.status === 'duplicate' ? 'DUP' : 'VALID') : view.bug.status === 'cancelled' ? 'CANCELLED' : `✗ ${view.bug.failedCheck}`) : view.checking ? `${view.checking}…` : '';
+  const head = `${view.tag.padEnd(4)} ${fit(statusText(view, runDone), 13)} ${clock(elapsed).padStart(5)}${spend} ${checks.padEnd(9)} ${verdict}`;
+  const action = view.status === 'running' ? view.lastAction : (view.bug?.id ?? view.lastAction);
+  return fit(`${head}  ${action}`, width);
+}
+
+function RowLine({ row, width }: { row: Row; width: number }) {
+  return (
+    <Text color={row.error ? 'red' : ROW_COLOR[row.kind]} dimColor={row.kind === 'output'} wrap="truncate-end">
+      {row.text.length > width ? row.text.slice(0, width) : row.text || ' '}
+    </Text>
+  );
+}
+
+export function RolloutsScreen({ model, rows, columns }: { model: RolloutsModel; rows: number; columns: number }) {
+  const { run, state } = model;
+  if (!run) return <Text dimColor>No run yet: set one up on Run (2).</Text>;
+  const progress = runProgress(run);
+  const focus = Math.min(state.focus, run.tags.length - 1);
+  const { first, listRows, transcriptRows: height } = rolloutsLayout(rows, run.tags.length, focus);
+  const visible = run.tags.slice(first, first + listRows);
+  const tag = run.tags[focus]!;
+  const all = transcriptRows(model.transcript, columns, state.unfold);
+  const end = Math.max(0, all.length - state.scroll);
+  const shown = all.slice(Math.max(0, end - height), end);
+  const where = model.runs.length > 1 ? ` · [/] run ${model.runIndex + 1} of ${model.runs.length}` : '';
+  const counts = `${progress.done}/${progress.total} done${progress.cancelled ? `, ${progress.cancelled} cancelled` : ''}${progress.checking ? `, ${progress.checking} checking` : ''}${run.strategy === 'featadd' ? `, ${progress.broke} feature(s) broke something` : ''}, ${progress.valid} valid`;
+  const replay = state.replay?.tag === tag ? ` · replaying at ${state.replay.speed}×${state.replay.done ? ' (done)' : ''}` : '';
+  const scrolled = state.scroll > 0 ? ` · ${state.scroll} rows up (G: end)` : '';
+
+  return (
+    <Box flexDirection="column">
+      <Text bold wrap="truncate-end">
+        {model.live ? 'live: ' : ''}
+        {run.strategy} on {run.image}: {counts}
+        <Text dimColor>
+          {run.runId ? ` (${run.runId})` : ''}
+          {where}
+        </Text>
+      </Text>
+      {visible.map((t, i) => (
+        <Text key={t} inverse={first + i === focus} wrap="truncate-end">
+          {first + i === focus ? '›' : ' '}
+          {rolloutRow(run.rollouts[t]!, run.done, run.policy, columns - 1)}
+        </Text>
+      ))}
+      <Text dimColor wrap="truncate-end">
+        {run.tags.length > listRows ? `rollouts ${first + 1}–${first + visible.length} of ${run.tags.length} · ` : ''}
+        {tag} transcript{state.unfold ? ' (unfolded)' : ''}
+        {replay}
+        {scrolled}
+      </Text>
+      {shown.length === 0 ? <Text dimColor>nothing yet</Text> : shown.map((row, i) => <RowLine key={i} row={row} width={columns} />)}
+      {run.error ? (
+        <Text color="red" wrap="truncate-end">
+          The run stopped: {run.error}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}

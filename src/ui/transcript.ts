@@ -1,0 +1,59 @@
+/**
+ * A rollout's transcript as terminal rows of a given width: everything kept,
+ * wrapped rather than cut (commands, JSON, text), and tool outputs longer than
+ * a few lines folded to their head and tail unless unfolded.
+ */
+import type { TranscriptLine } from './run-state.js';
+
+export interface Row {
+  text: string;
+  kind: TranscriptLine['kind'] | 'fold';
+  error?: boolean;
+}
+
+/** Outputs longer than this are folded. */
+export const FOLD_AT = 8;
+
+/** Breaks `text` into pieces of at most `width` characters, at spaces where it can. */
+export function wrap(text: string, width: number, indent = ''): string[] {
+  const chars = [...text];
+  if (chars.length <= width) return [text];
+  const out: string[] = [];
+  let rest = chars;
+  let first = true;
+  while (rest.length > 0) {
+    const room = first ? width : width - indent.length;
+    if (rest.length <= room) {
+      out.push((first ? '' : indent) + rest.join(''));
+      break;
+    }
+    let cut = rest.lastIndexOf(' ', room);
+    if (cut < room / 2) cut = room;
+    out.push((first ? '' : indent) + rest.slice(0, cut).join('').trimEnd());
+    rest = rest.slice(cut);
+    while (rest[0] === ' ') rest = rest.slice(1);
+    first = false;
+  }
+  return out;
+}
+
+export function transcriptRows(lines: TranscriptLine[], width: number, unfold: boolean): Row[] {
+  const rows: Row[] = [];
+  const add = (kind: Row['kind'], text: string, indent = '', error?: boolean) => {
+    for (const piece of wrap(text, Math.max(10, width), indent)) rows.push({ kind, text: piece, error });
+  };
+  for (const line of lines) {
+    if (line.kind === 'output') {
+      const output = line.lines ?? [];
+      const folded = !unfold && output.length > FOLD_AT;
+      const shown = folded ? [...output.slice(0, 3), null, ...output.slice(-3)] : output;
+      for (const text of shown) {
+        if (text === null) rows.push({ kind: 'fold', text: `    … ${output.length - 6} more lines (f unfolds)` });
+        else add('output', `    ${text}`, '      ', line.error);
+      }
+    } else if (line.kind === 'text') {
+      for (const part of line.text.split('\n')) add('text', part);
+    } else add(line.kind, line.text, '    ', line.error);
+  }
+  return rows;
+}

@@ -1,0 +1,117 @@
+/**
+ * The Rollouts screen's hook: the runs to show (the live one and every past
+ * run in the store), the focused rollout's transcript (live, read back from
+ * its trajectory, or replayed at speed), and what its keys do.
+ */
+import type { Key } from 'ink';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { EventStream } from '../agent/events.js';
+import { readTrajectory, replay } from '../agent/trajectory.js';
+import type { RunRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import { batcher } from './batcher.js';
+import { initialRollouts, reduceRollouts, type RolloutsState } from './rollouts-state.js';
+import type { RunView, TranscriptLine } from './run-state.js';
+import { storedRunView, storedTranscript } from './stored-run.js';
+import { useLatestReducer } from './use-latest-reducer.js';
+
+export const REPLAY_SPEED = 10;
+
+export interface RolloutsModel {
+  state: RolloutsState;
+  runs: RunRecord[];
+  /** The run shown, and where it stands in the list. */
+  run: RunView | undefined;
+  runIndex: number;
+  live: boolean;
+  transcript: TranscriptLine[];
+  onKey: (input: string, key: Key, pageRows: number, rowCount: number) => void;
+}
+
+export function useRollouts(store: Store | undefined, liveRun: RunView | undefined, openBug: (id: string) => void, cancelLive: () => void): RolloutsModel {
+  const [state, dispatch, latest] = useLatestReducer(reduceRollouts, initialRollouts);
+  const [version, setVersion] = useState(0);
+  const replaying = useRef<AbortController | undefined>(undefined);
+
+  useEffect(() => {
+    if (!store) return;
+    return store.onChange(() => setVersion((v) => v + 1));
+  }, [store]);
+
+  const runs = useMemo(() => (store ? [...store.all('runs')].sort((a, b) => b.startedAt.localeCompare(a.startedAt)) : []), [store, version]);
+  // The live run until it has a record, then the run its record names; else the one picked, else the newest.
+  const pickedId = state.runId ?? liveRun?.runId ?? runs[0]?.id ?? null;
+  const live = liveRun !== undefined && (state.runId === null || state.runId === liveRun.runId);
+  const record = runs.find((r) => r.id === pickedId);
+  const run = useMemo(() => (live ? liveRun : store && record ? storedRunView(store, record) : undefined), [live, liveRun, store, record, version]);
+  const runIndex = Math.max(0, runs.findIndex((r) => r.id === (run?.runId ?? pickedId)));
+  const tag = run?.tags[Math.min(state.focus, run.tags.length - 1)];
+  const view = tag ? run?.rollouts[tag] : undefined;
+
+  // While something runs, the elapsed times move on.
+  const [, tick] = useState(0);
+  const running = run ? run.tags.some((t) => run.rollouts[t]!.status === 'running') : false;
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => tick((n) => n + 1), 1000);
+    return () => clearInterval(timer);
+  }, [running]);
+
+  const transcript = useMemo(() => {
+    if (state.replay && state.replay.tag === tag) return state.replay.view.transcript;
+    if (live || !store || !run?.runId || !tag) return view?.transcript ?? [];
+    const rollout = store.get('rollouts', `${run.runId}-${tag}`);
+    return rollout ? storedTranscript(store, rollout) : [];
+  }, [state.replay, tag, live, store, run, view, version]);
+
+  useEffect(() => () => replaying.current?.abort(), []);
+
+  const startReplay = () => {
+    if (!store || !run?.runId || !tag || view?.status === 'running' || view?.status === 'waiting') return;
+    const rollout = store.get('rollouts', `${run.runId}-${tag}`);
+    if (!rollout) return;
+    replaying.current?.abort();
+    const controller = new AbortController();
+    replaying.current = controller;
+    const trajectory = readTrajectory(store.abs(rollout.trajectory));
+    dispatch({ type: 'replay-start', tag, speed: REPLAY_SPEED });
+    const stream = new EventStream();
+    const events = batcher<Parameters<typeof stream.forward>[0]>((batch) => {
+      if (!controller.signal.aborted) for (const event of batch) dispatch({ type: 'replay-event', event });
+    });
+    stream.subscribe((event) => events.push(event));
+    void replay(trajectory, stream, REPLAY_SPEED, controller.signal).then(() => {
+      events.flush();
+      if (!controller.signal.aborted) dispatch({ type: 'replay-done' });
+    });
+  };
+
+  const onKey = (input: string, key: Key, pageRows: number, rowCount: number) => {
+    const current = latest();
+    const count = run?.tags.length ?? 0;
+    const max = Math.max(0, rowCount - pageRows);
+    if (key.upArrow || input === 'k') return dispatch({ type: 'focus', delta: -1, count });
+    if (key.downArrow || input === 'j') return dispatch({ type: 'focus', delta: 1, count });
+    if (key.pageUp) return dispatch({ type: 'scroll', delta: pageRows, max });
+    if (key.pageDown) return dispatch({ type: 'scroll', delta: -pageRows, max });
+    if (input === 'g' || key.home) return dispatch({ type: 'scroll', delta: Infinity, max });
+    if (input === 'G' || key.end) return dispatch({ type: 'scroll', delta: -Infinity, max });
+    if (input === 'f') return dispatch({ type: 'toggle-fold' });
+    if (input === 'p') {
+      if (current.replay) {
+        replaying.current?.abort();
+        return dispatch({ type: 'replay-stop' });
+      }
+      return startReplay();
+    }
+    if (input === '[' || input === ']') {
+      const next = runs[runIndex + (input === ']' ? 1 : -1)];
+      if (next) dispatch({ type: 'show-run', runId: next.id });
+      return;
+    }
+    if (input === 'c' && live) return cancelLive();
+    if (key.return && view?.bug) openBug(view.bug.id);
+  };
+
+  return { state, runs, run, runIndex, live, transcript, onKey };
+}
