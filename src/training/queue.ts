@@ -62,5 +62,5 @@ export async function clusterHealth(load: () => TrainingSettings = () => loadTra
   } catch (error) {
     return { ok: false, engine, detail: errorMessage(error) };
   }
-  return { ok: health.ok, engine, detail: `${engine}: ${health.detail}` };
+  return { ok: health.ok, engine, detail: health.detail };
 }
