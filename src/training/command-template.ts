@@ -1,8 +1,7 @@
 /**
  * The training command is a template the researcher writes once, e.g.
  *
- *   llamafactory-cli train --dataset_dir {workdir} --output_dir out/{job_id}
- *   python -m rllm.train data.train_files={dataset} trainer.n_gpus_per_node={gpus}
+ *   torchrun --nproc_per_node {gpus} train_sft.py --data {dataset} --output runs/{job_id}
  *
  * Each placeholder becomes one shell word: values are single-quoted, and
  * `{job_id}` (known only once the engine starts the job) becomes
