@@ -213,6 +213,19 @@ describe('slurm engine on the local cluster', () => {
     expect((await queue.health()).ok).toBe(false);
   });
 
+  it('asks for GPUs per node; a cluster without any says so', async () => {
+    const dir = jobDir('slurm-gpu');
+    const dataset = writeDataset(dir, 'sft', sampleLines('sft'));
+    const key = uniqueKey('gpu');
+    await expect(tcp.submit(spec({ workdir: dir, key, command: 'nvidia-smi', datasetPath: dataset, resources: { gpus: 1, timeLimitMinutes: 5 } }))).rejects.toMatchObject({
+      code: 'BB_TRAINING_ENGINE',
+      message: expect.stringContaining('Requested node configuration is not available'),
+    });
+    // Slurm keeps the refused job as FAILED (BadConstraints), so the key is free for a new try.
+    const refused = await tcp.find(key);
+    expect(await tcp.status(refused!)).toMatchObject({ state: 'failed', reason: 'BadConstraints' });
+  });
+
   it('answers the health check, as doctor shows it', async () => {
     const health = await tcp.health();
     expect(health.ok).toBe(true);
