@@ -4,6 +4,7 @@
  * plain data, so a job's handle and last status can be kept in the store as
  * they are and handed back to any later process.
  */
+import { JobSpecError } from '../errors.js';
 
 export const ENGINE_NAMES = ['slurm', 'ray', 'local'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
@@ -131,3 +132,10 @@ export function reusable(state: JobState): boolean {
 }
 
 export const DEFAULT_TAIL_BYTES = 64 * 1024;
+
+/** Refuses a handle another engine made (a store mix-up would otherwise ask the wrong cluster about a stranger's job). */
+export function checkHandle(handle: JobHandle, engine: EngineName): void {
+  if (handle.engine !== engine) {
+    throw new JobSpecError(`job ${handle.id} belongs to the ${handle.engine} engine, not ${engine}; open the queue of its own engine`);
+  }
+}

@@ -18,7 +18,7 @@ import { JobSpecError } from '../../errors.js';
 import { jobEnvironment } from '../command-template.js';
 import { validateSpec } from '../job-spec.js';
 import { readLogTail } from '../log-tail.js';
-import { isTerminal, reusable, type EngineHealth, type JobHandle, type JobLogs, type JobSpec, type JobStatus, type SubmitResult, type TrainingQueue } from '../types.js';
+import { checkHandle, isTerminal, reusable, type EngineHealth, type JobHandle, type JobLogs, type JobSpec, type JobStatus, type SubmitResult, type TrainingQueue } from '../types.js';
 import { isSameProcess, processStartTime } from './process.js';
 
 /** Runs the command, then records its exit code atomically. $1 state folder, $2 command, $3 time limit in minutes or ''. */
@@ -127,6 +127,7 @@ export class LocalQueue implements TrainingQueue {
   }
 
   async status(handle: JobHandle): Promise<JobStatus> {
+    checkHandle(handle, 'local');
     const state = this.stateDir(handle);
     const record = readJson<LocalRecord>(join(state, 'job.json'));
     const base = { signal: null, startedAt: record?.submittedAt ?? handle.submittedAt };
@@ -158,10 +159,12 @@ export class LocalQueue implements TrainingQueue {
   }
 
   async logs(handle: JobHandle, options: { tailBytes?: number } = {}): Promise<JobLogs> {
+    checkHandle(handle, 'local');
     return readLogTail(handle.logPath ?? join(this.stateDir(handle), 'output.log'), options.tailBytes);
   }
 
   async cancel(handle: JobHandle): Promise<void> {
+    checkHandle(handle, 'local');
     if (isTerminal((await this.status(handle)).state)) return;
     const state = this.stateDir(handle);
     const record = readJson<LocalRecord>(join(state, 'job.json'));

@@ -9,7 +9,7 @@ import { requestJson, TransportError, type HttpRequest, type HttpResponse } from
 import { validateSpec } from '../job-spec.js';
 import { tailText } from '../log-tail.js';
 import type { RaySettings } from '../settings.js';
-import { DEFAULT_TAIL_BYTES, reusable, type EngineHealth, type JobHandle, type JobLogs, type JobSpec, type JobStatus, type SubmitResult, type TrainingQueue } from '../types.js';
+import { checkHandle, DEFAULT_TAIL_BYTES, reusable, type EngineHealth, type JobHandle, type JobLogs, type JobSpec, type JobStatus, type SubmitResult, type TrainingQueue } from '../types.js';
 import { isDuplicateSubmission, jobStatus, logsText, submissionId, submitBody, submittedId, versionLine } from './mapping.js';
 
 const HEALTH_TIMEOUT_MS = 5000;
@@ -108,6 +108,7 @@ export class RayQueue implements TrainingQueue {
   }
 
   async status(handle: JobHandle): Promise<JobStatus> {
+    checkHandle(handle, 'ray');
     const details = await this.details(handle.id);
     if (details === null) {
       return { state: 'unknown', rawState: '', exitCode: null, signal: null, reason: `Ray no longer knows job ${handle.id} (deleted, or the cluster restarted); keep the last state you saw`, startedAt: null, endedAt: null };
@@ -118,6 +119,7 @@ export class RayQueue implements TrainingQueue {
   }
 
   async logs(handle: JobHandle, options: { tailBytes?: number } = {}): Promise<JobLogs> {
+    checkHandle(handle, 'ray');
     const path = `/api/jobs/${encodeURIComponent(handle.id)}/logs`;
     const response = await this.call('GET', path);
     if (response.status === 404) return { text: '', truncated: false, source: `${this.address}${path} (job unknown to Ray)` };
@@ -129,6 +131,7 @@ export class RayQueue implements TrainingQueue {
   }
 
   async cancel(handle: JobHandle): Promise<void> {
+    checkHandle(handle, 'ray');
     const response = await this.call('POST', `/api/jobs/${encodeURIComponent(handle.id)}/stop`);
     if (response.status === 404 || response.status === 200) return;
     this.fail(`stopping job ${handle.id}`, response);

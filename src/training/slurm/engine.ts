@@ -13,7 +13,7 @@ import { errorMessage, JobSpecError, TrainingAuthError } from '../../errors.js';
 import { validateSpec } from '../job-spec.js';
 import { readLogTail } from '../log-tail.js';
 import type { SlurmSettings } from '../settings.js';
-import { reusable, type EngineHealth, type JobHandle, type JobLogs, type JobSpec, type JobStatus, type SubmitResult, type TrainingQueue } from '../types.js';
+import { checkHandle, reusable, type EngineHealth, type JobHandle, type JobLogs, type JobSpec, type JobStatus, type SubmitResult, type TrainingQueue } from '../types.js';
 import type { SlurmJobInfo } from './api.js';
 import { batchEnvironment, batchScript } from './batch-script.js';
 import { SlurmClient, SlurmRequestError } from './client.js';
@@ -116,6 +116,7 @@ export class SlurmQueue implements TrainingQueue {
   }
 
   async status(handle: JobHandle): Promise<JobStatus> {
+    checkHandle(handle, 'slurm');
     const job = await this.job(handle.id);
     if (!job) {
       return unknownStatus(
@@ -126,6 +127,7 @@ export class SlurmQueue implements TrainingQueue {
   }
 
   async logs(handle: JobHandle, options: { tailBytes?: number } = {}): Promise<JobLogs> {
+    checkHandle(handle, 'slurm');
     let path = handle.logPath;
     if (!path) {
       const job = await this.job(handle.id);
@@ -136,6 +138,7 @@ export class SlurmQueue implements TrainingQueue {
   }
 
   async cancel(handle: JobHandle): Promise<void> {
+    checkHandle(handle, 'slurm');
     try {
       await this.client.request('DELETE', this.client.api.paths.job(handle.id));
     } catch (error) {

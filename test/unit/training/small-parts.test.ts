@@ -8,7 +8,7 @@ import { validateSpec } from '../../../src/training/job-spec.js';
 import { parseProcStat, processStartTime } from '../../../src/training/local/process.js';
 import { readLogTail, tailText } from '../../../src/training/log-tail.js';
 import { findAccount } from '../../../src/training/slurm/job-user.js';
-import type { JobSpec } from '../../../src/training/types.js';
+import { checkHandle, type JobSpec } from '../../../src/training/types.js';
 
 describe('log tails', () => {
   it('starts a cut tail at a whole line', () => {
@@ -70,5 +70,13 @@ describe('job spec checks', () => {
     [{ command: 'train {data}' }, 'unknown placeholder {data}'],
   ])('refuses %j', (change, message) => {
     expect(() => validateSpec({ ...good, ...(change as Partial<JobSpec>) })).toThrow(message);
+  });
+});
+
+describe('handles', () => {
+  it('belong to the engine that made them', () => {
+    const handle = { engine: 'ray' as const, id: 'bugbench-k', key: 'k', name: 'n', submittedAt: '2026-01-01T00:00:00.000Z' };
+    expect(() => checkHandle(handle, 'ray')).not.toThrow();
+    expect(() => checkHandle(handle, 'slurm')).toThrow('job bugbench-k belongs to the ray engine, not slurm');
   });
 });
