@@ -8,7 +8,7 @@
  * the last state it saw. Logs are read from the job's output file, which is on
  * this machine or a shared filesystem.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { errorMessage, JobSpecError, TrainingAuthError } from '../../errors.js';
 import { validateSpec } from '../job-spec.js';
 import { readLogTail } from '../log-tail.js';
@@ -64,27 +64,29 @@ export class SlurmQueue implements TrainingQueue {
     }
   }
 
-  async find(key: string): Promise<JobHandle | null> {
+  /** The newest job the controller knows under `key`. */
+  private async latest(key: string): Promise<SlurmJobInfo | null> {
     const answer = await this.client.request('GET', this.client.api.paths.jobs);
     const mine = this.client.api
       .parseJobs(answer.body)
       .filter((job) => job.comment === slurmComment(key))
       .sort((a, b) => Number(b.id) - Number(a.id));
-    return mine[0] ? this.handleFor(mine[0], key) : null;
+    return mine[0] ?? null;
+  }
+
+  async find(key: string): Promise<JobHandle | null> {
+    const job = await this.latest(key);
+    return job ? this.handleFor(job, key) : null;
   }
 
   async submit(spec: JobSpec): Promise<SubmitResult> {
     const command = validateSpec(spec);
-    const existing = await this.find(spec.key);
-    if (existing && reusable((await this.status(existing)).state)) return { handle: existing, created: false };
+    const existing = await this.latest(spec.key);
+    if (existing && reusable(existing.status.state)) return { handle: this.handleFor(existing, spec.key), created: false };
 
-    let isDir = false;
-    try {
-      isDir = statSync(spec.workdir).isDirectory();
-    } catch {
-      isDir = false;
+    if (!existsSync(spec.workdir) || !statSync(spec.workdir).isDirectory()) {
+      throw new JobSpecError(`the job's working directory ${spec.workdir} does not exist; create it (and put the dataset there) first`);
     }
-    if (!isDir) throw new JobSpecError(`the job's working directory ${spec.workdir} does not exist; create it (and put the dataset there) first`);
     prepareForJobUser(this.settings.user, spec.workdir, spec.dataset.path);
 
     const outputPattern = `${spec.workdir.replace(/\/$/, '')}/${DEFAULT_OUTPUT_PATTERN}`;
@@ -99,20 +101,23 @@ export class SlurmQueue implements TrainingQueue {
     const answer = await this.client.request('POST', this.client.api.paths.submit, body);
     const id = this.client.api.parseSubmit(answer.body);
     if (!id) throw new SlurmRequestError(`slurmrestd at ${this.client.address} accepted the job but named no job id`, answer.status, [], false);
+    const submitted: JobHandle = {
+      engine: 'slurm',
+      id,
+      key: spec.key,
+      name: spec.name,
+      submittedAt: new Date().toISOString(),
+      logPath: expandOutputPath(outputPattern, { jobId: id, jobName: spec.name, user: this.settings.user ?? '', workdir: spec.workdir }),
+      workdir: spec.workdir,
+    };
 
     const job = await this.job(id);
     if (job && job.user === null) {
       // Accepted, but it can never start: its owner is unknown on the nodes. Take it back.
-      await this.cancel({ engine: 'slurm', id, key: spec.key, name: spec.name, submittedAt: new Date().toISOString() });
+      await this.cancel(submitted);
       throw new TrainingAuthError(`Slurm accepted job ${id} but cannot run it: ${job.status.reason}. It was cancelled.`);
     }
-    const handle = job
-      ? this.handleFor(job, spec.key)
-      : this.handleFor(
-          { id, name: spec.name, comment: slurmComment(spec.key), user: this.settings.user ?? null, outputPattern, workdir: spec.workdir, node: null, submittedAt: null, status: unknownStatus('') },
-          spec.key,
-        );
-    return { handle, created: true };
+    return { handle: job ? this.handleFor(job, spec.key) : submitted, created: true };
   }
 
   async status(handle: JobHandle): Promise<JobStatus> {
