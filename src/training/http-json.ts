@@ -61,7 +61,10 @@ export function requestJson(endpoint: Endpoint, request: HttpRequest): Promise<H
     const req = transport.request({ ...options, method: request.method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', (error: NodeJS.ErrnoException) => reject(new TransportError(error.message, error.code)));
+      res.on('error', (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        reject(new TransportError(error.message, error.code));
+      });
       res.on('end', () => {
         clearTimeout(timer);
         const text = Buffer.concat(chunks).toString('utf8');
