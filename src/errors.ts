@@ -84,6 +84,56 @@ export class NotFoundError extends BugbenchError {
   }
 }
 
+/** A training job spec (or its command template) is not one an engine could run. */
+export class JobSpecError extends BugbenchError {
+  constructor(message: string) {
+    super('BB_JOB_SPEC', message);
+  }
+}
+
+/** The chosen training engine has no address (or key, or token) configured. */
+export class TrainingNotConfiguredError extends BugbenchError {
+  constructor(message: string) {
+    super('BB_TRAINING_NOT_CONFIGURED', message);
+  }
+}
+
+/** Nothing answers at the training engine's address; nothing was submitted. */
+export class TrainingEngineUnreachableError extends BugbenchError {
+  constructor(
+    readonly engine: string,
+    readonly address: string,
+    cause: string,
+    hint: string,
+  ) {
+    super('BB_TRAINING_UNREACHABLE', `the ${engine} engine does not answer at ${address} (${cause}); ${hint}`);
+  }
+}
+
+/** The training engine did not accept our credentials. */
+export class TrainingAuthError extends BugbenchError {
+  constructor(message: string) {
+    super('BB_TRAINING_AUTH', message);
+  }
+}
+
+/** The training engine answered but refused or failed the request. */
+export class TrainingEngineError extends BugbenchError {
+  constructor(
+    message: string,
+    readonly httpStatus?: number,
+  ) {
+    super('BB_TRAINING_ENGINE', message);
+  }
+}
+
+/** A job's output cannot be read from here. */
+export class JobLogsUnavailableError extends BugbenchError {
+  constructor(message: string) {
+    super('BB_JOB_LOGS', message);
+  }
+}
+
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

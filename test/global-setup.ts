@@ -1,9 +1,11 @@
 /**
  * Before any test: the CLI built (tests run the real binary), a Docker engine
  * that answers, the base image and the sample images — made by the same code as
- * `bugbench doctor --fix`, so a fresh machine sets itself up (a minute or two
- * the first time, under a second after).
+ * `bugbench doctor --fix` — and the local Slurm cluster the training tests use
+ * (scripts/slurm-up), so a fresh machine sets itself up (a minute or two the
+ * first time, under a second after).
  */
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { fix, reportHealthy } from '../src/pipeline/doctor.js';
@@ -16,6 +18,10 @@ export default async function setup(): Promise<void> {
   await execa('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: PACKAGE_ROOT });
   // The end-to-end tests drive the real TUI in tmux.
   if (!(await commandExists('tmux'))) await aptInstall(['tmux'], log, workspacePath('logs', 'apt.log'));
+  // The slurm engine's tests need a real cluster: installed and started when missing, ~50 ms when up.
+  const slurm = await execa(join(PACKAGE_ROOT, 'scripts', 'slurm-up'), [], { reject: false, all: true });
+  if (slurm.exitCode !== 0) throw new Error(`scripts/slurm-up failed:\n${slurm.all}`);
+  log(slurm.all.split('\n').filter((line) => line.includes(' up '))[0] ?? 'local Slurm is up');
   const report = await fix(log);
   if (!reportHealthy(report)) {
     throw new Error(`test environment is not ready: ${JSON.stringify(report)}`);

@@ -20,7 +20,7 @@ export function formatReport(report: DoctorReport): string {
     `${mark(report.baseImage.ok)} base image ${report.baseImage.tag}`,
     ...report.sampleImages.map((s) => `${mark(s.ok)} sample image ${s.tag}`),
     `${report.anthropicKey ? 'ok     ' : 'absent '} ANTHROPIC_API_KEY ${report.anthropicKey ? 'is set' : 'not set: the offline policy will be used'}`,
-    `${report.cluster.ok ? 'ok     ' : 'absent '} cluster engine: ${report.cluster.detail}`,
+    `${report.cluster.ok ? 'ok     ' : report.cluster.engine ? 'DOWN   ' : 'absent '} cluster engine${report.cluster.engine ? ` ${report.cluster.engine}` : ''}: ${report.cluster.detail}`,
   ];
   if (!reportHealthy(report)) lines.push('', 'Run `bugbench doctor --fix` to set up what is missing.');
   return `${lines.join('\n')}\n`;

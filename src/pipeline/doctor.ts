@@ -9,13 +9,15 @@ import { dockerClient, engineHosts, engineInfo, imageExists } from '../sandbox/d
 import { ensureEngine } from '../sandbox/engine.js';
 import { reapOrphans } from '../sandbox/orphans.js';
 import { ensureSampleImages, listSamples, sampleImageStatus } from '../sandbox/samples.js';
+import { clusterHealth, type ClusterHealth } from '../training/queue.js';
 
 export interface DoctorReport {
   engine: { ok: boolean; version: string; host: string; detail?: string };
   baseImage: { ok: boolean; tag: string };
   sampleImages: { tag: string; ok: boolean }[];
   anthropicKey: boolean;
-  cluster: { ok: boolean; detail: string };
+  /** The configured training engine (slurm, ray or local) and whether it answers; not needed for a healthy report. */
+  cluster: ClusterHealth;
 }
 
 export function reportHealthy(report: DoctorReport): boolean {
@@ -25,18 +27,21 @@ export function reportHealthy(report: DoctorReport): boolean {
 export async function diagnose(): Promise<DoctorReport> {
   const host = engineHosts()[0]!;
   const samples = listSamples();
+  // Asked at once, so a slow cluster does not add to the Docker checks.
+  const cluster = clusterHealth();
   const report: DoctorReport = {
     engine: { ok: false, version: '', host },
     baseImage: { ok: false, tag: BASE_IMAGE },
     sampleImages: samples.map((s) => ({ tag: `bugbench/repo-${s.name}:latest`, ok: false })),
     anthropicKey: Boolean(process.env.ANTHROPIC_API_KEY),
-    cluster: { ok: false, detail: 'not configured: no training engine is set up yet' },
+    cluster: { ok: false, detail: 'not checked yet' },
   };
   try {
     const info = await engineInfo(host);
     report.engine = { ok: true, version: info.version, host };
   } catch (error) {
     report.engine.detail = errorMessage(error);
+    report.cluster = await cluster;
     return report;
   }
   const docker = dockerClient(host);
@@ -47,6 +52,7 @@ export async function diagnose(): Promise<DoctorReport> {
       return { tag: status.tag, ok: status.ok };
     }),
   );
+  report.cluster = await cluster;
   return report;
 }
 

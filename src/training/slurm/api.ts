@@ -1,0 +1,74 @@
+/**
+ * What the slurm engine needs from one slurmrestd OpenAPI version. Each version
+ * maps requests and responses in its own module (v0038.ts for Slurm 22.05);
+ * the newer data_parser versions (v0.0.40+, Slurm 23.11 and later) change the
+ * shapes — `environment` as "K=V" strings, numbers as {set, infinite, number},
+ * `job_state` as a list, `exit_code` as {status, return_code, signal} — so a
+ * `v0041.ts` beside it implementing this interface is all a newer cluster needs.
+ */
+import type { JobSpec, JobStatus } from '../types.js';
+import { v0038 } from './v0038.js';
+
+/** One entry of slurmrestd's `errors` list. */
+export interface SlurmApiError {
+  code: number;
+  message: string;
+  source: string;
+}
+
+/** What a failed response means, as far as this version can tell. */
+export type SlurmFailureKind = 'auth' | 'job-not-found' | 'other';
+
+export interface SlurmJobInfo {
+  id: string;
+  name: string;
+  comment: string;
+  /** The owner, null when slurmctld does not know the user (uid without a name on the node). */
+  user: string | null;
+  /** `standard_output` as slurmrestd returns it (may still hold %j). */
+  outputPattern: string;
+  workdir: string;
+  node: string | null;
+  submittedAt: string | null;
+  status: JobStatus;
+}
+
+export interface SubmitInput {
+  spec: JobSpec;
+  script: string;
+  environment: Record<string, string>;
+  partition: string | undefined;
+  /** Absolute output file pattern (stdout and stderr together). */
+  outputPattern: string;
+  comment: string;
+}
+
+export interface SlurmApi {
+  readonly version: string;
+  readonly paths: {
+    ping: string;
+    submit: string;
+    jobs: string;
+    job: (id: string) => string;
+    partition: (name: string) => string;
+  };
+  submitBody(input: SubmitInput): unknown;
+  /** The new job's id from a submit response. */
+  parseSubmit(body: unknown): string | null;
+  parseJobs(body: unknown): SlurmJobInfo[];
+  parseErrors(body: unknown): SlurmApiError[];
+  /** What a non-2xx answer means (22.05 answers a rejected token with HTTP 500). */
+  classifyFailure(httpStatus: number, errors: SlurmApiError[]): SlurmFailureKind;
+  /** One line about the controller from a ping answer; ok false when it is not up. */
+  parsePing(body: unknown): { ok: boolean; detail: string };
+  /** The Slurm release the answer came from, when it says. */
+  release(body: unknown): string | null;
+}
+
+const VERSIONS: Record<string, SlurmApi> = { [v0038.version]: v0038 };
+
+export const SLURM_API_VERSIONS = Object.keys(VERSIONS);
+
+export function slurmApi(version: string): SlurmApi | undefined {
+  return VERSIONS[version];
+}
