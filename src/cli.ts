@@ -93,6 +93,14 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
     summary: 'evaluate a candidate patch against a bug',
     synopsis: 'bugbench eval <bug-id | artifact-dir> --patch FILE [--image T] [--timeout S] [--json]',
   },
+  queue: {
+    load: async () => (await import('./commands/queue.js')).queueCommand,
+    summary: 'send the accepted bugs to a training job on a cluster engine, and follow it',
+    synopsis:
+      'bugbench queue submit --engine slurm|ray|local --format swebench|sft|rl [--status S] [--command TEMPLATE]\n' +
+      '  [--gpus N] [--cpus N] [--memory MB] [--time-limit MIN] [--json]\n' +
+      'bugbench queue list [--json]\nbugbench queue status <job-id> [--json]\nbugbench queue logs <job-id> [--follow] [--tail BYTES]\nbugbench queue cancel <job-id>',
+  },
   replay: {
     load: async () => (await import('./commands/replay.js')).replayCommand,
     summary: 'play a recorded rollout back',

@@ -162,6 +162,32 @@ export interface AttemptRecord {
   createdAt: string;
 }
 
+/** A training job submitted to a cluster engine, with the last state seen (an engine forgets finished jobs). */
+export interface JobRecord {
+  /** `<engine>-<engine's id>`, e.g. `slurm-12`. */
+  id: string;
+  engine: string;
+  /** The engine's handle, kept as it is (see training/types.ts). */
+  handle: Record<string, unknown> & { id: string; engine: string; key: string };
+  key: string;
+  kind: string;
+  format: string;
+  /** Which bugs the dataset holds (by status when submitted) and how many lines it has. */
+  status: string;
+  bugCount: number;
+  lines: number;
+  /** The exported dataset and the job's folder, relative to the workspace. */
+  dataset: string;
+  workdir: string;
+  command: string;
+  state: string;
+  rawState: string;
+  exitCode: number | null;
+  reason: string | null;
+  submittedAt: string;
+  updatedAt: string;
+}
+
 /** A repo image some run used. */
 export interface ImageRecord {
   id: string;
@@ -185,10 +211,11 @@ export interface Collections {
   images: ImageRecord;
   reviews: ReviewRecord;
   attempts: AttemptRecord;
+  jobs: JobRecord;
 }
 
 export type CollectionName = keyof Collections;
-export const COLLECTIONS: CollectionName[] = ['bugs', 'runs', 'rollouts', 'images', 'reviews', 'attempts'];
+export const COLLECTIONS: CollectionName[] = ['bugs', 'runs', 'rollouts', 'images', 'reviews', 'attempts', 'jobs'];
 
 /** Where a bug's things are, relative to the workspace. */
 export const bugFolder = (id: string): string => `bugs/${id}`;

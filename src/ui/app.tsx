@@ -27,6 +27,8 @@ import type { RunEvent } from './run-state.js';
 import { transcriptRows } from './transcript.js';
 import { batcher } from './batcher.js';
 import { useRollouts } from './use-rollouts.js';
+import { TrainingScreen } from './training-screen.js';
+import { useTraining } from './use-training.js';
 import { SCREENS } from './screens.js';
 import { initialState, reduce, type ViewState } from './state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
@@ -80,6 +82,7 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
     [review.openBug, dispatch],
   );
   const rollouts = useRollouts(store, state.run, openInReview, () => work.cancel('inject'));
+  const training = useTraining(store);
 
   useEffect(() => {
     let cancelled = false;
@@ -159,7 +162,7 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
   const router = useRef<(input: string, key: Key) => void>(() => undefined);
   router.current = (input, key) => {
     // Keys typed quickly can arrive together ("--"); take plain characters one at a time.
-    if (input.length > 1 && !key.ctrl && !key.meta && /^[\x20-\x7e]+$/.test(input) && !review.capturing()) {
+    if (input.length > 1 && !key.ctrl && !key.meta && /^[\x20-\x7e]+$/.test(input) && !review.capturing() && !training.capturing()) {
       for (const char of input) route(char, key);
       return;
     }
@@ -180,7 +183,8 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
       return;
     }
     // A screen typing text (a rejection's reason) takes every key.
-    if (state.screen === 'review' && review.capturing()) return routeScreen(input, key);
+    // A screen taking text (a rejection's reason, a training command) gets every key.
+    if ((state.screen === 'review' && review.capturing()) || (state.screen === 'training' && training.capturing())) return routeScreen(input, key);
     if (input === '?') return dispatch({ type: 'toggle-help' });
     if (state.help) {
       if (key.escape) dispatch({ type: 'back' });
@@ -218,6 +222,10 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
         rollouts.onKey(input, key, page, transcriptRows(rollouts.transcript, columns, rollouts.state.unfold).length);
         return;
       }
+      case 'training':
+        if (key.escape && !training.capturing()) return dispatch({ type: 'back' });
+        training.onKey(input, key);
+        return;
       case 'checks':
         if (key.escape && !checks.latest().log) return dispatch({ type: 'back' });
         checks.onKey(input, key, Math.max(3, rows - CHROME_ROWS - 14), checksLog?.length ?? 0);
@@ -256,6 +264,8 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
           <InjectSetupScreen state={state} />
         ) : state.screen === 'rollouts' ? (
           <RolloutsScreen model={rollouts} rows={body} columns={columns} />
+        ) : state.screen === 'training' ? (
+          <TrainingScreen model={training} rows={body} columns={columns} />
         ) : state.screen === 'checks' ? (
           <ChecksScreen state={checks.state} bug={review.selected} log={checksLog} rows={body} columns={columns} />
         ) : (

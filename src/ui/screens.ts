@@ -2,7 +2,7 @@
  * The workbench's screens, their number keys and every key each one takes:
  * the header, the footer and the `?` overlay all read this one list.
  */
-export type ScreenId = 'images' | 'run' | 'rollouts' | 'checks' | 'review';
+export type ScreenId = 'images' | 'run' | 'rollouts' | 'checks' | 'review' | 'training';
 
 export interface ScreenInfo {
   id: ScreenId;
@@ -74,6 +74,19 @@ export const SCREENS: ScreenInfo[] = [
       ['r', 'reject it (type the reason, enter)'],
     ],
     footer: '↑/↓ select · enter detail · v view · l log · a accept · r reject · f/i/t/o filter',
+  },
+  {
+    id: 'training',
+    key: '6',
+    title: 'Training',
+    keys: [
+      ['↑/↓ j/k', 'focus a job: its dataset, command and log tail'],
+      ['n', 'submit the accepted bugs: a form for format, engine and command'],
+      ['form: ↑/↓ tab', 'move between the fields; ←/→ choose; type the command; enter submits; esc closes'],
+      ['x', 'cancel the focused job'],
+      ['r', 'ask the engines about the jobs now'],
+    ],
+    footer: '↑/↓ job · n submit accepted bugs · x cancel job · r refresh',
   },
 ];
 

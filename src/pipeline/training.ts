@@ -1,0 +1,146 @@
+/**
+ * Sending bugs to training: the bugs of a status (accepted by default) are
+ * exported into the job's own folder and submitted to a cluster engine
+ * through the training queue; the job is recorded in the store only once the
+ * engine took it. The same bugs in the same format make the same key, so a
+ * second submission finds the first job. States refresh on demand; the store
+ * keeps the last state seen, since engines forget finished jobs.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { BugbenchError } from '../errors.js';
+import type { Progress } from '../progress.js';
+import type { BugStatus, JobRecord } from '../store/records.js';
+import { RecordNotFoundError, type Store } from '../store/store.js';
+import { DRY_RUN_COMMAND } from '../training/command-template.js';
+import { exportDataset } from '../training/datasets/export.js';
+import { jobKey } from '../training/job-key.js';
+import { openQueue } from '../training/queue.js';
+import type { TrainingSettings } from '../training/settings.js';
+import { isTerminal, type DatasetFormat, type EngineName, type JobHandle, type JobKind, type JobResources, type JobStatus } from '../training/types.js';
+
+export class NothingToTrainError extends BugbenchError {
+  constructor(message: string) {
+    super('BB_NOTHING_TO_TRAIN', message);
+  }
+}
+
+export interface TrainingSubmit {
+  engine: EngineName;
+  format: DatasetFormat;
+  /** Which bugs (default accepted). */
+  status?: BugStatus;
+  /** The trainer's command template (default: a dry run that reads every line of the dataset). */
+  command?: string;
+  kind?: JobKind;
+  resources?: JobResources;
+  settings?: TrainingSettings;
+  progress?: Progress;
+}
+
+/** SFT data trains SFT; RL tasks and SWE-bench instances feed an RL trainer. */
+function kindOf(format: DatasetFormat): JobKind {
+  return format === 'sft' ? 'sft' : 'rl';
+}
+
+function recordOf(handle: JobHandle, fields: Omit<JobRecord, 'id' | 'engine' | 'handle' | 'key' | 'state' | 'rawState' | 'exitCode' | 'reason' | 'updatedAt'>): JobRecord {
+  return {
+    id: `${handle.engine}-${handle.id}`,
+    engine: handle.engine,
+    handle: handle as unknown as JobRecord['handle'],
+    key: handle.key,
+    ...fields,
+    state: 'queued',
+    rawState: '',
+    exitCode: null,
+    reason: null,
+    updatedAt: new Date().toISOString(),
+  };
+}
+
+export async function submitTraining(store: Store, options: TrainingSubmit): Promise<{ job: JobRecord; created: boolean }> {
+  const status = options.status ?? 'accepted';
+  const bugs = store.all('bugs').filter((b) => b.status === status);
+  if (bugs.length === 0) {
+    throw new NothingToTrainError(`there are no ${status} bugs to train on${status === 'accepted' ? '; accept some with `bugbench accept <bug-id>` (or on the Review screen)' : ''}`);
+  }
+  const key = jobKey(
+    bugs.map((b) => b.id),
+    options.format,
+  );
+  const known = store.all('jobs').find((j) => j.key === key && j.engine === options.engine && j.state !== 'failed' && j.state !== 'cancelled');
+  if (known) return { job: known, created: false };
+
+  const workdir = store.abs(join('jobs', `${options.format}-${key}`));
+  mkdirSync(workdir, { recursive: true });
+  const dataset = join(workdir, `dataset-${options.format}.jsonl`);
+  options.progress?.(`exporting ${bugs.length} ${status} bug(s) as ${options.format} to ${dataset}`);
+  const exported = existsSync(dataset) ? undefined : await exportDataset(store, { format: options.format, out: dataset, status, progress: options.progress });
+  const queue = openQueue(options.engine, options.settings);
+  const kind = options.kind ?? kindOf(options.format);
+  options.progress?.(`submitting to ${options.engine}`);
+  const { handle, created } = await queue.submit({
+    kind,
+    name: `bugbench-${kind}-${options.format}-${key.slice(0, 8)}`,
+    dataset: { path: dataset, format: options.format },
+    command: options.command ?? DRY_RUN_COMMAND,
+    resources: options.resources,
+    workdir,
+    key,
+  });
+  const job = recordOf(handle, {
+    kind,
+    format: options.format,
+    status,
+    bugCount: bugs.length,
+    lines: exported?.count ?? bugs.length,
+    dataset: store.rel(dataset),
+    workdir: store.rel(workdir),
+    command: options.command ?? DRY_RUN_COMMAND,
+    submittedAt: handle.submittedAt,
+  });
+  store.transact((tx) => tx.put('jobs', job));
+  return { job, created };
+}
+
+/** A job of the store by id (or the unique one whose id ends so). */
+export function findJob(store: Store, id: string): JobRecord {
+  const exact = store.get('jobs', id);
+  if (exact) return exact;
+  const matches = store.all('jobs').filter((j) => j.id.endsWith(`-${id}`) || j.handle.id === id);
+  if (matches.length === 1) return matches[0]!;
+  throw new RecordNotFoundError('jobs', id);
+}
+
+/** Asks the job's engine for its state and keeps it; an engine that forgot the job leaves the last state seen. */
+export async function refreshJob(store: Store, id: string, settings?: TrainingSettings): Promise<JobRecord> {
+  const job = findJob(store, id);
+  if (isTerminal(job.state as JobStatus['state'])) return job;
+  const status = await openQueue(job.engine as EngineName, settings).status(job.handle as unknown as JobHandle);
+  const fields: Partial<JobRecord> =
+    status.state === 'unknown'
+      ? { reason: status.reason ?? 'the engine no longer knows this job', updatedAt: new Date().toISOString() }
+      : { state: status.state, rawState: status.rawState, exitCode: status.exitCode, reason: status.reason, updatedAt: new Date().toISOString() };
+  return store.transact((tx) => tx.patch('jobs', job.id, fields));
+}
+
+/** Refreshes every job that has not ended; engines that do not answer leave their jobs as they were. */
+export async function refreshJobs(store: Store, settings?: TrainingSettings): Promise<{ jobs: JobRecord[]; errors: string[] }> {
+  const errors: string[] = [];
+  for (const job of store.all('jobs')) {
+    if (isTerminal(job.state as JobStatus['state'])) continue;
+    await refreshJob(store, job.id, settings).catch((error: unknown) => errors.push(`${job.id}: ${(error as Error).message}`));
+  }
+  return { jobs: [...store.all('jobs')].sort((a, b) => b.submittedAt.localeCompare(a.submittedAt)), errors };
+}
+
+export async function jobLogs(store: Store, id: string, tailBytes?: number, settings?: TrainingSettings) {
+  const job = findJob(store, id);
+  return openQueue(job.engine as EngineName, settings).logs(job.handle as unknown as JobHandle, { tailBytes });
+}
+
+export async function cancelJob(store: Store, id: string, settings?: TrainingSettings): Promise<JobRecord> {
+  const job = findJob(store, id);
+  await openQueue(job.engine as EngineName, settings).cancel(job.handle as unknown as JobHandle);
+  return refreshJob(store, job.id, settings);
+}

@@ -1,0 +1,109 @@
+/**
+ * The Training screen's hook: the jobs of the store with their states kept
+ * fresh while they run, the focused job's log tail following it, the
+ * submission of the accepted bugs, and cancelling a job — all through the core.
+ */
+import type { Key } from 'ink';
+import { useEffect, useMemo, useState } from 'react';
+import { errorMessage } from '../errors.js';
+import { cancelJob, jobLogs, refreshJobs, submitTraining } from '../pipeline/training.js';
+import type { JobRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import { defaultEngine } from '../training/queue.js';
+import { isTerminal, type JobState } from '../training/types.js';
+import { initialTraining, reduceTraining, type TrainingState } from './training-state.js';
+import { useLatestReducer } from './use-latest-reducer.js';
+
+/** How often running jobs and the focused log are asked about. */
+const POLL_MS = 1500;
+
+export interface TrainingModel {
+  state: TrainingState;
+  jobs: JobRecord[];
+  focused: JobRecord | undefined;
+  log: string[];
+  onKey: (input: string, key: Key) => void;
+  /** True while the command is being typed: every key is text then. */
+  capturing: () => boolean;
+}
+
+export function useTraining(store: Store | undefined): TrainingModel {
+  const [state, dispatch, latest] = useLatestReducer(reduceTraining, initialTraining);
+  const [version, setVersion] = useState(0);
+  const [log, setLog] = useState<string[]>([]);
+
+  useEffect(() => {
+    if (!store) return;
+    return store.onChange(() => setVersion((v) => v + 1));
+  }, [store]);
+
+  const jobs = useMemo(() => (store ? [...store.all('jobs')].sort((a, b) => b.submittedAt.localeCompare(a.submittedAt)) : []), [store, version]);
+  const focused = jobs[Math.min(state.focus, jobs.length - 1)];
+  const running = jobs.some((j) => !isTerminal(j.state as JobState));
+
+  useEffect(() => {
+    if (!store || !running) return;
+    const timer = setInterval(() => void refreshJobs(store).catch(() => undefined), POLL_MS);
+    return () => clearInterval(timer);
+  }, [store, running]);
+
+  // The focused job's log: read now, and again while the job runs.
+  useEffect(() => {
+    if (!store || !focused) return setLog([]);
+    let stop = false;
+    const read = () =>
+      jobLogs(store, focused.id, 16 * 1024)
+        .then((logs) => !stop && setLog(logs.text.replace(/\n$/, '').split('\n')))
+        .catch((error: unknown) => !stop && setLog([`(no log: ${errorMessage(error)})`]));
+    void read();
+    const timer = isTerminal(focused.state as JobState) ? undefined : setInterval(() => void read(), POLL_MS);
+    return () => {
+      stop = true;
+      if (timer) clearInterval(timer);
+    };
+  }, [store, focused?.id, focused?.state]);
+
+  const submit = () => {
+    const form = latest().form;
+    if (!store || !form) return;
+    dispatch({ type: 'close-form' });
+    dispatch({ type: 'busy', what: `exporting and submitting ${form.format} to ${form.engine}…` });
+    submitTraining(store, { engine: form.engine, format: form.format, command: form.command.trim() || undefined })
+      .then(({ job, created }) => {
+        dispatch({ type: 'focus', delta: -Infinity, count: jobs.length + 1 });
+        dispatch({ type: 'message', text: `${job.id} ${created ? 'submitted' : 'was already submitted'}: ${job.bugCount} bug(s) as ${job.format}`, error: false });
+      })
+      .catch((error: unknown) => dispatch({ type: 'message', text: errorMessage(error), error: true }));
+  };
+
+  const onKey = (input: string, key: Key) => {
+    const current = latest();
+    if (current.form) {
+      const typing = current.form.field === 'command';
+      if (key.escape) dispatch({ type: 'close-form' });
+      else if (key.return) submit();
+      else if (key.upArrow || key.tab) dispatch({ type: 'form-field', delta: key.upArrow || key.shift ? -1 : 1 });
+      else if (key.downArrow) dispatch({ type: 'form-field', delta: 1 });
+      else if (!typing && (key.leftArrow || key.rightArrow)) dispatch({ type: 'form-choice', delta: key.leftArrow ? -1 : 1 });
+      else if (typing && (key.backspace || key.delete)) dispatch({ type: 'form-erase' });
+      else if (typing && input && !key.ctrl && !key.meta) dispatch({ type: 'form-type', text: input });
+      return;
+    }
+    if (key.upArrow || input === 'k') return dispatch({ type: 'focus', delta: -1, count: jobs.length });
+    if (key.downArrow || input === 'j') return dispatch({ type: 'focus', delta: 1, count: jobs.length });
+    if (input === 'n') return dispatch({ type: 'open-form', engine: defaultEngine() ?? 'local', command: '' });
+    if (input === 'r' && store) {
+      void refreshJobs(store).then(({ errors }) => errors.length > 0 && dispatch({ type: 'message', text: errors.join('; '), error: true }));
+      return;
+    }
+    if (input === 'x' && store && focused) {
+      dispatch({ type: 'busy', what: `cancelling ${focused.id}…` });
+      cancelJob(store, focused.id)
+        .then((job) => dispatch({ type: 'message', text: `${job.id} ${job.state}`, error: false }))
+        .catch((error: unknown) => dispatch({ type: 'message', text: errorMessage(error), error: true }));
+    }
+  };
+
+  const capturing = () => latest().form !== null;
+  return { state, jobs, focused, log, onKey, capturing };
+}
