@@ -164,6 +164,9 @@ describe('a scripted model injecting through the tools', () => {
           },
         ],
       }),
+      // BugPilot's analysis of the valid bug: its report, then its category
+      streamOf({ text: 'Serialising a config with a quoted key writes it back unquoted, so reading it again fails.' }),
+      streamOf({ text: '<reasoning>The output format is wrong for some inputs.</reasoning>\n<category>C</category>' }),
     ]);
     const saved = { key: process.env.ANTHROPIC_API_KEY, url: process.env.ANTHROPIC_BASE_URL };
     process.env.ANTHROPIC_API_KEY = KEY;
@@ -186,8 +189,13 @@ describe('a scripted model injecting through the tools', () => {
       expect(bug.failedCheck).toBeNull();
       expect(bug.valid).toBe(true);
       expect(bugDetails(openStore(), bug.id).FAIL_TO_PASS).toHaveLength(6);
-      // every request after the first carried the previous tool results
-      for (const req of mock.messageRequests.slice(1)) {
+      // the analysis asked the same model, after the rollout
+      expect(bug.analysisError).toBeUndefined();
+      expect(openStore().get('bugs', bug.id)?.analysis).toMatchObject({ category: 'C', report: { source: 'model' } });
+      // every agent request after the first carried the previous tool results
+      const agentRequests = mock.messageRequests.filter((req) => ((req.body!.tools as unknown[] | undefined) ?? []).length > 0);
+      expect(agentRequests).toHaveLength(5);
+      for (const req of agentRequests.slice(1)) {
         const messages = req.body!.messages as { role: string; content: { type: string }[] }[];
         expect(messages.at(-1)!.content.every((b) => b.type === 'tool_result')).toBe(true);
       }

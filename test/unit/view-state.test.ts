@@ -26,7 +26,11 @@ describe('view state', () => {
     state = reduce(state, { type: 'go', screen: 'review' });
     expect(state.screen).toBe('review');
     state = reduce(state, { type: 'cycle-screen', delta: 1 });
+    expect(state.screen).toBe('training');
+    state = reduce(state, { type: 'cycle-screen', delta: 1 });
     expect(state.screen).toBe('images');
+    state = reduce(state, { type: 'cycle-screen', delta: -1 });
+    expect(state.screen).toBe('training');
     state = reduce(state, { type: 'cycle-screen', delta: -1 });
     expect(state.screen).toBe('review');
     state = reduce(state, { type: 'toggle-help' });
