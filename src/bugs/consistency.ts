@@ -11,8 +11,10 @@ import { CHECK_NAMES, type CheckName, type CheckOutcome, type CheckReport, type 
 import { bugValidityCheck, testWeakeningCheck } from './checks/bug-runs.js';
 import { goldPatchCheck } from './checks/gold-patch.js';
 import { inverseMutationCheck } from './checks/inverse-mutation.js';
-import { determinismCheck, parserCheck, testScriptCheck } from './checks/original-runs.js';
+import { determinismCheck } from './checks/determinism.js';
+import { parserCheck, testScriptCheck } from './checks/original-runs.js';
 import { bugScopeCheck, testFilesCheck } from './checks/static-checks.js';
+import { parserTrust } from './run-problems.js';
 
 const CHECKS: Record<CheckName, (ctx: CheckContext) => Promise<CheckOutcome>> = {
   'test-files': testFilesCheck,
@@ -88,11 +90,14 @@ export class CheckSession {
   async report(): Promise<CheckReport> {
     const valid = this.done && this.results.every((r) => r.verdict === 'pass');
     const spec = valid ? await this.ctx.testSpec() : await this.ctx.knownSpec();
+    const weakening = this.options.signal?.aborted ? null : await this.ctx.weakening().catch(() => null);
     return {
       valid,
       checks: this.results,
       FAIL_TO_PASS: spec?.failToPass ?? [],
       PASS_TO_PASS: spec?.passToPass ?? [],
+      parser: parserTrust(this.results.flatMap((r) => r.runs)),
+      weakening,
     };
   }
 

@@ -1,12 +1,14 @@
 /**
  * `bugbench check <bug-id | artifact-dir> [--image TAG] [--json] [--all] [--min-passing N]
- *   [--min-changed-files N] [--min-failing N] [--timeout S] [--parallel N] [--fresh-containers]`
+ *   [--min-changed-files N] [--min-failing N] [--timeout S] [--buggy-runs N]
+ *   [--max-weakened-tests N] [--parallel N] [--fresh-containers]`
  * (--fresh-containers makes a new container per run, as SWE-bench's harness does; for comparison.)
  */
 import type { CheckEvent, CheckReport, CheckResult } from '../bugs/check-types.js';
 import { CheckSession } from '../bugs/consistency.js';
 import type { CheckParams } from '../bugs/meta.js';
 import { resolveBug } from '../bugs/resolve.js';
+import { describeWeakening } from '../bugs/weakening.js';
 import { UsageError } from '../errors.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { reapOrphans } from '../sandbox/orphans.js';
@@ -33,6 +35,8 @@ export async function checkCommand(args: string[]): Promise<number> {
       'min-changed-files': { type: 'string' },
       'min-failing': { type: 'string' },
       timeout: { type: 'string' },
+      'buggy-runs': { type: 'string' },
+      'max-weakened-tests': { type: 'string' },
       parallel: { type: 'string' },
       'fresh-containers': { type: 'boolean', default: false },
     },
@@ -48,6 +52,8 @@ export async function checkCommand(args: string[]): Promise<number> {
   set('minChangedFiles', positiveInt('min-changed-files', values['min-changed-files']));
   set('minFailingTests', positiveInt('min-failing', values['min-failing']));
   set('testTimeoutSec', positiveInt('timeout', values.timeout, 1));
+  set('buggyRuns', positiveInt('buggy-runs', values['buggy-runs'], 1));
+  set('maxWeakenedTests', positiveInt('max-weakened-tests', values['max-weakened-tests']));
   // By default two containers take turns on the test script, one preparing while the other runs;
   // --parallel N gives N containers whose test runs overlap.
   const parallel = positiveInt('parallel', values.parallel, 1);
@@ -106,6 +112,11 @@ export function formatReport(report: CheckReport, logDir: string): string {
     report.valid ? 'VALID bug' : `INVALID bug: ${report.checks.find((c) => c.verdict === 'fail')?.name ?? 'not all checks ran'} failed`,
   ];
   if (report.valid) lines.push(`FAIL_TO_PASS: ${report.FAIL_TO_PASS.length} test(s), PASS_TO_PASS: ${report.PASS_TO_PASS.length} test(s)`);
+  if (report.weakening) lines.push(describeWeakening(report.weakening));
+  if (report.parser?.status === 'unverified') {
+    const runs = report.parser.unverified.map((u) => `${u.run}: ${u.why}`).join('; ');
+    lines.push(`parser unverified${runs ? ` (${runs})` : ''}`);
+  }
   lines.push(`logs: ${logDir}`);
   return `${lines.join('\n')}\n`;
 }
@@ -127,9 +138,12 @@ export function toJson(report: CheckReport) {
         timedOut: r.timedOut,
         logPath: r.logPath,
         results: r.results,
+        audit: r.audit,
       })),
     })),
     FAIL_TO_PASS: report.FAIL_TO_PASS,
     PASS_TO_PASS: report.PASS_TO_PASS,
+    parser: report.parser,
+    weakening: report.weakening,
   };
 }
