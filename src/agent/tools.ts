@@ -229,7 +229,8 @@ export class ToolSet implements Tools {
     }
     const refusal = readRefusal(info, EDITOR_MAX_FILE_BYTES, REPO_DIR);
     if (refusal) {
-      const hint = info.kind === 'file' && info.size > EDITOR_MAX_FILE_BYTES ? `; the editor views files up to ${formatBytes(EDITOR_MAX_FILE_BYTES)}: ${BIG_FILE_HINT}` : '';
+      const tooBig = !placeRefusal(info, REPO_DIR) && info.kind === 'file' && info.size > EDITOR_MAX_FILE_BYTES;
+      const hint = tooBig ? `; the editor views files up to ${formatBytes(EDITOR_MAX_FILE_BYTES)}: ${BIG_FILE_HINT}` : '';
       throw new ReadRefusedError(target, `${refusal}${hint}`);
     }
     const [first, last] = range ?? [1, -1];

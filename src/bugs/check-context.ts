@@ -213,21 +213,17 @@ export class CheckContext {
     return this.shared(this.plan().buggy);
   }
 
-  private allBuggy?: Promise<RunRecord[]>;
+  private reruns?: Promise<Promise<RunRecord>[]>;
 
   /**
-   * Every run of the buggy state: the first, then the reruns. The reruns start
-   * once the first is in, and only if it gave a usable map: a state that timed
-   * out once is not run again.
+   * The reruns of the buggy state, each as it comes in. They start once the
+   * first run is in, and only if it gave a usable map: a state that timed out
+   * once is not run again (then there are none).
    */
-  buggyRuns(): Promise<RunRecord[]> {
-    this.allBuggy ??= this.buggyRun().then(async (first) => {
-      if (runProblem(first)) return [first];
-      const reruns = await Promise.all(this.plan().reruns.map((plan: PlannedRun) => this.shared(plan)));
-      return [first, ...reruns];
-    });
-    this.allBuggy.catch(() => undefined);
-    return this.allBuggy;
+  buggyReruns(): Promise<Promise<RunRecord>[]> {
+    this.reruns ??= this.buggyRun().then((first) => (runProblem(first) ? [] : this.plan().reruns.map((plan: PlannedRun) => this.shared(plan))));
+    this.reruns.catch(() => undefined);
+    return this.reruns;
   }
 
   weakenedRun(): Promise<RunRecord> {
@@ -273,7 +269,7 @@ export class CheckContext {
     const plan = this.plan();
     const order = [plan.original, plan.buggy, plan.second, plan.weakened, ...(plan.reverts.length > 1 ? plan.reverts : []), plan.gold];
     for (const run of order) this.shared(run);
-    void this.buggyRuns();
+    void this.buggyReruns();
     void this.weakeningAnalysis();
   }
 

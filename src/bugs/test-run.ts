@@ -204,6 +204,10 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
       error,
       output: error ? (parsedText.slice(0, 2000) + parserStderr).slice(0, 2000) : undefined,
     },
-    audit: error ? { status: 'unverified', reader: reading?.reader, why: 'the parser gave no map' } : auditParser(results, reading),
+    audit: timedOut
+      ? { status: 'unverified', reader: reading?.reader, why: 'the run timed out' }
+      : error
+        ? { status: 'unverified', reader: reading?.reader, why: 'the parser gave no map' }
+        : auditParser(results, reading),
   };
 }

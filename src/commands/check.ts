@@ -113,9 +113,8 @@ export function formatReport(report: CheckReport, logDir: string): string {
   ];
   if (report.valid) lines.push(`FAIL_TO_PASS: ${report.FAIL_TO_PASS.length} test(s), PASS_TO_PASS: ${report.PASS_TO_PASS.length} test(s)`);
   if (report.weakening) lines.push(describeWeakening(report.weakening));
-  if (report.parser?.status === 'unverified') {
-    const runs = report.parser.unverified.map((u) => `${u.run}: ${u.why}`).join('; ');
-    lines.push(`parser unverified${runs ? ` (${runs})` : ''}`);
+  if (report.parser?.status === 'unverified' && report.parser.unverified.length > 0) {
+    lines.push(`parser unverified (${report.parser.unverified.map((u) => `${u.run}: ${u.why}`).join('; ')})`);
   }
   lines.push(`logs: ${logDir}`);
   return `${lines.join('\n')}\n`;

@@ -9,22 +9,12 @@ import { touchedPaths } from '../diff.js';
 import type { CheckContext } from '../check-context.js';
 import type { CheckOutcome } from '../check-types.js';
 import { runProblem } from '../run-problems.js';
+import type { RunRecord } from '../test-run.js';
 import { runDifferences } from '../test-results.js';
 import { weakeningScope } from '../weakening.js';
 
 function shown(differences: string[], max = 5): string {
   return `${differences.slice(0, max).join('; ')}${differences.length > max ? '; …' : ''}`;
-}
-
-/** The differences of several comparisons, one per test (the first found). */
-function firstPerTest(differences: string[]): string[] {
-  const seen = new Set<string>();
-  return differences.filter((d) => {
-    const id = d.slice(0, d.lastIndexOf(': ', d.indexOf(' in "')));
-    if (seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
 }
 
 export async function determinismCheck(ctx: CheckContext): Promise<CheckOutcome> {
@@ -40,27 +30,12 @@ export async function determinismCheck(ctx: CheckContext): Promise<CheckOutcome>
   }
   const originalNote = `the original code gives the same ${Object.keys(first.results).length} results twice`;
 
-  const buggy = await ctx.buggyRuns();
-  const head = buggy[0]!;
+  const head = await ctx.buggyRun();
   const headProblem = runProblem(head);
   if (headProblem) {
     return { verdict: 'skipped', reason: `${originalNote}; the buggy state cannot be judged: ${headProblem} (see bug-validity)`, runs: [second] };
   }
-  const reruns = buggy.slice(1);
-  for (const rerun of reruns) {
-    const problem = runProblem(rerun);
-    if (problem) return { verdict: 'fail', reason: `the buggy state gave a test map on its first run, but ${problem}`, runs: [second, ...reruns] };
-  }
-  const buggyDifferences = firstPerTest(reruns.flatMap((rerun) => runDifferences(head, rerun)));
-  if (buggyDifferences.length > 0) {
-    return {
-      verdict: 'fail',
-      reason: `the buggy state gives different results from run to run (${buggyDifferences.length} test(s)): ${shown(buggyDifferences)}`,
-      runs: [second, ...reruns],
-    };
-  }
-
-  // The weakened run repeats the buggy state for the tests the weakening leaves alone.
+  // The weakened run (usually in before the reruns) repeats the buggy state for the tests the weakening leaves alone.
   const weakened = await ctx.weakenedRun();
   let weakenedNote = '';
   if (!runProblem(weakened)) {
@@ -72,14 +47,31 @@ export async function determinismCheck(ctx: CheckContext): Promise<CheckOutcome>
         return {
           verdict: 'fail',
           reason: `tests the weakening does not touch give different results in two runs of the buggy state (${differences.length} test(s)): ${shown(differences)}`,
-          runs: [second, ...reruns, weakened],
+          runs: [second, weakened],
         };
       }
       const compared = Object.keys(head.results).filter(untouched).length;
       weakenedNote = `, and the weakened run agrees on the ${compared} tests the weakening leaves alone`;
     }
   }
-  const runs = buggy.length === 1 ? 'its one run' : `all ${buggy.length} runs`;
+
+  // Each rerun is judged as it comes in: the first difference settles it.
+  const reruns: RunRecord[] = [];
+  for (const next of await ctx.buggyReruns()) {
+    const rerun = await next;
+    reruns.push(rerun);
+    const problem = runProblem(rerun);
+    if (problem) return { verdict: 'fail', reason: `the buggy state gave a test map on its first run, but ${problem}`, runs: [second, ...reruns, weakened] };
+    const differences = runDifferences(head, rerun);
+    if (differences.length > 0) {
+      return {
+        verdict: 'fail',
+        reason: `the buggy state gives different results from run to run (${differences.length} test(s)): ${shown(differences)}`,
+        runs: [second, ...reruns, weakened],
+      };
+    }
+  }
+  const runs = reruns.length === 0 ? 'its one run' : `all ${reruns.length + 1} runs`;
   return {
     verdict: 'pass',
     reason: `${originalNote}; the buggy state gives the same ${Object.keys(head.results).length} results on ${runs}${weakenedNote}`,
