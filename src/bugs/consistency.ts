@@ -89,7 +89,9 @@ export class CheckSession {
   /** The verdict so far; valid only when all nine ran and passed. */
   async report(): Promise<CheckReport> {
     const valid = this.done && this.results.every((r) => r.verdict === 'pass');
-    const spec = valid ? await this.ctx.testSpec() : await this.ctx.knownSpec();
+    // A buggy state that does not repeat has no FAIL_TO_PASS worth showing either.
+    const repeats = this.results.find((r) => r.name === 'determinism')?.verdict !== 'fail';
+    const spec = valid ? await this.ctx.testSpec() : repeats ? await this.ctx.knownSpec() : undefined;
     const weakening = this.options.signal?.aborted ? null : await this.ctx.weakening().catch(() => null);
     return {
       valid,
