@@ -6,15 +6,17 @@
  *                   script in the same state);
  *   naiveRatio    = the same checks with a fresh container per run (as SWE-bench's
  *                   harness does) / ours.
- * Medians of a few rounds; the last line printed is the JSON summary.
+ * Medians of a few rounds; the last line printed is the JSON summary (testRuns:
+ * how many test runs the bug's checks make).
  */
 import { execa } from 'execa';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadArtifact } from '../src/bugs/artifact.js';
-import { fileOf } from '../src/bugs/check-context.js';
-import { buildState, goldPaths, type StateLayers } from '../src/bugs/repo-state.js';
+import { DEFAULT_BUGGY_RUNS } from '../src/bugs/meta.js';
+import { buildState } from '../src/bugs/repo-state.js';
+import { planRuns, runsOfPlan } from '../src/bugs/run-plan.js';
 import { ARTIFACT_MOUNT, installArtifact } from '../src/bugs/test-run.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { Sandbox } from '../src/sandbox/sandbox.js';
@@ -44,22 +46,16 @@ async function rawRuntimes(): Promise<number[]> {
   const sandbox = await Sandbox.create({ image: artifact.meta!.image.tag, runId: 'bench-checks-raw' });
   try {
     await installArtifact(sandbox, artifact);
-    const states: StateLayers[] = [
-      {},
-      {},
-      { bug: true, restoreTests: true },
-      { bug: true, weaken: true },
-      ...artifact.bugChanges.map((c) => ({ bug: true, restoreTests: true, revert: [c] })),
-      { bug: true, weaken: true, goldOf: goldPaths(artifact), restoreTests: true },
-    ];
+    // The same runs, in the same states, as the check makes (run-plan.ts).
+    const runs = runsOfPlan(planRuns(artifact, artifact.bugChanges, 2, DEFAULT_BUGGY_RUNS), artifact);
     const times: number[] = [];
-    for (const state of states) {
-      await buildState(sandbox, artifact, base, state);
+    for (const run of runs) {
+      await buildState(sandbox, artifact, base, run.layers);
       const started = performance.now();
       await execa('docker', ['exec', '-w', '/repo', sandbox.id, 'bash', '-c', `bash ${ARTIFACT_MOUNT}/test_script.sh > /dev/null 2>&1`], { reject: false });
       times.push(performance.now() - started);
     }
-    console.log(`raw runs (${states.length}): ${times.map((t) => t.toFixed(0)).join(', ')} ms for ${['original', 'original again', 'buggy', 'weakened', ...artifact.bugChanges.map((c) => `revert ${fileOf(c)}`), 'gold'].join(', ')}`);
+    console.log(`raw runs (${runs.length}): ${times.map((t) => t.toFixed(0)).join(', ')} ms for ${runs.map((r) => r.label).join(', ')}`);
     return times;
   } finally {
     await sandbox.remove();
@@ -71,8 +67,11 @@ async function main(): Promise<void> {
   const ours: number[] = [];
   const naive: number[] = [];
   const raw: number[] = [];
+  let testRuns = 0;
   for (let round = 0; round < ROUNDS; round++) {
-    raw.push((await rawRuntimes()).reduce((a, b) => a + b, 0));
+    const times = await rawRuntimes();
+    testRuns = times.length;
+    raw.push(times.reduce((a, b) => a + b, 0));
     ours.push(await timeCli(['check', ARTIFACT, '--json']));
     // SWE-bench's harness: a new container for every run, one run at a time.
     naive.push(await timeCli(['check', ARTIFACT, '--json', '--fresh-containers', '--parallel', '1']));
@@ -84,6 +83,7 @@ async function main(): Promise<void> {
     freshContainerCheckMs: Math.round(median(naive)),
     overheadRatio: Number((median(ours) / median(raw)).toFixed(3)),
     naiveRatio: Number((median(naive) / median(ours)).toFixed(3)),
+    testRuns,
     rounds: ROUNDS,
     logs,
   };

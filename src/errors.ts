@@ -78,6 +78,26 @@ export class ArtifactError extends BugbenchError {
   }
 }
 
+/** A test run the checks needed gave no trustworthy map: it timed out, its parser failed, or its parser contradicts the log. */
+export class UnusableRunError extends BugbenchError {
+  constructor(
+    readonly run: string,
+    reason: string,
+  ) {
+    super('BB_UNUSABLE_RUN', reason);
+  }
+}
+
+/** A file in a container that bugbench will not read: not a regular file, out of bounds, or over the read's limit. */
+export class ReadRefusedError extends BugbenchError {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super('BB_READ_REFUSED', `${path} ${problem}`);
+  }
+}
+
 export class NotFoundError extends BugbenchError {
   constructor(what: string) {
     super('BB_NOT_FOUND', what);

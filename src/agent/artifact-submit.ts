@@ -5,7 +5,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACT_FILES, loadArtifact } from '../bugs/artifact.js';
+import { ARTIFACT_FILES, loadArtifact, MAX_FILE_BYTES } from '../bugs/artifact.js';
 import { errorMessage } from '../errors.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { SubmitHandler } from './tools.js';
@@ -25,7 +25,8 @@ export function artifactSubmitHandler(sandbox: Sandbox, stagingDir: string): Sub
       const path = input[field];
       if (typeof path !== 'string' || path === '') return { ok: false, error: `"${field}" must be the path of ${name}` };
       try {
-        contents.push([name, await sandbox.readFile(path)]);
+        // Each file stops at the artifact limit: a bigger one, a folder or a device is refused unread.
+        contents.push([name, await sandbox.readFile(path, { maxBytes: MAX_FILE_BYTES })]);
       } catch (error) {
         return { ok: false, error: `cannot read ${field} at ${path}: ${errorMessage(error)}` };
       }

@@ -12,7 +12,7 @@ import { ARTIFACT_FILES, loadArtifact, parseTestFiles } from '../bugs/artifact.j
 import { formatDiffFiles, parseDiffFiles } from '../bugs/diff.js';
 import { errorMessage } from '../errors.js';
 import { shellQuote, type Sandbox } from '../sandbox/sandbox.js';
-import { isTestFile } from './offline/injector.js';
+import { isTestInfrastructure } from '../bugs/test-infrastructure.js';
 import type { ToolDefinition } from './messages.js';
 import type { SubmitHandler } from './tools.js';
 
@@ -34,7 +34,7 @@ export const FEATURE_SUBMIT: ToolDefinition = {
 /** The changes to code files only: what a feature's bug can be made of. */
 export function codeChanges(diff: string, testFiles: string[]): string {
   const tests = new Set(testFiles);
-  return formatDiffFiles(parseDiffFiles(diff).filter((f) => ![f.oldPath, f.newPath].some((p) => p !== undefined && (tests.has(p) || isTestFile(p)))));
+  return formatDiffFiles(parseDiffFiles(diff).filter((f) => ![f.oldPath, f.newPath].some((p) => p !== undefined && (tests.has(p) || isTestInfrastructure(p)))));
 }
 
 export function featureSubmitHandler(sandbox: Sandbox, stagingDir: string, baseCommit: string): SubmitHandler {

@@ -3,9 +3,11 @@
  * str_replace, insert) and `submit`. A tool that fails answers with an error
  * result for the model to read; it never ends the loop.
  */
-import { errorMessage, NotFoundError } from '../errors.js';
+import { MAX_FILE_BYTES } from '../bugs/artifact.js';
+import { errorMessage, ReadRefusedError } from '../errors.js';
 import { CappedOutput } from '../sandbox/capped-output.js';
-import { absolutePath, shellQuote, type Sandbox } from '../sandbox/sandbox.js';
+import { formatBytes, placeRefusal, readRefusal } from '../sandbox/container-files.js';
+import { absolutePath, REPO_DIR, shellQuote, type Sandbox } from '../sandbox/sandbox.js';
 import type { ToolDefinition } from './messages.js';
 
 export interface ToolResult {
@@ -27,6 +29,9 @@ export interface ToolOptions {
 }
 
 export const DEFAULT_TOOL_OPTIONS = { bashTimeoutMs: 90_000, maxOutputChars: 30_000 };
+/** The biggest file the editor views or edits: the artifact limit. Bigger files are read in parts with bash. */
+export const EDITOR_MAX_FILE_BYTES = MAX_FILE_BYTES;
+const BIG_FILE_HINT = 'read or change parts of it with bash (head, sed -n, grep) instead';
 /** The longest a single bash call may ask for. */
 const MAX_BASH_TIMEOUT_SEC = 30 * 60;
 
@@ -161,7 +166,7 @@ export class ToolSet implements Tools {
         const oldStr = str('old_str');
         const newStr = str('new_str') ?? '';
         if (oldStr === undefined || oldStr === '') return { output: 'str_replace needs a non-empty "old_str"', isError: true };
-        const { content, mode } = await this.sandbox.readFileEntry(path);
+        const { content, mode } = await this.readForEdit(path);
         const text = content.toString('utf8');
         const count = text.split(oldStr).length - 1;
         if (count !== 1) {
@@ -179,7 +184,7 @@ export class ToolSet implements Tools {
         const newStr = str('new_str');
         const after = args.insert_line;
         if (newStr === undefined || typeof after !== 'number') return { output: 'insert needs "new_str" and "insert_line"', isError: true };
-        const { content, mode } = await this.sandbox.readFileEntry(path);
+        const { content, mode } = await this.readForEdit(path);
         const text = content.toString('utf8');
         const endsWithNewline = text.endsWith('\n');
         const lines = text === '' ? [] : (endsWithNewline ? text.slice(0, -1) : text).split('\n');
@@ -193,22 +198,45 @@ export class ToolSet implements Tools {
     }
   }
 
+  /** A whole file for an edit: the editor holds it in memory, so it must be a regular file within the editor's limit. */
+  private async readForEdit(path: string): Promise<{ content: Buffer; mode: number }> {
+    try {
+      return await this.sandbox.readFileEntry(path, { maxBytes: EDITOR_MAX_FILE_BYTES });
+    } catch (error) {
+      if (error instanceof ReadRefusedError && /limit of this read/.test(error.problem)) {
+        throw new ReadRefusedError(error.path, `${error.problem}; the editor edits files up to ${formatBytes(EDITOR_MAX_FILE_BYTES)}: ${BIG_FILE_HINT}`);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * A folder is listed; a file is numbered and cut in the container (awk), and
+   * what comes back stops at the tool output cap, so the view of a file up to
+   * the editor's limit holds at most that cap in memory.
+   */
   private async view(path: string, range?: number[]): Promise<ToolResult> {
     const target = absolutePath(path);
-    const kind = await this.sandbox.exec(`test -d ${shellQuote(target)} && echo dir || (test -f ${shellQuote(target)} && echo file)`);
-    if (kind.stdout.trim() === 'dir') {
-      const listing = await this.sandbox.exec(`cd ${shellQuote(target)} && find . -maxdepth 2 -not -path '*/.git*' -not -name '.' | sort | head -400`);
+    const info = await this.sandbox.inspect(target);
+    if (info.kind === 'directory' && placeRefusal(info, REPO_DIR) === undefined) {
+      const listing = await this.sandbox.exec(`cd ${shellQuote(info.real)} && find . -maxdepth 2 -not -path '*/.git*' -not -name '.' | sort | head -400`, {
+        maxOutputBytes: this.options.maxOutputChars,
+      });
       return { output: listing.stdout, isError: false };
     }
-    if (kind.stdout.trim() !== 'file') throw new NotFoundError(`no file or folder at ${target}`);
-    const text = (await this.sandbox.readFile(target)).toString('utf8');
-    const lines = text.split('\n');
-    const [first, last] = range ?? [1, lines.length];
+    const refusal = readRefusal(info, EDITOR_MAX_FILE_BYTES, REPO_DIR);
+    if (refusal) {
+      const tooBig = !placeRefusal(info, REPO_DIR) && info.kind === 'file' && info.size > EDITOR_MAX_FILE_BYTES;
+      const hint = tooBig ? `; the editor views files up to ${formatBytes(EDITOR_MAX_FILE_BYTES)}: ${BIG_FILE_HINT}` : '';
+      throw new ReadRefusedError(target, `${refusal}${hint}`);
+    }
+    const [first, last] = range ?? [1, -1];
     const from = Math.max(1, first ?? 1);
-    const to = last === -1 || last === undefined ? lines.length : Math.min(lines.length, last);
-    const numbered = lines.slice(from - 1, to).map((line, i) => `${String(from + i).padStart(6)}\t${line}`);
-    const shown = new CappedOutput(this.options.maxOutputChars);
-    shown.push(Buffer.from(numbered.join('\n')));
-    return { output: shown.text(), isError: false };
+    const to = last === undefined || last < 0 ? -1 : last;
+    const awk = `awk -v from=${from} -v to=${to} 'NR >= from && (to < 0 || NR <= to) { printf "%6d\\t%s\\n", NR, $0 }' ${shellQuote(info.real)}`;
+    const result = await this.sandbox.exec(awk, { maxOutputBytes: this.options.maxOutputChars, timeoutMs: 60_000 });
+    if (result.exitCode !== 0) throw new ReadRefusedError(target, `could not be read: ${result.stderr.trim().slice(-300)}`);
+    const cut = result.truncated ? `\n[the view stops at ${this.options.maxOutputChars} characters; ask for a view_range to see the rest]` : '';
+    return { output: result.stdout.replace(/\n$/, '') + cut, isError: false };
   }
 }

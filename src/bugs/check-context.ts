@@ -1,11 +1,12 @@
 /**
  * What the checks share while judging one bug: its containers and its test
- * runs. Every run a check needs is named here (the original run twice, the
- * buggy state, the weakened state, one revert per changed file, the gold
- * patch) and made at most once. Runs go to lanes, one container each, created
- * once and reset by git between runs; runs in a lane take turns. When all
- * checks are wanted, `prefetch()` starts every run at once so the lanes work in
- * parallel while the checks read the results in order.
+ * runs. Every run a check needs is named in run-plan.ts (the original run
+ * twice, the buggy state several times, the weakened state, one revert per
+ * changed file, the gold patch) and made at most once. Runs go to lanes, one
+ * container each, created once and reset by git between runs; runs in a lane
+ * take turns. When all checks are wanted, `prefetch()` starts every run at
+ * once so the lanes work in parallel while the checks read the results in
+ * order.
  */
 import { randomUUID } from 'node:crypto';
 import type { ExecOptions } from '../sandbox/sandbox.js';
@@ -15,11 +16,17 @@ import { Sandbox } from '../sandbox/sandbox.js';
 import { SCRIPT_LOCK, SHARED_DIR } from './container-paths.js';
 import type { BugArtifact } from './artifact.js';
 import type { CheckEvent, CheckName } from './check-types.js';
-import type { FileChange } from './diff.js';
-import type { CheckParams } from './meta.js';
-import { goldPaths, stateScript, type StateLayers } from './repo-state.js';
+import { fileOf, touchedPaths, type FileChange } from './diff.js';
+import { DEFAULT_BUGGY_RUNS, type CheckParams } from './meta.js';
+import { stateScript, type StateLayers } from './repo-state.js';
+import { runProblem, usable } from './run-problems.js';
+import { planRuns, type PlannedRun, type RunPlan } from './run-plan.js';
 import { installArtifact, runTests, TEST_COMMAND, type RunRecord } from './test-run.js';
 import { brokenTests, keptTests } from './test-results.js';
+import { analyzeWeakening } from './weakening-probe.js';
+import { summarizeWeakening, type WeakeningAnalysis, type WeakeningSummary } from './weakening.js';
+
+export { fileOf } from './diff.js';
 
 export interface CheckSetup {
   artifact: BugArtifact;
@@ -45,17 +52,6 @@ export interface CheckSetup {
 
 /** Who a run belongs to, for its events: a check, or a patch evaluation. */
 export type RunOwner = CheckName | 'evaluate';
-
-interface PlannedRun {
-  label: string;
-  check: CheckName;
-  lane: number;
-  layers: StateLayers;
-}
-
-export function fileOf(change: FileChange): string {
-  return change.newPath ?? change.oldPath ?? '?';
-}
 
 export class CheckContext {
   readonly runId: string;
@@ -145,13 +141,14 @@ export class CheckContext {
     return next;
   }
 
-  private async runNow(sandbox: Sandbox, check: RunOwner, label: string, layers: StateLayers): Promise<RunRecord> {
+  private async runNow(sandbox: Sandbox, check: RunOwner, label: string, layers: StateLayers, state: string): Promise<RunRecord> {
     this.emit({ type: 'run-started', check, label, command: TEST_COMMAND });
     const run = await runTests(sandbox, {
       prepare: stateScript(this.artifact, this.base, layers),
       lock: this.lockPath(),
       lockQueue: Math.max(1, this.setup.parallelism) - 1,
       label,
+      state,
       timeoutMs: this.params.testTimeoutSec * 1000,
       logDir: this.setup.logDir,
       onOutput: (stream, text) => this.emit({ type: 'run-output', check, label, stream, text }),
@@ -161,13 +158,13 @@ export class CheckContext {
   }
 
   /** Builds a state in a lane's container (or, for comparison, a fresh one) and runs the tests in it. */
-  runInLane(lane: number, check: RunOwner, label: string, layers: StateLayers): Promise<RunRecord> {
+  runInLane(lane: number, check: RunOwner, label: string, layers: StateLayers, state = label): Promise<RunRecord> {
     const i = lane % Math.max(1, this.setup.parallelism);
     return this.inTurn(i, async () => {
-      if (!this.setup.freshContainerPerRun) return this.runNow(await this.lane(i), check, label, layers);
+      if (!this.setup.freshContainerPerRun) return this.runNow(await this.lane(i), check, label, layers, state);
       const fresh = await this.createSandbox();
       try {
-        return await this.runNow(fresh, check, label, layers);
+        return await this.runNow(fresh, check, label, layers, state);
       } finally {
         await fresh.remove();
       }
@@ -177,7 +174,7 @@ export class CheckContext {
   private shared(plan: PlannedRun): Promise<RunRecord> {
     let run = this.runs.get(plan.label);
     if (!run) {
-      run = this.runInLane(plan.lane, plan.check, plan.label, plan.layers);
+      run = this.runInLane(plan.lane, plan.check, plan.label, plan.layers, plan.state);
       run.catch(() => undefined); // a prefetched run nobody reads must not crash the process
       this.runs.set(plan.label, run);
     }
@@ -190,74 +187,104 @@ export class CheckContext {
     return this.artifact.bugChanges.filter((c) => !testFiles.has(fileOf(c)));
   }
 
-  private plans() {
-    const lanes = Math.max(1, this.setup.parallelism);
-    const other = lanes > 1 ? 1 : 0;
-    return {
-      original: { label: 'original', check: 'parser', lane: 0, layers: {} } as PlannedRun,
-      second: { label: 'original (second run)', check: 'determinism', lane: 0, layers: {} } as PlannedRun,
-      buggy: { label: 'buggy', check: 'bug-validity', lane: other, layers: { bug: true, restoreTests: true } } as PlannedRun,
-      weakened: { label: 'buggy + weakened tests', check: 'test-weakening', lane: other, layers: { bug: true, weaken: true } } as PlannedRun,
-      reverts: this.codeChanges().map(
-        (change, i): PlannedRun => ({
-          label: `revert ${fileOf(change)}`,
-          check: 'inverse-mutation',
-          lane: (i + other) % lanes,
-          layers: { bug: true, restoreTests: true, revert: [change] },
-        }),
-      ),
-      gold: {
-        label: 'gold patch',
-        check: 'gold-patch',
-        lane: 0,
-        layers: { bug: true, weaken: true, goldOf: goldPaths(this.artifact), restoreTests: true },
-      } as PlannedRun,
-    };
+  /** How many runs of the buggy state must agree. */
+  get buggyRunCount(): number {
+    return Math.max(1, this.params.buggyRuns ?? DEFAULT_BUGGY_RUNS);
+  }
+
+  private planned?: RunPlan;
+
+  plan(): RunPlan {
+    this.planned ??= planRuns(this.artifact, this.codeChanges(), this.setup.parallelism, this.buggyRunCount);
+    return this.planned;
   }
 
   originalRun(): Promise<RunRecord> {
-    return this.shared(this.plans().original);
+    return this.shared(this.plan().original);
   }
 
   secondOriginalRun(): Promise<RunRecord> {
-    return this.shared(this.plans().second);
+    return this.shared(this.plan().second);
   }
 
-  /** The buggy state with the oracle (unweakened) tests. */
+  /** The first run of the buggy state, with the oracle (unweakened) tests. */
   buggyRun(): Promise<RunRecord> {
-    return this.shared(this.plans().buggy);
+    return this.shared(this.plan().buggy);
+  }
+
+  private reruns?: Promise<Promise<RunRecord>[]>;
+
+  /**
+   * The reruns of the buggy state, each as it comes in. They start once the
+   * first run is in, and only if it gave a usable map: a state that timed out
+   * once is not run again (then there are none).
+   */
+  buggyReruns(): Promise<Promise<RunRecord>[]> {
+    this.reruns ??= this.buggyRun().then((first) => (runProblem(first) ? [] : this.plan().reruns.map((plan: PlannedRun) => this.shared(plan))));
+    this.reruns.catch(() => undefined);
+    return this.reruns;
   }
 
   weakenedRun(): Promise<RunRecord> {
-    return this.shared(this.plans().weakened);
+    return this.shared(this.plan().weakened);
   }
 
   /** The run with only `change` reverted, for inverse mutation. */
   revertRun(change: FileChange): Promise<RunRecord> {
-    const plan = this.plans().reverts.find((p) => p.label === `revert ${fileOf(change)}`);
+    const plan = this.plan().reverts.find((p) => p.label === `revert ${fileOf(change)}`);
     if (!plan) throw new Error(`no revert run for ${fileOf(change)}`);
     return this.shared(plan);
   }
 
   /** The gold patch's evaluation run: the patch is made and evaluated in one go. */
   goldRun(): Promise<RunRecord> {
-    return this.shared(this.plans().gold);
+    return this.shared(this.plan().gold);
+  }
+
+  private analysis?: Promise<WeakeningAnalysis | undefined>;
+
+  /** Which test functions test_weaken.diff deletes and changes, read in the bug's container; undefined if it cannot tell. */
+  weakeningAnalysis(): Promise<WeakeningAnalysis | undefined> {
+    this.analysis ??= this.sandbox()
+      .then((sandbox) => analyzeWeakening(sandbox, this.base, touchedPaths(this.artifact.weakenChanges)))
+      .catch(() => undefined);
+    return this.analysis;
+  }
+
+  /** What the weakening hides, counted in tests of the oracle suite (from runs already made; none is started for it). */
+  async weakening(): Promise<WeakeningSummary> {
+    const suiteOf = async (label: string) => {
+      const record = await this.runs.get(label)?.catch(() => undefined);
+      return record && !runProblem(record) ? Object.keys(record.results) : undefined;
+    };
+    const analysis = await this.weakeningAnalysis();
+    const suite = await suiteOf(this.plan().original.label);
+    const weakened = analysis ? undefined : await suiteOf(this.plan().weakened.label);
+    return summarizeWeakening(touchedPaths(this.artifact.weakenChanges), analysis, suite, weakened);
   }
 
   /** Starts every run the checks will need, spread over the lanes. */
   prefetch(): void {
-    const plans = this.plans();
-    const order = [plans.original, plans.buggy, plans.second, plans.weakened, ...(plans.reverts.length > 1 ? plans.reverts : []), plans.gold];
-    for (const plan of order) this.shared(plan);
+    const plan = this.plan();
+    const order = [plan.original, plan.buggy, plan.second, plan.weakened, ...(plan.reverts.length > 1 ? plan.reverts : []), plan.gold];
+    for (const run of order) this.shared(run);
+    void this.buggyReruns();
+    void this.weakeningAnalysis();
   }
 
-  /** FAIL_TO_PASS and PASS_TO_PASS, once both the original and the buggy runs are in. */
+  /**
+   * FAIL_TO_PASS and PASS_TO_PASS, from the original and the first buggy run;
+   * an UnusableRunError when either has no trustworthy map (timed out, no
+   * parser output, a parser that contradicts the log).
+   */
   async testSpec(): Promise<{ failToPass: string[]; passToPass: string[] }> {
     const [original, buggy] = await Promise.all([this.originalRun(), this.buggyRun()]);
+    usable(original);
+    usable(buggy);
     return { failToPass: brokenTests(original.results, buggy.results), passToPass: keptTests(original.results, buggy.results) };
   }
 
-  /** The spec if its runs already happened, without running anything. */
+  /** The spec if its runs already happened and can be trusted, without running anything. */
   async knownSpec(): Promise<{ failToPass: string[]; passToPass: string[] } | undefined> {
     if (!this.runs.has('original') || !this.runs.has('buggy')) return undefined;
     try {

@@ -19,10 +19,13 @@ export function reportJson(report: CheckReport, path: (logPath: string) => strin
         timedOut: r.timedOut,
         logPath: path(r.logPath),
         results: r.results,
+        audit: r.audit,
       })),
     })),
     FAIL_TO_PASS: report.FAIL_TO_PASS,
     PASS_TO_PASS: report.PASS_TO_PASS,
+    parser: report.parser,
+    weakening: report.weakening,
   };
 }
 

@@ -1,6 +1,7 @@
 /** The nine consistency checks' names, verdicts, results and the events they emit while running. */
 import type { OutputStream } from '../sandbox/sandbox.js';
 import type { RunRecord } from './test-run.js';
+import type { WeakeningSummary } from './weakening.js';
 
 export const CHECK_NAMES = [
   'test-files',
@@ -34,6 +35,21 @@ export type CheckEvent =
   | { type: 'run-finished'; check: CheckName | 'evaluate'; run: RunRecord }
   | { type: 'check-finished'; result: CheckResult };
 
+/** How far the agent's parser was checked against bugbench's own reading of the logs. */
+export interface ParserTrust {
+  /**
+   * "verified": bugbench read every run's log itself and the parser agreed on
+   * every test; "unverified": for some runs no reader could read the log, and
+   * the parser was trusted there ("parser unverified"); "disagrees": the parser
+   * contradicted a log (a check failed for it).
+   */
+  status: 'verified' | 'unverified' | 'disagrees';
+  /** The reader that read the logs, e.g. "pytest -rA". */
+  reader?: string;
+  /** Runs whose logs were not read, and why. */
+  unverified: { run: string; why: string }[];
+}
+
 export interface CheckReport {
   valid: boolean;
   /** The checks were interrupted before a verdict: neither valid nor invalid. */
@@ -41,4 +57,8 @@ export interface CheckReport {
   checks: CheckResult[];
   FAIL_TO_PASS: string[];
   PASS_TO_PASS: string[];
+  /** Set by every CheckSession report (optional only for reports made elsewhere). */
+  parser?: ParserTrust;
+  /** What test_weaken.diff deletes and changes; null when it could not be told. Set by every CheckSession report. */
+  weakening?: WeakeningSummary | null;
 }

@@ -11,8 +11,10 @@ import { CHECK_NAMES, type CheckName, type CheckOutcome, type CheckReport, type 
 import { bugValidityCheck, testWeakeningCheck } from './checks/bug-runs.js';
 import { goldPatchCheck } from './checks/gold-patch.js';
 import { inverseMutationCheck } from './checks/inverse-mutation.js';
-import { determinismCheck, parserCheck, testScriptCheck } from './checks/original-runs.js';
+import { determinismCheck } from './checks/determinism.js';
+import { parserCheck, testScriptCheck } from './checks/original-runs.js';
 import { bugScopeCheck, testFilesCheck } from './checks/static-checks.js';
+import { parserTrust } from './run-problems.js';
 
 const CHECKS: Record<CheckName, (ctx: CheckContext) => Promise<CheckOutcome>> = {
   'test-files': testFilesCheck,
@@ -91,14 +93,19 @@ export class CheckSession {
   /** The verdict so far; valid only when all nine ran and passed. */
   async report(): Promise<CheckReport> {
     const valid = this.done && this.results.every((r) => r.verdict === 'pass');
-    const spec = valid ? await this.ctx.testSpec() : await this.ctx.knownSpec();
     const failed = this.results.some((r) => r.verdict === 'fail');
+    // A buggy state that does not repeat has no FAIL_TO_PASS worth showing either.
+    const repeats = this.results.find((r) => r.name === 'determinism')?.verdict !== 'fail';
+    const spec = valid ? await this.ctx.testSpec() : repeats ? await this.ctx.knownSpec() : undefined;
+    const weakening = this.options.signal?.aborted ? null : await this.ctx.weakening().catch(() => null);
     return {
       valid,
       cancelled: !valid && !failed && (this.options.signal?.aborted === true || this.results.some((r) => r.verdict === 'cancelled')),
       checks: this.results,
       FAIL_TO_PASS: spec?.failToPass ?? [],
       PASS_TO_PASS: spec?.passToPass ?? [],
+      parser: parserTrust(this.results.flatMap((r) => r.runs)),
+      weakening,
     };
   }
 

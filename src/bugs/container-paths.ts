@@ -8,6 +8,10 @@ export const DIFFS_IN_CONTAINER = {
   candidate: '/bugbench/candidate.diff',
 };
 
+/** bugbench's own helper scripts, copied in with the artifact. */
+export const CHECK_TOOLS_DIR = '/bugbench/tools';
+export const WEAKENING_SCRIPT = `${CHECK_TOOLS_DIR}/weakening.py`;
+
 /** The artifact's oracle test files, one per line, for restoring them in one command. */
 export const TEST_FILES_IN_CONTAINER = `${ARTIFACT_MOUNT}/test_files.txt`;
 

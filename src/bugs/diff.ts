@@ -163,6 +163,11 @@ export function parseDiff(text: string): FileChange[] {
   return parseDiffFiles(text).map(({ oldPath, newPath, added, removed, binary }) => ({ oldPath, newPath, added, removed, binary }));
 }
 
+/** The path a change is known by: its new path, else its old one. */
+export function fileOf(change: FileChange): string {
+  return change.newPath ?? change.oldPath ?? '?';
+}
+
 /** Every path a diff reads or writes. */
 export function touchedPaths(changes: FileChange[]): string[] {
   const paths = new Set<string>();

@@ -7,6 +7,7 @@
  */
 import { PatchRejectedError } from '../errors.js';
 import { CheckContext, type CheckSetup } from './check-context.js';
+import { runProblem } from './run-problems.js';
 import type { RunRecord } from './test-run.js';
 import { notPassingAmong, type TestMap } from './test-results.js';
 
@@ -25,10 +26,16 @@ export interface Evaluation {
   run?: RunRecord;
 }
 
-/** Judges a finished evaluation run against the spec. */
+/**
+ * Judges a finished evaluation run against the spec. A run without a
+ * trustworthy map (timed out, no parser output, a parser contradicting the
+ * log) solves nothing, whatever it printed before.
+ */
 export function judge(run: RunRecord, spec: TestSpec): Evaluation {
   const required = [...spec.failToPass, ...spec.passToPass];
   const failing = notPassingAmong(required, run.results);
+  const problem = runProblem(run);
+  if (problem) return { solved: false, failing, results: run.results, run, error: problem };
   return { solved: required.length > 0 && failing.length === 0, failing, results: run.results, run };
 }
 
@@ -40,7 +47,7 @@ export function evaluationLayers(candidate: string) {
 /** Runs one candidate in one of a context's lanes (the first by default); a patch that does not apply is not solved. */
 export async function evaluateInContext(ctx: CheckContext, patch: string, spec: TestSpec, label: string, lane = 0): Promise<Evaluation> {
   try {
-    const run = await ctx.runInLane(lane, 'evaluate', label, evaluationLayers(patch));
+    const run = await ctx.runInLane(lane, 'evaluate', label, evaluationLayers(patch), 'candidate-patch');
     return judge(run, spec);
   } catch (error) {
     if (error instanceof PatchRejectedError) {

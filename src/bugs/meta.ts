@@ -10,13 +10,25 @@ export interface CheckParams {
   minChangedFiles: number;
   minFailingTests: number;
   testTimeoutSec: number;
+  /** Runs of the buggy state (the first included) that must all agree; default DEFAULT_BUGGY_RUNS. */
+  buggyRuns?: number;
+  /** Reject a weakening that deletes or changes more tests than this; off when undefined. */
+  maxWeakenedTests?: number;
 }
+
+/**
+ * Five runs of the buggy state: a test that fails on a coin flip fails all
+ * five, and so passes for a valid bug, with probability 2^-5 = 1/32, so the
+ * checks reject such a bug with probability 31/32 ≈ 96.9% (see the README).
+ */
+export const DEFAULT_BUGGY_RUNS = 5;
 
 export const DEFAULT_CHECK_PARAMS: CheckParams = {
   minPassingTests: 10,
   minChangedFiles: 1,
   minFailingTests: 1,
   testTimeoutSec: 90,
+  buggyRuns: DEFAULT_BUGGY_RUNS,
 };
 
 export interface BugMeta {

@@ -61,3 +61,21 @@ export function mapDifferences(a: TestMap, b: TestMap): string[] {
   const ids = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
   return ids.filter((id) => a[id] !== b[id]).map((id) => `${id}: ${a[id] ?? 'missing'} → ${b[id] ?? 'missing'}`);
 }
+
+/** A run's name and map, for saying where a result came from. */
+export interface NamedMap {
+  label: string;
+  results: TestMap;
+}
+
+/**
+ * Tests whose result differs between two runs of the same state, each named
+ * with both results: `id: failed in "buggy", passed in "buggy (run 3)"`.
+ * `only` limits the comparison to some tests.
+ */
+export function runDifferences(a: NamedMap, b: NamedMap, only: (id: string) => boolean = () => true): string[] {
+  const ids = [...new Set([...Object.keys(a.results), ...Object.keys(b.results)])].filter(only).sort();
+  return ids
+    .filter((id) => a.results[id] !== b.results[id])
+    .map((id) => `${id}: ${a.results[id] ?? 'missing'} in "${a.label}", ${b.results[id] ?? 'missing'} in "${b.label}"`);
+}

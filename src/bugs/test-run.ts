@@ -8,29 +8,42 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxError } from '../errors.js';
 import type { OutputStream, Sandbox } from '../sandbox/sandbox.js';
-import { ARTIFACT_MOUNT, DIFFS_IN_CONTAINER, LOG_IN_CONTAINER, RUN_DIR, TEST_FILES_IN_CONTAINER } from './container-paths.js';
+import { ARTIFACT_MOUNT, DIFFS_IN_CONTAINER, LOG_IN_CONTAINER, RUN_DIR, TEST_FILES_IN_CONTAINER, WEAKENING_SCRIPT } from './container-paths.js';
 import { STATE_APPLY_FAILED, stateFailure, type StateScript } from './repo-state.js';
 
 export { ARTIFACT_MOUNT } from './container-paths.js';
 import type { BugArtifact } from './artifact.js';
+import { LogReaders } from './log-readers/index.js';
+import { auditParser, type ParserAudit } from './parser-audit.js';
+import { weakeningScript } from './weakening-probe.js';
 import { parseTestMap, ParserOutputError, type TestMap } from './test-results.js';
 
 const PARSER_TIMEOUT_MS = 60_000;
+/** The most a parser may print; its output comes back to bugbench whole. */
+export const MAX_PARSER_OUTPUT_BYTES = 16 * 1024 * 1024;
 
 export interface RunRecord {
   /** What this run was for, e.g. "original", "buggy", "revert bugbench/core.py". */
   label: string;
+  /** The state it ran in, for messages: "original", "buggy", "weakened", … */
+  state: string;
   command: string;
   exitCode: number;
   durationMs: number;
   timedOut: boolean;
+  /** The time limit the script ran under, in seconds. */
+  limitSec: number;
   logPath: string;
   results: TestMap;
   parser: { command: string; exitCode: number; durationMs: number; error?: string; output?: string };
+  /** The parser's map held to bugbench's own reading of the log. */
+  audit: ParserAudit;
 }
 
 export interface RunOptions {
   label: string;
+  /** The state's name for messages (default: the label). */
+  state?: string;
   timeoutMs: number;
   logDir: string;
   /** Builds the state to run in, in the same exec. */
@@ -42,7 +55,7 @@ export interface RunOptions {
   onOutput?: (stream: OutputStream, text: string) => void;
 }
 
-/** Copies the artifact's scripts and diffs into the container, where every run of the bug reads them. */
+/** Copies the artifact's scripts and diffs (and bugbench's helper scripts) into the container, where every run of the bug reads them. */
 export async function installArtifact(sandbox: Sandbox, artifact: BugArtifact): Promise<void> {
   const withNewline = (text: string) => (text === '' || text.endsWith('\n') ? text : `${text}\n`);
   await sandbox.writeFiles([
@@ -52,6 +65,7 @@ export async function installArtifact(sandbox: Sandbox, artifact: BugArtifact): 
     { path: `${ARTIFACT_MOUNT}/bug_inject.diff`, content: withNewline(artifact.bugInject) },
     { path: `${ARTIFACT_MOUNT}/test_weaken.diff`, content: withNewline(artifact.testWeaken) },
     { path: `${ARTIFACT_MOUNT}/pred_patch.diff`, content: withNewline(artifact.predPatch ?? '') },
+    { path: WEAKENING_SCRIPT, content: weakeningScript(), mode: 0o644 },
   ]);
 }
 
@@ -88,7 +102,8 @@ function runScript(timeoutSec: number, prepare?: StateScript, lock?: string): st
     `timeout -s KILL ${PARSER_TIMEOUT_MS / 1000} python3 ${ARTIFACT_MOUNT}/test_parser.py < ${LOG_IN_CONTAINER} > ${RUN_DIR}/parsed 2> ${RUN_DIR}/parser-stderr`,
     'pexit=$?',
     'pduration=$(( ($(date +%s%N) - pstart) / 1000000 ))',
-    `{ printf '${SUMMARY_TAG} %s %s %s\\n' "$duration" "$pexit" "$pduration"; base64 -w0 < ${RUN_DIR}/parsed; echo; tail -c 4000 ${RUN_DIR}/parser-stderr | base64 -w0; echo; } >&2`,
+    `pbytes=$(stat -c %s ${RUN_DIR}/parsed)`,
+    `{ printf '${SUMMARY_TAG} %s %s %s %s\\n' "$duration" "$pexit" "$pduration" "$pbytes"; head -c ${MAX_PARSER_OUTPUT_BYTES} ${RUN_DIR}/parsed | base64 -w0; echo; tail -c 4000 ${RUN_DIR}/parser-stderr | base64 -w0; echo; } >&2`,
     'exit $rc',
   ].join('\n');
 }
@@ -99,6 +114,8 @@ interface RunSummary {
   durationMs: number;
   parserExit: number;
   parserDurationMs: number;
+  /** How many bytes the parser printed (only the first MAX_PARSER_OUTPUT_BYTES come back). */
+  parsedBytes: number;
   parsed: string;
   parserStderr: string;
 }
@@ -108,12 +125,13 @@ export function readSummary(stderr: string): RunSummary | undefined {
   const lines = stderr.split('\n');
   const at = lines.findIndex((l) => l.startsWith(`${SUMMARY_TAG} `));
   if (at < 0) return undefined;
-  const [, duration, exit, parserDuration] = lines[at]!.split(' ');
+  const [, duration, exit, parserDuration, parsedBytes] = lines[at]!.split(' ');
   const decode = (line: string | undefined) => Buffer.from(line ?? '', 'base64').toString('utf8');
   return {
     durationMs: Number(duration),
     parserExit: Number(exit),
     parserDurationMs: Number(parserDuration),
+    parsedBytes: Number(parsedBytes ?? 0),
     parsed: decode(lines[at + 1]),
     parserStderr: decode(lines[at + 2]),
   };
@@ -127,10 +145,16 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
   // Waiting for the lock is not test time: the script's own limit starts once it holds the lock.
   const waitMs = options.lock ? (options.lockQueue ?? 1) * (options.timeoutMs + PARSER_TIMEOUT_MS) : 0;
   const guardMs = waitMs + options.timeoutMs + PARSER_TIMEOUT_MS + 30_000;
+  // bugbench reads the log itself as it streams past: the whole of it, in bounded memory.
+  const readers = new LogReaders();
   const exec = await sandbox.exec(runScript(limitSec, options.prepare, options.lock), {
     timeoutMs: guardMs,
-    onOutput: (stream, text) => stream === 'stdout' && options.onOutput?.(stream, text),
-    maxStderrBytes: 64 * 1024 * 1024,
+    onOutput: (stream, text) => {
+      if (stream !== 'stdout') return;
+      readers.push(text);
+      options.onOutput?.(stream, text);
+    },
+    maxStderrBytes: Math.ceil((MAX_PARSER_OUTPUT_BYTES * 4) / 3) + 64 * 1024,
   });
   if (exec.exitCode === STATE_APPLY_FAILED && exec.stderr.includes('bugbench-state-failed')) throw stateFailure(exec.stderr);
   const summary = readSummary(exec.stderr);
@@ -151,6 +175,7 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
   let error: string | undefined;
   if (!summary) error = 'the parser did not run';
   else if (parserExit === 137) error = `the parser did not finish within ${PARSER_TIMEOUT_MS / 1000} s`;
+  else if (summary.parsedBytes > MAX_PARSER_OUTPUT_BYTES) error = `the parser printed ${summary.parsedBytes} bytes; the limit is ${MAX_PARSER_OUTPUT_BYTES}`;
   else if (parserExit !== 0) {
     error = `the parser exited with ${parserExit}: ${parserStderr.trim().split('\n').slice(-1)[0] ?? ''}`.trim();
   } else {
@@ -161,12 +186,15 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
       error = e.message;
     }
   }
+  const reading = readers.finish();
   return {
     label: options.label,
+    state: options.state ?? options.label,
     command,
     exitCode,
     durationMs,
     timedOut,
+    limitSec,
     logPath,
     results,
     parser: {
@@ -174,7 +202,12 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
       exitCode: parserExit,
       durationMs: summary?.parserDurationMs ?? 0,
       error,
-      output: error ? (parsedText + parserStderr).slice(0, 2000) : undefined,
+      output: error ? (parsedText.slice(0, 2000) + parserStderr).slice(0, 2000) : undefined,
     },
+    audit: timedOut
+      ? { status: 'unverified', reader: reading?.reader, why: 'the run timed out' }
+      : error
+        ? { status: 'unverified', reader: reading?.reader, why: 'the parser gave no map' }
+        : auditParser(results, reading),
   };
 }

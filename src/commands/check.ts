@@ -1,6 +1,7 @@
 /**
  * `bugbench check <bug-id | artifact-dir> [--image TAG] [--json] [--all] [--min-passing N]
- *   [--min-changed-files N] [--min-failing N] [--timeout S] [--parallel N] [--fresh-containers]`
+ *   [--min-changed-files N] [--min-failing N] [--timeout S] [--buggy-runs N]
+ *   [--max-weakened-tests N] [--parallel N] [--fresh-containers]`
  * (--fresh-containers makes a new container per run, as SWE-bench's harness does; for comparison.)
  */
 import type { CheckEvent, CheckReport, CheckResult } from '../bugs/check-types.js';
@@ -8,6 +9,7 @@ import { reportJson } from '../bugs/check-report.js';
 import { checkArtifact } from '../bugs/consistency.js';
 import type { CheckParams } from '../bugs/meta.js';
 import { resolveBug } from '../bugs/resolve.js';
+import { describeWeakening } from '../bugs/weakening.js';
 import { UsageError } from '../errors.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { checkStoredBug } from '../pipeline/bug-checks.js';
@@ -30,6 +32,8 @@ export async function checkCommand(args: string[]): Promise<number> {
       'min-changed-files': { type: 'string' },
       'min-failing': { type: 'string' },
       timeout: { type: 'string' },
+      'buggy-runs': { type: 'string' },
+      'max-weakened-tests': { type: 'string' },
       parallel: { type: 'string' },
       'fresh-containers': { type: 'boolean', default: false },
     },
@@ -45,6 +49,8 @@ export async function checkCommand(args: string[]): Promise<number> {
   set('minChangedFiles', positiveInt('min-changed-files', values['min-changed-files']));
   set('minFailingTests', positiveInt('min-failing', values['min-failing']));
   set('testTimeoutSec', positiveInt('timeout', values.timeout, 1));
+  set('buggyRuns', positiveInt('buggy-runs', values['buggy-runs'], 1));
+  set('maxWeakenedTests', positiveInt('max-weakened-tests', values['max-weakened-tests']));
   // By default two containers take turns on the test script, one preparing while the other runs;
   // --parallel N gives N containers whose test runs overlap.
   const parallel = positiveInt('parallel', values.parallel, 1);
@@ -118,6 +124,10 @@ export function formatReport(report: CheckReport, logDir: string): string {
   const failed = report.checks.find((c) => c.verdict === 'fail')?.name;
   const lines = ['', report.valid ? 'VALID bug' : report.cancelled ? 'CANCELLED: the checks were interrupted; no verdict' : `INVALID bug: ${failed ?? 'not all checks ran'} failed`];
   if (report.valid) lines.push(`FAIL_TO_PASS: ${report.FAIL_TO_PASS.length} test(s), PASS_TO_PASS: ${report.PASS_TO_PASS.length} test(s)`);
+  if (report.weakening) lines.push(describeWeakening(report.weakening));
+  if (report.parser?.status === 'unverified' && report.parser.unverified.length > 0) {
+    lines.push(`parser unverified (${report.parser.unverified.map((u) => `${u.run}: ${u.why}`).join('; ')})`);
+  }
   lines.push(`logs: ${logDir}`);
   return `${lines.join('\n')}\n`;
 }

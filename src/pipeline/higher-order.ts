@@ -12,7 +12,7 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { isTestFile } from '../agent/offline/injector.js';
+import { isTestInfrastructure } from '../bugs/test-infrastructure.js';
 import { ARTIFACT_FILES, BUG_FILES, loadArtifact, type BugArtifact } from '../bugs/artifact.js';
 import type { CheckEvent } from '../bugs/check-types.js';
 import { formatDiffFiles, parseDiffFiles } from '../bugs/diff.js';
@@ -57,7 +57,7 @@ export interface HigherOrderResult {
 /** The attempt's changes to code files (its edits of tests are not part of a bug). */
 function codePart(patch: string, artifact: BugArtifact): string {
   const tests = new Set(artifact.testFiles);
-  return formatDiffFiles(parseDiffFiles(patch).filter((f) => ![f.oldPath, f.newPath].some((p) => p !== undefined && (tests.has(p) || isTestFile(p)))));
+  return formatDiffFiles(parseDiffFiles(patch).filter((f) => ![f.oldPath, f.newPath].some((p) => p !== undefined && (tests.has(p) || isTestInfrastructure(p)))));
 }
 
 /** The gold patch of the state bug + weakening + prediction, made in a fresh container of the image. */

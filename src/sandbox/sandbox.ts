@@ -13,8 +13,9 @@ import { ImageNotFoundError, NotFoundError, PatchRejectedError, SandboxError } f
 import { CappedOutput } from './capped-output.js';
 import { dockerClient, isNotFound } from './docker.js';
 import { LABEL_RUN, ownerLabels } from './owner.js';
+import { DEFAULT_READ_LIMIT, inspectPath, readBoundedFile, type PathInfo } from './container-files.js';
 import { shellQuote } from './shell-text.js';
-import { packFiles, unpackEntries } from './tar.js';
+import { packFiles } from './tar.js';
 
 export { shellQuote } from './shell-text.js';
 
@@ -63,6 +64,11 @@ export interface ExecResult {
   cancelled: boolean;
   truncated: boolean;
   durationMs: number;
+}
+
+export interface ReadOptions {
+  /** The most bytes the read returns; a bigger file is refused (default 10 MiB). */
+  maxBytes?: number;
 }
 
 export interface FileToWrite {
@@ -272,27 +278,34 @@ export class Sandbox {
     await this.writeFiles([{ path, content, mode }]);
   }
 
-  async readFile(path: string): Promise<Buffer> {
-    return (await this.readFileEntry(path)).content;
+  /** What a path is in the container (kind, size, where its links lead); NotFoundError if nothing is there. */
+  inspect(path: string): Promise<PathInfo> {
+    return inspectPath(this, absolutePath(path));
   }
 
-  /** A file's content and mode (so an edit can keep an executable executable). */
-  async readFileEntry(path: string): Promise<{ content: Buffer; mode: number }> {
+  /** A regular file's content, at most `maxBytes` (default 10 MiB) of it; see readFileEntry. */
+  async readFile(path: string, options: ReadOptions = {}): Promise<Buffer> {
+    return (await this.readFileEntry(path, options)).content;
+  }
+
+  /**
+   * A file's content and mode (so an edit can keep an executable executable).
+   * Only a regular file inside its tree (/repo, or the top folder of the path)
+   * and no bigger than `maxBytes` is read; anything else is a ReadRefusedError
+   * that says why, and nothing of it is transferred.
+   */
+  async readFileEntry(path: string, options: ReadOptions = {}): Promise<{ content: Buffer; mode: number }> {
     const absolute = absolutePath(path);
-    let archive: NodeJS.ReadableStream;
     try {
-      archive = await this.container.getArchive({ path: absolute });
+      return await readBoundedFile(this, absolute, options.maxBytes ?? DEFAULT_READ_LIMIT, REPO_DIR);
     } catch (error) {
       if (isNotFound(error)) throw new NotFoundError(`no file ${absolute} in the container`);
       throw error;
     }
-    const entry = (await unpackEntries(archive)).get(posix.basename(absolute));
-    if (!entry) throw new NotFoundError(`${absolute} in the container is not a regular file`);
-    return entry;
   }
 
-  async readText(path: string): Promise<string> {
-    return (await this.readFile(path)).toString('utf8');
+  async readText(path: string, options: ReadOptions = {}): Promise<string> {
+    return (await this.readFile(path, options)).toString('utf8');
   }
 
   /** Applies a diff to /repo with `git apply`; a hunk that does not apply is a PatchRejectedError. */

@@ -1,4 +1,4 @@
-/** Tar archives in memory: how files travel into and out of containers. */
+/** Tar archives: how files travel into and out of containers (out of them, one bounded file at a time). */
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 
@@ -29,24 +29,54 @@ export async function packFiles(files: FileEntry[]): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Reads every regular file of a tar stream into memory, with its mode, keyed by its name in the archive. */
-export async function unpackEntries(source: NodeJS.ReadableStream): Promise<Map<string, { content: Buffer; mode: number }>> {
+/**
+ * The first entry of a tar stream, which must be the regular file `name`, at
+ * most `maxBytes` long. Anything else (a directory, a link, a file past the
+ * limit, by its header or by the bytes that arrive) ends the transfer at once:
+ * the source is destroyed, so no more of it is read.
+ */
+export async function readOneFile(
+  source: NodeJS.ReadableStream,
+  maxBytes: number,
+  name: string,
+): Promise<{ content: Buffer; mode: number } | { refused: string }> {
+  const input = source instanceof Readable ? source : Readable.from(source as AsyncIterable<Buffer>);
   const extract = tar.extract();
-  const files = new Map<string, { content: Buffer; mode: number }>();
-  const done = new Promise<void>((resolve, reject) => {
-    extract.on('entry', (header, stream, next) => {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (outcome: { content: Buffer; mode: number } | { refused: string } | Error) => {
+      if (settled) return;
+      settled = true;
+      input.unpipe(extract);
+      input.destroy();
+      extract.destroy();
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    extract.on('entry', (header, stream) => {
+      if (header.type !== 'file' || header.name !== name) {
+        finish({ refused: `is a ${header.type ?? 'special entry'} (${header.name}), not the regular file asked for` });
+        return;
+      }
+      const size = header.size ?? 0;
+      if (size > maxBytes) {
+        finish({ refused: `is ${size} bytes, over the ${maxBytes}-byte limit of this read` });
+        return;
+      }
       const parts: Buffer[] = [];
-      stream.on('data', (chunk: unknown) => parts.push(chunk as Buffer));
-      stream.on('end', () => {
-        if (header.type === 'file') files.set(header.name, { content: Buffer.concat(parts), mode: header.mode ?? 0o644 });
-        next();
+      let total = 0;
+      stream.on('data', (data: unknown) => {
+        const chunk = data as Buffer;
+        total += chunk.length;
+        if (total > maxBytes) finish({ refused: `grew past the ${maxBytes}-byte limit of this read while it was read` });
+        else parts.push(chunk);
       });
-      stream.resume();
+      stream.on('end', () => finish({ content: Buffer.concat(parts), mode: header.mode ?? 0o644 }));
+      stream.on('error', (error: Error) => finish(error));
     });
-    extract.on('finish', resolve);
-    extract.on('error', reject);
+    extract.on('finish', () => finish({ refused: 'vanished before it could be read' }));
+    extract.on('error', (error: Error) => finish(error));
+    input.on('error', (error: Error) => finish(error));
+    input.pipe(extract);
   });
-  (source instanceof Readable ? source : Readable.from(source as AsyncIterable<Buffer>)).pipe(extract);
-  await done;
-  return files;
 }

@@ -72,6 +72,18 @@ describe('the agent tools in a container', () => {
     await sandbox.reset();
   });
 
+  it('cuts a long view at the output cap, says how to see the rest, and follows links inside the repository', async () => {
+    await sandbox.run('seq 1 5000 > long.txt && ln -s calc.py alias.py');
+    const whole = await tools.execute('editor', { command: 'view', path: 'long.txt' });
+    expect(whole.isError).toBe(false);
+    expect(whole.output.length).toBeLessThan(2300);
+    expect(whole.output).toMatch(/^     1\t1\n     2\t2\n/);
+    expect(whole.output).toMatch(/  5000\t5000\n\[the view stops at 2000 characters; ask for a view_range to see the rest\]$/);
+    expect((await tools.execute('editor', { command: 'view', path: 'long.txt', view_range: [4999, -1] })).output).toBe('  4999\t4999\n  5000\t5000');
+    expect((await tools.execute('editor', { command: 'view', path: 'alias.py', view_range: [1, 1] })).output).toBe('     1\tdef add(a, b):');
+    await sandbox.reset();
+  });
+
   it('passes submit to its handler and reports refusals', async () => {
     expect(await tools.execute('submit', { patch: '/tmp/fix.diff' })).toMatchObject({ isError: false, submitted: ['/tmp/fix.diff'] });
     expect(await tools.execute('submit', {})).toMatchObject({ isError: true, output: 'Submission refused: no patch path' });

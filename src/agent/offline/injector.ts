@@ -11,6 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isTestInfrastructure } from '../../bugs/test-infrastructure.js';
 import { PACKAGE_ROOT } from '../../paths.js';
 import type { Action, Observation, ScriptedAgent, ToolCall } from './offline-model.js';
 import type { Rng } from './rng.js';
@@ -73,8 +74,9 @@ export function resultOf<T>(output: string): T | undefined {
   }
 }
 
+/** Tests and test infrastructure, by the same rule as the test-files check, so no candidate bug touches them. */
 export function isTestFile(path: string): boolean {
-  return /(^|\/)(tests?|testing)\//.test(path) || /(^|\/)test_[^/]*\.py$/.test(path) || /_test\.py$/.test(path) || /(^|\/)conftest\.py$/.test(path);
+  return isTestInfrastructure(path);
 }
 
 function isCodeFile(path: string): boolean {

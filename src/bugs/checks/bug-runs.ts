@@ -1,7 +1,9 @@
 /** `bug-validity` and `test-weakening`: the tests on the buggy state, with and without the weakening. */
 import type { CheckContext } from '../check-context.js';
 import type { CheckOutcome } from '../check-types.js';
+import { runProblem } from '../run-problems.js';
 import { brokenTests } from '../test-results.js';
+import { describeWeakening, weakenedCount } from '../weakening.js';
 
 function list(ids: string[], max = 5): string {
   return `${ids.slice(0, max).join(', ')}${ids.length > max ? `, … (${ids.length} in all)` : ''}`;
@@ -10,16 +12,15 @@ function list(ids: string[], max = 5): string {
 export async function bugValidityCheck(ctx: CheckContext): Promise<CheckOutcome> {
   const original = await ctx.originalRun();
   const buggy = await ctx.buggyRun();
-  if (buggy.parser.error && !buggy.timedOut) {
-    return { verdict: 'fail', reason: `the parser failed on the buggy run: ${buggy.parser.error}`, runs: [buggy] };
-  }
+  const problem = runProblem(buggy) ?? runProblem(original);
+  // A run without a trustworthy map says nothing about which tests break.
+  if (problem) return { verdict: 'fail', reason: problem, runs: [buggy] };
   const broken = brokenTests(original.results, buggy.results);
   const need = ctx.params.minFailingTests;
   if (broken.length < need) {
     return { verdict: 'fail', reason: `${broken.length} passing test(s) fail with the bug; at least ${need} required`, runs: [buggy] };
   }
-  const how = buggy.timedOut ? ' (the buggy run timed out; missing tests count as failed)' : '';
-  return { verdict: 'pass', reason: `${broken.length} test(s) break: ${list(broken)}${how}`, runs: [buggy] };
+  return { verdict: 'pass', reason: `${broken.length} test(s) break: ${list(broken)}`, runs: [buggy] };
 }
 
 export async function testWeakeningCheck(ctx: CheckContext): Promise<CheckOutcome> {
@@ -28,23 +29,26 @@ export async function testWeakeningCheck(ctx: CheckContext): Promise<CheckOutcom
   if (ctx.artifact.weakenChanges.length === 0) {
     return { verdict: 'fail', reason: 'test_weaken.diff is empty: nothing hides the bug', runs: [weakened] };
   }
-  if (weakened.timedOut || weakened.parser.error) {
-    // Without a readable run, vanished tests would look hidden.
-    const why = weakened.timedOut ? `timed out after ${ctx.params.testTimeoutSec} s` : weakened.parser.error;
-    return { verdict: 'fail', reason: `the run with the weakened tests gave no results: ${why}`, runs: [weakened] };
+  // Without a trustworthy run, vanished tests would look hidden.
+  const problem = runProblem(weakened);
+  if (problem) return { verdict: 'fail', reason: problem, runs: [weakened] };
+  const summary = await ctx.weakening();
+  const max = ctx.params.maxWeakenedTests;
+  if (max !== undefined && weakenedCount(summary) > max) {
+    return { verdict: 'fail', reason: `${describeWeakening(summary)}: more than the ${max} allowed (--max-weakened-tests)`, runs: [weakened] };
   }
   const hidden = failToPass.filter((id) => weakened.results[id] !== 'failed');
   if (hidden.length === 0) {
     return {
       verdict: 'fail',
-      reason: `every one of the ${failToPass.length} failing test(s) still fails once test_weaken.diff is applied`,
+      reason: `every one of the ${failToPass.length} failing test(s) still fails once test_weaken.diff is applied; ${describeWeakening(summary)}`,
       runs: [weakened],
     };
   }
   const gone = hidden.filter((id) => weakened.results[id] === undefined).length;
   return {
     verdict: 'pass',
-    reason: `the weakening hides ${hidden.length} of ${failToPass.length} failure(s) (${gone} removed, ${hidden.length - gone} loosened): ${list(hidden)}`,
+    reason: `the weakening hides ${hidden.length} of ${failToPass.length} failure(s) (${gone} removed, ${hidden.length - gone} loosened): ${list(hidden)}; ${describeWeakening(summary)}`,
     runs: [weakened],
   };
 }

@@ -2,10 +2,13 @@
 import type { CheckContext } from '../check-context.js';
 import type { CheckOutcome } from '../check-types.js';
 import { judge } from '../evaluate.js';
+import { runProblem } from '../run-problems.js';
 
 export async function goldPatchCheck(ctx: CheckContext): Promise<CheckOutcome> {
   const spec = await ctx.testSpec();
   const run = await ctx.goldRun();
+  const problem = runProblem(run);
+  if (problem) return { verdict: 'fail', reason: problem, runs: [run] };
   const evaluation = judge(run, spec);
   if (!evaluation.solved) {
     const failing = evaluation.failing.slice(0, 5).join(', ');

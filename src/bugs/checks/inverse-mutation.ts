@@ -6,6 +6,7 @@
  */
 import { fileOf, type CheckContext } from '../check-context.js';
 import type { CheckOutcome } from '../check-types.js';
+import { runProblem } from '../run-problems.js';
 import { passingAmong } from '../test-results.js';
 
 export async function inverseMutationCheck(ctx: CheckContext): Promise<CheckOutcome> {
@@ -20,6 +21,8 @@ export async function inverseMutationCheck(ctx: CheckContext): Promise<CheckOutc
     };
   }
   const runs = await Promise.all(changes.map((change) => ctx.revertRun(change)));
+  const unusable = runs.map(runProblem).find((p) => p !== undefined);
+  if (unusable) return { verdict: 'fail', reason: unusable, runs };
   const fixed = runs.map((run) => passingAmong(failToPass, run.results).length);
   const unneeded = changes.filter((_, i) => fixed[i] === 0);
   if (unneeded.length > 0) {

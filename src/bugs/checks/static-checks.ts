@@ -1,9 +1,35 @@
 /** `test-files` and `bug-scope`: what the artifact's files and diffs say, checked against the original repository. */
 import { shellQuote } from '../../sandbox/sandbox.js';
 import type { CheckContext } from '../check-context.js';
-import { TEST_FILES_IN_CONTAINER } from '../container-paths.js';
+import { DIFFS_IN_CONTAINER, TEST_FILES_IN_CONTAINER } from '../container-paths.js';
 import type { CheckOutcome } from '../check-types.js';
 import { touchedPaths } from '../diff.js';
+import { versionsAcrossDiff } from '../file-versions.js';
+import { mayHoldTestConfig, testConfigChange, testInfrastructureReason } from '../test-infrastructure.js';
+
+/** Why bug_inject.diff may not touch the files it does (test files, listed or not), or undefined. */
+async function bugTouchesTests(ctx: CheckContext): Promise<string | undefined> {
+  const testFiles = new Set(ctx.artifact.testFiles);
+  const paths = touchedPaths(ctx.artifact.bugChanges);
+  const listed = paths.filter((p) => testFiles.has(p));
+  if (listed.length > 0) return `bug_inject.diff touches test files: ${listed.join(', ')}`;
+  const infrastructure = paths.flatMap((p) => {
+    const why = testInfrastructureReason(p);
+    return why ? [`${p} (${why})`] : [];
+  });
+  if (infrastructure.length > 0) return `bug_inject.diff touches test infrastructure: ${infrastructure.join(', ')}`;
+  const mixed = paths.filter(mayHoldTestConfig);
+  if (mixed.length === 0) return undefined;
+  const versions = await versionsAcrossDiff(await ctx.sandbox(), ctx.base, DIFFS_IN_CONTAINER.bug, mixed);
+  // A diff that does not apply is reported by the first run that builds the buggy state.
+  if (!versions) return undefined;
+  const config = mixed.flatMap((p) => {
+    const v = versions.get(p);
+    const why = v && testConfigChange(p, v.before, v.after);
+    return why ? [`${p} (${why})`] : [];
+  });
+  return config.length > 0 ? `bug_inject.diff touches test infrastructure: ${config.join(', ')}` : undefined;
+}
 
 export async function testFilesCheck(ctx: CheckContext): Promise<CheckOutcome> {
   const { artifact } = ctx;
@@ -20,13 +46,11 @@ export async function testFilesCheck(ctx: CheckContext): Promise<CheckOutcome> {
   if (outside.length > 0) {
     return { verdict: 'fail', reason: `test_weaken.diff touches files not in test_files.txt: ${outside.join(', ')}`, runs: [] };
   }
-  const bugTouchesTests = touchedPaths(artifact.bugChanges).filter((p) => testFiles.has(p));
-  if (bugTouchesTests.length > 0) {
-    return { verdict: 'fail', reason: `bug_inject.diff touches test files: ${bugTouchesTests.join(', ')}`, runs: [] };
-  }
+  const touched = await bugTouchesTests(ctx);
+  if (touched) return { verdict: 'fail', reason: touched, runs: [] };
   return {
     verdict: 'pass',
-    reason: `${testFiles.size} test file(s) exist in the original; the weakening stays within them and the bug stays out`,
+    reason: `${testFiles.size} test file(s) exist in the original; the weakening stays within them and the bug stays out of them and of the test infrastructure`,
     runs: [],
   };
 }

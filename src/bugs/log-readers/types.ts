@@ -1,0 +1,21 @@
+/** What a log reader makes of a test log: bugbench's own reading, to hold the agent's parser to. */
+
+/** A test's result as the log shows it. `xfailed`: an expected failure (pytest's XFAIL). */
+export type LogOutcome = 'passed' | 'failed' | 'xfailed';
+
+export interface LogReading {
+  /** The reader that knew the format, e.g. "pytest -rA". */
+  reader: string;
+  /** Every test the log shows a result for; undefined when the log is in this format but cannot be read in full. */
+  results?: Record<string, LogOutcome>;
+  /** Why the results cannot be read in full. */
+  why?: string;
+}
+
+/** Reads one format, a line at a time. */
+export interface LogReader {
+  /** Takes one line of the log, without its line ending. */
+  line(text: string): void;
+  /** The reading, or undefined when the log is not in this reader's format. */
+  finish(): LogReading | undefined;
+}

@@ -1,0 +1,178 @@
+/**
+ * What test_weaken.diff hides, in tests: which tests of the oracle suite it
+ * deletes, which it changes, and whether it changes something every test may
+ * depend on (a conftest.py, a helper, configuration, or a test module outside
+ * its test functions). The per-function facts come from data/checks/weakening.py
+ * (Python syntax trees, run in the bug's container); without them the count
+ * falls back to the runs (tests gone from the weakened run). Pure: unit-tested.
+ */
+import { isTestModulePath } from './test-infrastructure.js';
+
+export interface WeakenedFile {
+  path: string;
+  /** Read as Python; otherwise nothing is known of its tests. */
+  parsed: boolean;
+  /** Test functions ("Class.test_x" or "test_x") deleted, changed and added. */
+  deleted: string[];
+  changed: string[];
+  added: string[];
+  /** Something outside the test functions changed. */
+  other: boolean;
+}
+
+export interface WeakeningAnalysis {
+  files: WeakenedFile[];
+}
+
+export interface WeakeningSummary {
+  /** Files test_weaken.diff touches. */
+  files: number;
+  /** Tests of the oracle suite it deletes. */
+  deletedTests: number;
+  /** Tests it changes (their function, or a file they live in outside their functions, or infrastructure they may depend on). */
+  changedTests: number;
+  /** Tests in the oracle suite (its original run), when known. */
+  suiteTests?: number;
+  /** Changed files every test may depend on: helpers, conftest.py, configuration. */
+  infrastructure: string[];
+  /** "syntax": counted from Python syntax trees; "runs": tests gone from the weakened run (changes not counted). */
+  method: 'syntax' | 'runs';
+  /** The first few deleted and changed tests, for people. */
+  examples: { deleted: string[]; changed: string[] };
+}
+
+/** The tests a weakening may have altered, for comparing the weakened run with the buggy runs. */
+export interface WeakeningScope {
+  /** The weakening may touch every test: compare nothing. */
+  everything: boolean;
+  touched: (id: string) => boolean;
+}
+
+/** "tests/t.py::TestA::test_b[1-2]" → file "tests/t.py", function "TestA.test_b". */
+export function splitTestId(id: string): { file: string; fn?: string } {
+  const [file, ...rest] = id.split('::');
+  if (rest.length === 0) return { file: file! };
+  const bracket = rest.join('::').indexOf('[');
+  const path = bracket >= 0 ? rest.join('::').slice(0, bracket) : rest.join('::');
+  return { file: file!, fn: path.split('::').join('.') };
+}
+
+/** Whether a test id's file is `path` (ids may be relative to a folder below the repository root). */
+function sameFile(idFile: string, path: string): boolean {
+  return path === idFile || path.endsWith(`/${idFile}`);
+}
+
+/** A test module whose functions can be told apart (not a helper, conftest or configuration). */
+function isTestModule(file: WeakenedFile): boolean {
+  return file.parsed && isTestModulePath(file.path);
+}
+
+/** Changed files that every test may depend on: all but the test modules read as Python. */
+function infrastructureOf(analysis: WeakeningAnalysis): string[] {
+  return analysis.files.filter((f) => !isTestModule(f)).map((f) => f.path);
+}
+
+/** Tests each way, by id of the suite; functions with no id in the suite count once. */
+function classify(analysis: WeakeningAnalysis, suite: string[]) {
+  const deleted = new Set<string>();
+  const changed = new Set<string>();
+  let unrunDeleted = 0;
+  let unrunChanged = 0;
+  for (const file of analysis.files.filter(isTestModule)) {
+    const ids = suite.filter((id) => sameFile(splitTestId(id).file, file.path));
+    const idsOf = (fn: string) => ids.filter((id) => splitTestId(id).fn === fn);
+    for (const fn of file.deleted) {
+      const mine = idsOf(fn);
+      mine.forEach((id) => deleted.add(id));
+      if (mine.length === 0) unrunDeleted++;
+    }
+    for (const fn of file.changed) {
+      const mine = idsOf(fn);
+      mine.forEach((id) => changed.add(id));
+      if (mine.length === 0) unrunChanged++;
+    }
+    if (file.other) ids.filter((id) => !deleted.has(id)).forEach((id) => changed.add(id));
+  }
+  return { deleted, changed, unrunDeleted, unrunChanged };
+}
+
+/**
+ * The summary from the syntax-tree analysis when there is one, else from the
+ * runs: `suite` is the oracle suite (the original run's tests), `weakened` the
+ * tests of the weakened run.
+ */
+export function summarizeWeakening(
+  touchedFiles: string[],
+  analysis: WeakeningAnalysis | undefined,
+  suite: string[] | undefined,
+  weakened: string[] | undefined,
+): WeakeningSummary {
+  const ids = suite ?? [];
+  const examples = (set: Iterable<string>) => [...set].sort().slice(0, 5);
+  if (analysis) {
+    const infrastructure = infrastructureOf(analysis);
+    const { deleted, changed, unrunDeleted, unrunChanged } = classify(analysis, ids);
+    const everything = infrastructure.length > 0;
+    const changedCount = everything ? ids.filter((id) => !deleted.has(id)).length : changed.size;
+    return {
+      files: touchedFiles.length,
+      deletedTests: deleted.size + unrunDeleted,
+      changedTests: changedCount + unrunChanged,
+      suiteTests: suite?.length,
+      infrastructure,
+      method: 'syntax',
+      examples: { deleted: examples(deleted), changed: examples(changed) },
+    };
+  }
+  const inTouched = (id: string) => touchedFiles.some((p) => sameFile(splitTestId(id).file, p));
+  const gone = weakened ? ids.filter((id) => inTouched(id) && !weakened.includes(id)) : [];
+  return {
+    files: touchedFiles.length,
+    deletedTests: gone.length,
+    changedTests: 0,
+    suiteTests: suite?.length,
+    infrastructure: touchedFiles.filter((p) => !isTestModulePath(p)),
+    method: 'runs',
+    examples: { deleted: examples(gone), changed: [] },
+  };
+}
+
+/** Which tests the weakening may have altered: compare the others between the weakened and the buggy runs. */
+export function weakeningScope(touchedFiles: string[], analysis: WeakeningAnalysis | undefined): WeakeningScope {
+  if (!analysis) {
+    const modulesOnly = touchedFiles.every(isTestModulePath);
+    return {
+      everything: !modulesOnly,
+      touched: (id) => touchedFiles.some((p) => sameFile(splitTestId(id).file, p)),
+    };
+  }
+  if (infrastructureOf(analysis).length > 0) return { everything: true, touched: () => true };
+  const modules = analysis.files;
+  return {
+    everything: false,
+    touched: (id) => {
+      const { file, fn } = splitTestId(id);
+      const mine = modules.find((f) => sameFile(file, f.path));
+      if (!mine) return false;
+      if (mine.other || fn === undefined) return true;
+      return mine.deleted.includes(fn) || mine.changed.includes(fn) || mine.added.includes(fn);
+    },
+  };
+}
+
+/** How many tests count against --max-weakened-tests. */
+export function weakenedCount(summary: WeakeningSummary): number {
+  return summary.deletedTests + summary.changedTests;
+}
+
+/** "deletes 2 and changes 0 of the 83 tests, in 1 file" (+ the infrastructure it changes). */
+export function describeWeakening(summary: WeakeningSummary): string {
+  const of = summary.suiteTests !== undefined ? ` of the ${summary.suiteTests} tests` : ' tests';
+  const changes = summary.method === 'runs' ? 'changes an unknown number' : `changes ${summary.changedTests}`;
+  let text = `the weakening deletes ${summary.deletedTests} and ${changes}${of}, in ${summary.files} file(s)`;
+  if (summary.infrastructure.length > 0) {
+    text += `; it changes ${summary.infrastructure.join(', ')}, which every test may depend on`;
+  }
+  if (summary.method === 'runs') text += ' (counted from the runs: the test files could not be read as Python)';
+  return text;
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { describeWeakening, splitTestId, summarizeWeakening, weakenedCount, weakeningScope, type WeakenedFile } from '../../../src/bugs/weakening.js';
+
+const file = (over: Partial<WeakenedFile>): WeakenedFile => ({ path: 'tests/test_s.py', parsed: true, deleted: [], changed: [], added: [], other: false, ...over });
+const suite = [
+  'tests/test_s.py::test_a',
+  'tests/test_s.py::test_b[1]',
+  'tests/test_s.py::test_b[2]',
+  'tests/test_s.py::TestK::test_c',
+  'tests/test_s.py::test_d',
+  'tests/test_l.py::test_x',
+];
+
+describe('test ids', () => {
+  it('split into file and function', () => {
+    expect(splitTestId('tests/t.py::TestA::test_b[1-a::b]')).toEqual({ file: 'tests/t.py', fn: 'TestA.test_b' });
+    expect(splitTestId('tests/t.py')).toEqual({ file: 'tests/t.py' });
+  });
+});
+
+describe('what a weakening deletes and changes', () => {
+  it('counts tests of the suite, parameters included, by their functions', () => {
+    const analysis = { files: [file({ deleted: ['test_b', 'test_gone'], changed: ['TestK.test_c'] })] };
+    const summary = summarizeWeakening(['tests/test_s.py'], analysis, suite, undefined);
+    expect(summary).toMatchObject({ files: 1, deletedTests: 3, changedTests: 1, suiteTests: 6, infrastructure: [], method: 'syntax' });
+    expect(summary.examples.deleted).toEqual(['tests/test_s.py::test_b[1]', 'tests/test_s.py::test_b[2]']);
+    expect(weakenedCount(summary)).toBe(4);
+    expect(describeWeakening(summary)).toBe('the weakening deletes 3 and changes 1 of the 6 tests, in 1 file(s)');
+  });
+
+  it('counts every test of a module changed outside its test functions as changed', () => {
+    const summary = summarizeWeakening(['tests/test_s.py'], { files: [file({ deleted: ['test_a'], other: true })] }, suite, undefined);
+    expect(summary).toMatchObject({ deletedTests: 1, changedTests: 4 });
+  });
+
+  it('counts every test as changed when the weakening changes infrastructure', () => {
+    const analysis = { files: [file({ path: 'tests/conftest.py', other: true }), file({ deleted: ['test_a'] })] };
+    const summary = summarizeWeakening(['tests/conftest.py', 'tests/test_s.py'], analysis, suite, undefined);
+    expect(summary).toMatchObject({ deletedTests: 1, changedTests: 5, infrastructure: ['tests/conftest.py'] });
+    expect(describeWeakening(summary)).toMatch(/it changes tests\/conftest\.py, which every test may depend on/);
+  });
+
+  it('falls back to the runs without the syntax trees', () => {
+    const weakened = suite.filter((id) => !id.includes('test_b'));
+    const summary = summarizeWeakening(['tests/test_s.py'], undefined, suite, weakened);
+    expect(summary).toMatchObject({ deletedTests: 2, changedTests: 0, method: 'runs' });
+    expect(describeWeakening(summary)).toMatch(/changes an unknown number of the 6 tests.*counted from the runs/);
+  });
+});
+
+describe('which tests the weakened run may be compared on', () => {
+  it('leaves out the tests the weakening touches, and only those', () => {
+    const scope = weakeningScope(['tests/test_s.py'], { files: [file({ deleted: ['test_a'], changed: ['test_b'], added: ['test_new'] })] });
+    expect(scope.everything).toBe(false);
+    expect(suite.filter(scope.touched)).toEqual(['tests/test_s.py::test_a', 'tests/test_s.py::test_b[1]', 'tests/test_s.py::test_b[2]']);
+    expect(scope.touched('tests/test_s.py::test_new')).toBe(true);
+  });
+
+  it('leaves out a whole module changed outside its tests, and everything when infrastructure changes', () => {
+    expect(suite.filter(weakeningScope(['tests/test_s.py'], { files: [file({ other: true })] }).touched)).toHaveLength(5);
+    expect(weakeningScope(['tests/conftest.py'], { files: [file({ path: 'tests/conftest.py' })] }).everything).toBe(true);
+  });
+
+  it('works by file without the syntax trees', () => {
+    const scope = weakeningScope(['tests/test_s.py'], undefined);
+    expect(scope.everything).toBe(false);
+    expect(suite.filter((id) => !scope.touched(id))).toEqual(['tests/test_l.py::test_x']);
+    expect(weakeningScope(['tests/helpers.py'], undefined).everything).toBe(true);
+  });
+
+  it('matches ids given relative to a folder below the repository root', () => {
+    const scope = weakeningScope(['tests/test_s.py'], { files: [file({ deleted: ['test_a'] })] });
+    expect(scope.touched('test_s.py::test_a')).toBe(true);
+    expect(scope.touched('test_s.py::test_d')).toBe(false);
+  });
+});
