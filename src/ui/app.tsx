@@ -7,7 +7,6 @@
  */
 import { Box, Text, render, useApp, useInput, useStdout, type Key } from 'ink';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
 import { errorMessage } from '../errors.js';
 import { diagnose, fix, reportHealthy } from '../pipeline/doctor.js';
 import { runInjection } from '../pipeline/inject.js';
@@ -29,6 +28,7 @@ import { batcher } from './batcher.js';
 import { useRollouts } from './use-rollouts.js';
 import { TrainingScreen } from './training-screen.js';
 import { useTraining } from './use-training.js';
+import { focusedField, formSettings } from './run-form.js';
 import { SCREENS } from './screens.js';
 import { initialState, reduce, type ViewState } from './state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
@@ -93,7 +93,7 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
           report = await core.fix((message) => !cancelled && dispatch({ type: 'setup-progress', message }));
         }
         if (cancelled) return;
-        dispatch({ type: 'diagnosed', report });
+        dispatch({ type: 'diagnosed', report, seed: Date.now() % 100_000 });
         const images = await core.listImages(core.store());
         if (!cancelled) dispatch({ type: 'images-loaded', images });
       } catch (error) {
@@ -109,22 +109,17 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
   const startRun = useCallback(
     (current: ViewState) => {
       const image = current.images[current.cursor];
-      if (!image || !store) return;
+      const settings = formSettings(current.form);
+      if (!image || !store || !settings) return;
       const controller = new AbortController();
       dispatch({ type: 'start-run' });
-      const { form } = current;
       // A flood of events (text streams a few characters at a time) is shown one batch per frame.
       const events = batcher<RunEvent>((batch) => dispatch({ type: 'batch', events: batch }));
       const done = core
         .inject({
           store,
           image: image.tag,
-          strategy: form.strategy,
-          policy: form.policy,
-          n: form.n,
-          concurrency: form.concurrency,
-          seed: Date.now() % 100_000,
-          params: DEFAULT_CHECK_PARAMS,
+          ...settings,
           maxSteps: 100,
           signal: controller.signal,
           onRun: (runId) => events.push({ type: 'run-started', runId }),
@@ -162,8 +157,8 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
   const router = useRef<(input: string, key: Key) => void>(() => undefined);
   router.current = (input, key) => {
     // Keys typed quickly can arrive together ("--"); take plain characters one at a time.
-    if (input.length > 1 && !key.ctrl && !key.meta && /^[\x20-\x7e]+$/.test(input) && !review.capturing() && !training.capturing()) {
-      for (const char of input) route(char, key);
+    if (input.length > 1 && !key.ctrl && !key.meta && /^[\x20-\x7e\x7f]+$/.test(input) && !review.capturing() && !training.capturing()) {
+      for (const char of input) route(char === '\x7f' ? '' : char, char === '\x7f' ? { ...key, backspace: true } : key);
       return;
     }
     route(input, key);
@@ -191,6 +186,8 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
       return;
     }
     if (input === 'q') return work.running ? dispatch({ type: 'ask-quit' }) : void quit(0);
+    // On a number field of the Run form, digits are typed into it.
+    if (state.screen === 'run' && /^\d$/.test(input) && focusedField(state.form) !== 'strategy') return routeScreen(input, key);
     const screen = SCREENS.find((s) => s.key === input);
     if (screen) return dispatch({ type: 'go', screen: screen.id });
     if (key.tab) return dispatch({ type: 'cycle-screen', delta: key.shift ? -1 : 1 });
@@ -208,12 +205,12 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
         return;
       case 'run':
         if (key.escape) dispatch({ type: 'back' });
-        else if (key.leftArrow) dispatch({ type: 'form', field: 'strategy', delta: -1 });
-        else if (key.rightArrow) dispatch({ type: 'form', field: 'strategy', delta: 1 });
-        else if (input === '+' || input === '=') dispatch({ type: 'form', field: 'n', delta: 1 });
-        else if (input === '-') dispatch({ type: 'form', field: 'n', delta: -1 });
-        else if (input === ']') dispatch({ type: 'form', field: 'concurrency', delta: 1 });
-        else if (input === '[') dispatch({ type: 'form', field: 'concurrency', delta: -1 });
+        else if (key.upArrow || input === 'k') dispatch({ type: 'form', key: { type: 'focus', delta: -1 } });
+        else if (key.downArrow || input === 'j') dispatch({ type: 'form', key: { type: 'focus', delta: 1 } });
+        else if (key.leftArrow || input === '-') dispatch({ type: 'form', key: { type: 'step', delta: -1 } });
+        else if (key.rightArrow || input === '+' || input === '=') dispatch({ type: 'form', key: { type: 'step', delta: 1 } });
+        else if (key.backspace || key.delete) dispatch({ type: 'form', key: { type: 'erase' } });
+        else if (/^\d$/.test(input)) dispatch({ type: 'form', key: { type: 'type', char: input } });
         else if (key.return && !work.labels().includes('inject')) startRun(state);
         return;
       case 'rollouts': {
@@ -261,7 +258,7 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
         ) : state.screen === 'images' ? (
           <ImagesScreen state={state} columns={columns} />
         ) : state.screen === 'run' ? (
-          <InjectSetupScreen state={state} />
+          <InjectSetupScreen state={state} running={work.labels().includes('inject')} />
         ) : state.screen === 'rollouts' ? (
           <RolloutsScreen model={rollouts} rows={body} columns={columns} />
         ) : state.screen === 'training' ? (

@@ -1,27 +1,50 @@
-/** Setting up an injection run on the selected image. */
+/** The Run screen: the injection form for the selected image, each wrong value marked where it is. */
 import { Box, Text } from 'ink';
-import { needsModel as strategyNeedsModel } from '../pipeline/injectors.js';
+import { MODEL_STRATEGIES } from '../pipeline/injectors.js';
+import { FIELDS, formErrors, type FieldId } from './run-form.js';
 import type { ViewState } from './state.js';
 
-export function InjectSetupScreen({ state }: { state: ViewState }) {
+const LABEL_WIDTH = Math.max(...FIELDS.map((f) => f.label.length)) + 1;
+
+export function InjectSetupScreen({ state, running }: { state: ViewState; running: boolean }) {
   const image = state.images[state.cursor];
   const { form } = state;
-  const needsModel = form.policy === 'offline' && strategyNeedsModel(form.strategy);
+  const errors = formErrors(form);
+  const wrong = Object.keys(errors).length;
+  const value = (id: FieldId): string => (id === 'strategy' ? `‹ ${form.strategy} ›` : form.values[id]);
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
-      <Text bold>{image ? `New injection run on ${image.tag}` : 'No image: pick one on Images (1)'}</Text>
-      <Text>
-        strategy    <Text color="cyan">‹ {form.strategy} ›</Text>
+      <Text bold wrap="truncate-end">
+        {image ? `New injection run on ${image.tag}` : 'No image: pick one on Images (1)'}
       </Text>
-      <Text>
-        bugs        <Text color="cyan">{form.n}</Text>
+      {FIELDS.map((field, i) => {
+        const focused = i === form.focus;
+        const error = errors[field.id];
+        return (
+          <Text key={field.id} wrap="truncate-end">
+            {focused ? '› ' : '  '}
+            {field.label.padEnd(LABEL_WIDTH)}
+            <Text color={error ? 'red' : 'cyan'} inverse={focused}>
+              {value(field.id) || ' '}
+            </Text>
+            {field.id === 'strategy' && MODEL_STRATEGIES.includes(form.strategy) && !error ? <Text dimColor> (a model)</Text> : null}
+            {field.hint && !error ? <Text dimColor> {field.hint}</Text> : null}
+            {error ? <Text color="red"> {error}</Text> : null}
+          </Text>
+        );
+      })}
+      <Text wrap="truncate-end">
+        {'  '}
+        {'policy'.padEnd(LABEL_WIDTH)}
+        {form.policy === 'anthropic' ? 'anthropic (ANTHROPIC_API_KEY is set)' : 'offline (no ANTHROPIC_API_KEY)'}
       </Text>
-      <Text>
-        at a time   <Text color="cyan">{form.concurrency}</Text>
+      <Text dimColor={wrong === 0 && !running} color={wrong > 0 || running ? 'yellow' : undefined} wrap="truncate-end">
+        {running
+          ? 'A run is going: see Rollouts (3); a new one can start when it ends.'
+          : wrong > 0
+            ? `Fix ${wrong === 1 ? 'the value' : `the ${wrong} values`} in red to start.`
+            : 'enter starts the run'}
       </Text>
-      <Text>policy      {form.policy === 'anthropic' ? 'anthropic (ANTHROPIC_API_KEY is set)' : 'offline (no ANTHROPIC_API_KEY)'}</Text>
-      <Text dimColor>checks      at least 10 passing, 1 changed file, 1 failing test; 90 s per run</Text>
-      {needsModel ? <Text color="yellow">{form.strategy} needs a model; set ANTHROPIC_API_KEY or pick removal, history or direct</Text> : null}
     </Box>
   );
 }

@@ -21,12 +21,12 @@ export const SCREENS: ScreenInfo[] = [
     key: '2',
     title: 'Run',
     keys: [
-      ['←/→', 'strategy'],
-      ['+/-', 'number of bugs'],
-      ['[/]', 'rollouts at a time'],
-      ['enter', 'start the run'],
+      ['↑/↓ j/k', 'move between the fields'],
+      ['←/→ or -/+', 'the next strategy, or one less / one more'],
+      ['0-9, backspace', 'type a number (on a number field digits do not switch screens: tab or esc leaves)'],
+      ['enter', 'start the run (values in red must be fixed first)'],
     ],
-    footer: '←/→ strategy · +/- bugs · [/] at a time · enter start',
+    footer: '↑/↓ field · ←/→ change · type digits · enter start',
   },
   {
     id: 'rollouts',

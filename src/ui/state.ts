@@ -5,17 +5,10 @@
  * quitting), set-up, images, the injection form and the live run.
  */
 import type { DoctorReport } from '../pipeline/doctor.js';
-import { STRATEGIES, type InjectStrategy, type PolicyName } from '../pipeline/inject.js';
 import type { RepoImage } from '../sandbox/repo-image.js';
+import { formSettings, newRunForm, reduceForm, type FormKey, type RunForm } from './run-form.js';
 import { newRunView, reduceRun, type RunEvent, type RunView } from './run-state.js';
 import { SCREENS, type ScreenId } from './screens.js';
-
-export interface InjectForm {
-  strategy: InjectStrategy;
-  n: number;
-  concurrency: number;
-  policy: PolicyName;
-}
 
 export interface ViewState {
   /** Set-up (engine, images) is done and the screens can be used. */
@@ -32,12 +25,13 @@ export interface ViewState {
   report?: DoctorReport;
   images: RepoImage[];
   cursor: number;
-  form: InjectForm;
+  form: RunForm;
   run?: RunView;
 }
 
 export type ViewEvent =
-  | { type: 'diagnosed'; report: DoctorReport }
+  /** `seed` becomes the form's seed (the workbench draws one per session). */
+  | { type: 'diagnosed'; report: DoctorReport; seed?: number }
   | { type: 'setup-progress'; message: string }
   | { type: 'setup-failed'; message: string }
   | { type: 'images-loaded'; images: RepoImage[] }
@@ -48,12 +42,11 @@ export type ViewEvent =
   | { type: 'toggle-help' }
   | { type: 'ask-quit' }
   | { type: 'stay' }
-  | { type: 'form'; field: 'strategy' | 'n' | 'concurrency'; delta: number }
+  | { type: 'form'; key: FormKey }
   | { type: 'start-run' }
   | RunEvent;
 
 export const SETUP_LOG_LINES = 12;
-export const MAX_BUGS = 20;
 
 export const initialState: ViewState = {
   ready: false,
@@ -64,7 +57,7 @@ export const initialState: ViewState = {
   setupLog: [],
   images: [],
   cursor: 0,
-  form: { strategy: 'removal', n: 3, concurrency: 2, policy: 'offline' },
+  form: newRunForm(),
 };
 
 function clamp(value: number, min: number, max: number): number {
@@ -79,7 +72,15 @@ function go(state: ViewState, screen: ScreenId): ViewState {
 export function reduce(state: ViewState, event: ViewEvent): ViewState {
   switch (event.type) {
     case 'diagnosed':
-      return { ...state, report: event.report, form: { ...state.form, policy: event.report.anthropicKey ? 'anthropic' : 'offline' } };
+      return {
+        ...state,
+        report: event.report,
+        form: {
+          ...state.form,
+          policy: event.report.anthropicKey ? 'anthropic' : 'offline',
+          values: event.seed === undefined ? state.form.values : { ...state.form.values, seed: String(event.seed) },
+        },
+      };
     case 'setup-progress':
       return { ...state, setupLog: [...state.setupLog, event.message].slice(-SETUP_LOG_LINES) };
     case 'setup-failed':
@@ -105,19 +106,13 @@ export function reduce(state: ViewState, event: ViewEvent): ViewState {
       return { ...state, confirmQuit: true };
     case 'stay':
       return { ...state, confirmQuit: false };
-    case 'form': {
-      const form = { ...state.form };
-      if (event.field === 'strategy') {
-        const i = STRATEGIES.indexOf(form.strategy);
-        form.strategy = STRATEGIES[(i + event.delta + STRATEGIES.length) % STRATEGIES.length]!;
-      } else if (event.field === 'n') form.n = clamp(form.n + event.delta, 1, MAX_BUGS);
-      else form.concurrency = clamp(form.concurrency + event.delta, 1, 8);
-      return { ...state, form };
-    }
+    case 'form':
+      return { ...state, form: reduceForm(state.form, event.key) };
     case 'start-run': {
       const image = state.images[state.cursor];
-      if (!image) return state;
-      return { ...go(state, 'rollouts'), run: newRunView(image.tag, state.form.strategy, state.form.policy, state.form.n) };
+      const settings = formSettings(state.form);
+      if (!image || !settings) return state;
+      return { ...go(state, 'rollouts'), run: newRunView(image.tag, settings.strategy, settings.policy, settings.n) };
     }
     default:
       return state.run ? { ...state, run: reduceRun(state.run, event) } : state;

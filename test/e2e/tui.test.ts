@@ -1,8 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execa } from 'execa';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
+import { CLEAR_SCREEN } from '../helpers/terminal.js';
 import { TmuxSession } from '../helpers/tmux.js';
 
 let session: TmuxSession | undefined;
@@ -30,63 +32,97 @@ describe('bugbench tui in a real terminal', () => {
     await session.waitFor(/exit status 0/);
   });
 
-  it('runs an offline injection, opens its bug from the run view, reads its checks, accepts it, steps its checks and solves it', async () => {
-    // A workspace of its own: in the shared one an earlier test may have made the same bug, and this one would be its duplicate.
+  it('goes the whole journey at 80×24 — removal run, live tools, nine checks, solve, accept, Review, Training on the local Slurm — without clearing the screen', async () => {
+    // A workspace of its own (an earlier test may have made the same bug), readable by the Slurm job's user.
     const home = mkdtempSync(join(tmpdir(), 'bugbench-e2e-'));
-    session = await TmuxSession.start(`CI=false BUGBENCH_HOME=${home} node ${BIN} tui; echo "exit status $?"; sleep 30`, { columns: 160, rows: 48 });
+    chmodSync(home, 0o755);
+    const raw = join(home, 'terminal.raw');
+    session = await TmuxSession.start(`sleep 0.5; CI=false BUGBENCH_HOME=${home} node ${BIN} tui; echo "exit status $?"; sleep 30`, { columns: 80, rows: 24 });
+    await session.record(raw);
     await session.waitFor(/Repo images \(\d+\)/);
     const selected = async () => /› (\S+)/.exec(await session!.screen())?.[1];
-    for (let i = 0; i < 10 && !(await selected())?.includes('slotsmith'); i++) {
+    for (let i = 0; i < 10 && !(await selected())?.includes('knotcfg'); i++) {
       const before = await selected();
       await session.keys('Down');
       await session.waitFor(new RegExp(`› (?!${before?.replace(/[/.:]/g, '\\$&')} )`), 5000).catch(() => undefined);
     }
     await session.keys('Enter');
-    await session.waitFor(/New injection run on bugbench\/repo-slotsmith:latest/);
-    await session.keys('Right'); // history
-    await session.keys('-', '-');
-    await session.waitFor(/‹ history ›/);
-    await session.waitFor(/bugs\s+1/);
+    await session.waitFor(/New injection run on bugbench\/repo-knotcfg:latest/);
+    await session.waitFor(/› strategy +‹ removal ›/);
+    // One bug, one at a time: typed into the form; a wrong value shows in red and blocks the start.
+    await session.keys('Down', 'BSpace', '1');
+    await session.waitFor(/at a time +2 more at a time than bugs \(1\)/);
+    await session.keys('Down', '-');
+    await session.waitFor(/enter starts the run/);
     await session.keys('Enter');
+    // Tool calls appear live, in the transcript of the focused rollout.
     await session.waitFor(/r1 +step \d+/, 30_000);
+    await session.waitFor(/[▶✓] bash /, 30_000);
     const done = await session.waitFor(/1\/1 done, 1 valid/, 120_000);
     expect(done).toMatch(/✓✓✓✓✓✓✓✓✓ VALID/);
-    const id = /(slotsmith-history-[0-9a-f]{8})/.exec(done)![1]!;
+    const id = /(knotcfg-removal-[0-9a-f]{8})/.exec(done)![1]!;
 
-    // Enter opens the bug on Review; v v steps to its checks; enter into the pane, l opens a log.
+    // Enter opens the bug on Review; 4 steps through its nine checks, one key each; s solves it.
     await session.keys('Enter');
     await session.waitFor(new RegExp(`${id}  VALID`));
-    await session.keys('v');
-    await session.waitFor(/\[checks\]/);
-    const checks = await session.screen();
-    for (const name of ['test-files', 'parser', 'test-script', 'determinism', 'bug-scope', 'bug-validity', 'test-weakening', 'inverse-mutation', 'gold-patch']) {
-      expect(checks).toMatch(new RegExp(`✓ ${name}`));
-    }
-    await session.keys('Enter', 'Down', 'Down', 'l');
-    await session.waitFor(/── log of test-script: original/);
-    // (Esc followed at once by a key reads as Alt+key in a terminal: they go apart.)
-    await session.keys('Escape');
-    await session.waitFor(/\[checks\]/);
-    await session.keys('a');
-    await session.waitFor(new RegExp(`${id} accepted`));
-    // In the list filtered to accepted bugs it is there.
-    for (let i = 0; i < 5; i++) await session.keys('f');
-    await session.waitFor(/status accepted/);
-    expect(await session.screen()).toMatch(new RegExp(`${id} +accepted`));
-
-    // Checks (4): the nine checks again, one key at a time, then 8 solver attempts.
     await session.keys('4');
-    await session.waitFor(new RegExp(`${id} ACCEPTED · order 1`));
+    await session.waitFor(new RegExp(`${id} VALID · order 1`));
     for (let step = 1; step <= 9; step++) {
       await session.keys('Enter');
       await session.waitFor(new RegExp(`stepping: ${step} of 9 judged`), 60_000);
     }
-    await session.waitFor(new RegExp(`${id} VALID — recorded`));
+    const checks = await session.screen();
+    for (const name of ['test-files', 'parser', 'test-script', 'determinism', 'bug-scope', 'bug-validity', 'test-weakening', 'inverse-mutation', 'gold-patch']) {
+      expect(checks).toMatch(new RegExp(`✓ ${name}`));
+    }
     await session.keys('s');
     await session.waitFor(/solving 8\/8 · solve rate [\d.]+ · injection reward -?[\d.]+/, 120_000);
+
+    // Accepted on Review, and found there among the accepted bugs.
+    await session.keys('5');
+    await session.waitFor(/\[5 Review\]/);
+    await session.keys('a');
+    await session.waitFor(new RegExp(`${id}  ACCEPTED`));
+    for (let i = 0; i < 5; i++) await session.keys('f');
+    await session.waitFor(/status accepted/);
+    expect(await session.screen()).toMatch(/›knotcfg-removal-[0-9a-f…]+ accepted/);
+
+    // Training: n opens the form, enter submits the accepted bug to the local Slurm; the job succeeds.
+    await session.keys('6');
+    await session.waitFor(/\[6 Training\]/);
+    await session.keys('n');
+    await session.waitFor(/engine +‹ slurm ›/);
+    await session.keys('Enter');
+    const job = await session.waitFor(/slurm-\d+ +succeeded/, 60_000);
+    expect(job).toMatch(/dry run: read 1 swebench record/);
+
     await session.keys('q');
-    await session.waitFor(/exit status 0/);
-  }, 300_000);
+    const end = await session.waitFor(/exit status 0/);
+    // The shell's next line starts on a line of its own, below the last frame.
+    expect(end).toMatch(/\n\s*\nexit status 0/);
+    const output = readFileSync(raw, 'latin1');
+    const firstFrame = output.indexOf('bugbench');
+    expect(firstFrame).toBeGreaterThanOrEqual(0);
+    expect(output.slice(firstFrame).split(CLEAR_SCREEN).length - 1).toBe(0);
+  }, 420_000);
+
+  it('cancels a running injection on Ctrl-C, removes its containers and exits 130', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'bugbench-e2e-'));
+    session = await TmuxSession.start(`CI=false BUGBENCH_HOME=${home} node ${BIN} tui; echo "exit status $?"; sleep 30`, { columns: 80, rows: 24 });
+    await session.waitFor(/Repo images \(\d+\)/);
+    await session.keys('Enter');
+    await session.waitFor(/enter starts the run/);
+    await session.keys('Enter');
+    await session.waitFor(/r\d +step \d+/, 30_000);
+    await session.keys('C-c');
+    await session.waitFor(/exit status 130/, 30_000);
+    // The run is recorded as cancelled, and none of its containers is left.
+    const runs = JSON.parse((await execa('node', [BIN, 'runs', '--json'], { env: { BUGBENCH_HOME: home } })).stdout) as { id: string; status: string }[];
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.status).toBe('cancelled');
+    const { stdout } = await execa('docker', ['ps', '-a', '--filter', 'label=bugbench.run', '--format', '{{.Label "bugbench.run"}}']);
+    expect(stdout.split('\n').filter((label) => label.startsWith(runs[0]!.id))).toEqual([]);
+  }, 120_000);
 
   it('refuses to start without a terminal, in one line', async () => {
     const { bugbench } = await import('../helpers/cli.js');

@@ -32,6 +32,11 @@ export class TmuxSession {
     return screen;
   }
 
+  /** From now on, everything the program writes to the terminal is appended to `file`, raw. */
+  async record(file: string): Promise<void> {
+    await execa('tmux', ['pipe-pane', '-o', '-t', this.name, `cat >> '${file}'`]);
+  }
+
   async kill(): Promise<void> {
     await execa('tmux', ['kill-session', '-t', this.name], { reject: false });
   }

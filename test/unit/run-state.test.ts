@@ -104,16 +104,25 @@ describe('the injection form', () => {
     type: 'images-loaded',
     images: [{ id: 'i', tag: 'img:1', repo: 'r', commit: 'c', created: '', sizeBytes: 0, bugs: 0, bugCounts: {}, testCommand: '' }],
   });
-  it('cycles strategies, bounds the counts, and starts a run for the selected image', () => {
+  it('cycles strategies, refuses to start what is wrong, and starts a run for the selected image', () => {
     let state = reduce(withImage, { type: 'go', screen: 'run' });
     expect(state.screen).toBe('run');
-    state = reduce(state, { type: 'form', field: 'strategy', delta: -1 });
+    state = reduce(state, { type: 'form', key: { type: 'step', delta: -1 } });
     expect(state.form.strategy).toBe('buginstruct');
-    state = reduce(state, { type: 'form', field: 'n', delta: -10 });
-    expect(state.form.n).toBe(1);
+    // offline, a strategy that needs a model does not start
+    expect(reduce(state, { type: 'start-run' }).screen).toBe('run');
+    state = reduce(state, { type: 'form', key: { type: 'step', delta: -2 } });
+    expect(state.form.strategy).toBe('direct');
+    state = reduce(state, { type: 'form', key: { type: 'focus', delta: 1 } });
+    for (let i = 0; i < 10; i++) state = reduce(state, { type: 'form', key: { type: 'step', delta: -1 } });
+    expect(state.form.values.n).toBe('1');
+    // two at a time for one bug is refused until fixed
+    expect(reduce(state, { type: 'start-run' }).screen).toBe('run');
+    state = reduce(state, { type: 'form', key: { type: 'focus', delta: 1 } });
+    state = reduce(state, { type: 'form', key: { type: 'step', delta: -1 } });
     state = reduce(state, { type: 'start-run' });
     expect(state.screen).toBe('rollouts');
-    expect(state.run).toMatchObject({ image: 'img:1', strategy: 'buginstruct', tags: ['r1'] });
+    expect(state.run).toMatchObject({ image: 'img:1', strategy: 'direct', tags: ['r1'] });
     // esc goes back along the way the user came, and never further than the first screen.
     state = reduce(state, { type: 'back' });
     expect(state.screen).toBe('run');

@@ -1,0 +1,163 @@
+/**
+ * The Run screen's form as pure state: a strategy and the run's numbers, kept
+ * as the text typed so that a wrong value stays on screen, next to what is
+ * wrong with it, until it is fixed. Nothing starts while any field is wrong.
+ */
+import { DEFAULT_CHECK_PARAMS, DEFAULT_BUGGY_RUNS, type CheckParams } from '../bugs/meta.js';
+import type { PolicyName } from '../pipeline/inject.js';
+import { needsModel, STRATEGIES, type InjectStrategy } from '../pipeline/injectors.js';
+
+export const MAX_BUGS = 200;
+export const MAX_CONCURRENCY = 16;
+
+export type NumberField = 'n' | 'concurrency' | 'seed' | 'minPassingTests' | 'minChangedFiles' | 'minFailingTests' | 'testTimeoutSec' | 'buggyRuns' | 'maxWeakenedTests';
+export type FieldId = 'strategy' | NumberField;
+
+export interface FieldInfo {
+  id: FieldId;
+  label: string;
+  /** Shown after the value: the unit or what an empty value means. */
+  hint?: string;
+}
+
+export const FIELDS: FieldInfo[] = [
+  { id: 'strategy', label: 'strategy' },
+  { id: 'n', label: 'bugs' },
+  { id: 'concurrency', label: 'at a time' },
+  { id: 'seed', label: 'seed' },
+  { id: 'minPassingTests', label: 'min passing tests' },
+  { id: 'minChangedFiles', label: 'min changed files' },
+  { id: 'minFailingTests', label: 'min failing tests' },
+  { id: 'testTimeoutSec', label: 'test run limit', hint: 's' },
+  { id: 'buggyRuns', label: 'buggy-state runs' },
+  { id: 'maxWeakenedTests', label: 'max weakened tests', hint: 'empty: no limit' },
+];
+
+export interface RunForm {
+  strategy: InjectStrategy;
+  policy: PolicyName;
+  /** Index into FIELDS. */
+  focus: number;
+  values: Record<NumberField, string>;
+}
+
+export function newRunForm(seed = 0): RunForm {
+  const p = DEFAULT_CHECK_PARAMS;
+  return {
+    strategy: 'removal',
+    policy: 'offline',
+    focus: 0,
+    values: {
+      n: '3',
+      concurrency: '2',
+      seed: String(seed),
+      minPassingTests: String(p.minPassingTests),
+      minChangedFiles: String(p.minChangedFiles),
+      minFailingTests: String(p.minFailingTests),
+      testTimeoutSec: String(p.testTimeoutSec),
+      buggyRuns: String(p.buggyRuns ?? DEFAULT_BUGGY_RUNS),
+      maxWeakenedTests: '',
+    },
+  };
+}
+
+export type FormKey =
+  | { type: 'focus'; delta: number }
+  /** ←/→: the next strategy, or one more or less. */
+  | { type: 'step'; delta: number }
+  | { type: 'type'; char: string }
+  | { type: 'erase' };
+
+/** The smallest and largest value of each number field; `optional` ones may be left empty. */
+const BOUNDS: Record<NumberField, { min: number; max: number; optional?: boolean }> = {
+  n: { min: 1, max: MAX_BUGS },
+  concurrency: { min: 1, max: MAX_CONCURRENCY },
+  seed: { min: 0, max: 2 ** 31 - 1 },
+  minPassingTests: { min: 0, max: 100_000 },
+  minChangedFiles: { min: 1, max: 1000 },
+  minFailingTests: { min: 1, max: 100_000 },
+  testTimeoutSec: { min: 1, max: 3600 },
+  buggyRuns: { min: 1, max: 50 },
+  maxWeakenedTests: { min: 0, max: 100_000, optional: true },
+};
+
+export function focusedField(form: RunForm): FieldId {
+  return FIELDS[form.focus]!.id;
+}
+
+export function reduceForm(form: RunForm, key: FormKey): RunForm {
+  const field = focusedField(form);
+  switch (key.type) {
+    case 'focus':
+      return { ...form, focus: (form.focus + key.delta + FIELDS.length) % FIELDS.length };
+    case 'step': {
+      if (field === 'strategy') {
+        const i = STRATEGIES.indexOf(form.strategy);
+        return { ...form, strategy: STRATEGIES[(i + key.delta + STRATEGIES.length) % STRATEGIES.length]! };
+      }
+      const { min, max } = BOUNDS[field];
+      const text = form.values[field];
+      const current = /^\d+$/.test(text) ? Number(text) : min;
+      return withValue(form, field, String(Math.min(max, Math.max(min, current + key.delta))));
+    }
+    case 'type':
+      if (field === 'strategy' || !/^\d$/.test(key.char)) return form;
+      return withValue(form, field, form.values[field] === '0' ? key.char : (form.values[field] + key.char).slice(0, 10));
+    case 'erase':
+      return field === 'strategy' ? form : withValue(form, field, form.values[field].slice(0, -1));
+  }
+}
+
+function withValue(form: RunForm, field: NumberField, text: string): RunForm {
+  return { ...form, values: { ...form.values, [field]: text } };
+}
+
+/** What is wrong with each field, in words; empty when the run can start. */
+export function formErrors(form: RunForm): Partial<Record<FieldId, string>> {
+  const errors: Partial<Record<FieldId, string>> = {};
+  if (form.policy === 'offline' && needsModel(form.strategy)) {
+    errors.strategy = 'needs a model: set ANTHROPIC_API_KEY';
+  }
+  for (const [field, bounds] of Object.entries(BOUNDS) as [NumberField, (typeof BOUNDS)[NumberField]][]) {
+    const text = form.values[field];
+    if (text === '') {
+      if (!bounds.optional) errors[field] = 'needs a value';
+    } else if (Number(text) < bounds.min || Number(text) > bounds.max) {
+      errors[field] = `must be ${bounds.min}–${bounds.max}`;
+    }
+  }
+  if (!errors.n && !errors.concurrency && Number(form.values.concurrency) > Number(form.values.n)) {
+    errors.concurrency = `more at a time than bugs (${form.values.n})`;
+  }
+  return errors;
+}
+
+export interface RunSettings {
+  strategy: InjectStrategy;
+  policy: PolicyName;
+  n: number;
+  concurrency: number;
+  seed: number;
+  params: CheckParams;
+}
+
+/** The run the form describes, or undefined while a field is wrong. */
+export function formSettings(form: RunForm): RunSettings | undefined {
+  if (Object.keys(formErrors(form)).length > 0) return undefined;
+  const v = (field: NumberField) => Number(form.values[field]);
+  return {
+    strategy: form.strategy,
+    policy: form.policy,
+    n: v('n'),
+    concurrency: v('concurrency'),
+    seed: v('seed'),
+    params: {
+      minPassingTests: v('minPassingTests'),
+      minChangedFiles: v('minChangedFiles'),
+      minFailingTests: v('minFailingTests'),
+      testTimeoutSec: v('testTimeoutSec'),
+      buggyRuns: v('buggyRuns'),
+      ...(form.values.maxWeakenedTests === '' ? {} : { maxWeakenedTests: v('maxWeakenedTests') }),
+    },
+  };
+}
