@@ -216,14 +216,15 @@ export type StatusCounts = Record<string, number>;
 
 const PASSED = ['valid', 'accepted'];
 
-/** Every image that carries a `bugbench.repo` label, newest first, with its bugs counted from `bugCounts`. */
+/** Every tagged image that carries a `bugbench.repo` label, newest first, with its bugs counted from `bugCounts`. */
 export async function listRepoImages(docker: Docker, bugCounts: Map<string, StatusCounts> = new Map()): Promise<RepoImage[]> {
   const images = await docker.listImages({ filters: { label: [LABEL_REPO] } });
   const rows: RepoImage[] = [];
   for (const image of images) {
     const labels = image.Labels ?? {};
+    // An untagged image is a build a newer one replaced: nothing can name it to start a run.
     const tags = (image.RepoTags ?? []).filter((t) => t !== '<none>:<none>');
-    for (const tag of tags.length > 0 ? tags : ['<none>']) {
+    for (const tag of tags) {
       rows.push({
         id: image.Id,
         tag,

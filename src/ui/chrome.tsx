@@ -30,10 +30,18 @@ export function Footer({ screen, confirmQuit, extra }: { screen: ScreenId; confi
       </Text>
     );
   }
+  // The screen's keys give way (cut with an ellipsis) before the two keys that explain the rest.
   return (
-    <Text dimColor wrap="truncate-end">
-      {[...(extra ? [extra] : []), screenInfo(screen).footer, '? help · q quit'].join(' · ')}
-    </Text>
+    <Box>
+      <Box flexShrink={1} overflow="hidden">
+        <Text dimColor wrap="truncate-end">
+          {[...(extra ? [extra] : []), screenInfo(screen).footer].join(' · ')}
+        </Text>
+      </Box>
+      <Box flexShrink={0}>
+        <Text dimColor> · ? help · q quit</Text>
+      </Box>
+    </Box>
   );
 }
 
