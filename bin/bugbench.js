@@ -8,5 +8,8 @@ if (!existsSync(fileURLToPath(cli))) {
   process.stderr.write('bugbench: not built yet; run `npm run build` in the bugbench folder first\n');
   process.exit(2);
 }
+// React and Ink run their production builds unless asked otherwise: the development
+// builds check every render and make the workbench several times slower.
+process.env.NODE_ENV ??= 'production';
 const { main } = await import(cli.href);
 process.exitCode = await main(process.argv.slice(2));

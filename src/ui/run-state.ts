@@ -94,8 +94,11 @@ function push(lines: TranscriptLine[], line: TranscriptLine): void {
   if (lines.length > TRANSCRIPT_LIMIT) lines.splice(0, lines.length - TRANSCRIPT_LIMIT);
 }
 
-/** One event on one rollout; `at` is the wall clock when it arrived (for elapsed times). */
-export function applyRolloutEvent(view: RolloutView, event: RolloutEvent, at = Date.now()): RolloutView {
+/**
+ * One event on one rollout; `at` is the wall clock when it arrived (for elapsed times).
+ * `owned`: the view's transcript is a copy made earlier in the same batch, so it may change in place.
+ */
+export function applyRolloutEvent(view: RolloutView, event: RolloutEvent, at = Date.now(), owned = false): RolloutView {
   switch (event.type) {
     case 'rollout-started':
       return { ...view, status: 'running', startedAt: at - event.t };
@@ -106,7 +109,7 @@ export function applyRolloutEvent(view: RolloutView, event: RolloutEvent, at = D
     default:
       break;
   }
-  const lines = [...view.transcript];
+  const lines = owned ? view.transcript : [...view.transcript];
   switch (event.type) {
     case 'text-delta': {
       const last = lines.at(-1);
@@ -162,8 +165,24 @@ export function reduceRun(run: RunView, event: RunEvent): RunView {
     return view ? { ...run, rollouts: { ...run.rollouts, [tag]: change(view) } } : run;
   };
   switch (event.type) {
-    case 'batch':
-      return event.events.reduce(reduceRun, run);
+    case 'batch': {
+      // A flood of events costs one copy of each transcript per batch, not one per event.
+      const owned = new Set<string>();
+      let next = run;
+      for (const e of event.events) {
+        if (e.type !== 'rollout-event') {
+          next = reduceRun(next, e);
+          continue;
+        }
+        const tag = tagOf(e.rolloutId);
+        const view = next.rollouts[tag];
+        if (!view) continue;
+        const changed = applyRolloutEvent(view, e.event, e.at, owned.has(tag));
+        if (changed.transcript !== view.transcript) owned.add(tag);
+        next = { ...next, rollouts: { ...next.rollouts, [tag]: changed } };
+      }
+      return next;
+    }
     case 'rollout-event':
       return update(tagOf(event.rolloutId), (v) => applyRolloutEvent(v, event.event, event.at));
     case 'check-event':

@@ -37,23 +37,33 @@ export function wrap(text: string, width: number, indent = ''): string[] {
   return out;
 }
 
-export function transcriptRows(lines: TranscriptLine[], width: number, unfold: boolean): Row[] {
+/** The rows of one line, kept while the line (an immutable object) lives: a frame re-wraps only what changed. */
+const wrapped = new WeakMap<TranscriptLine, { width: number; unfold: boolean; rows: Row[] }>();
+
+function lineRows(line: TranscriptLine, width: number, unfold: boolean): Row[] {
+  const cached = wrapped.get(line);
+  if (cached && cached.width === width && cached.unfold === unfold) return cached.rows;
   const rows: Row[] = [];
   const add = (kind: Row['kind'], text: string, indent = '', error?: boolean) => {
     for (const piece of wrap(text, Math.max(10, width), indent)) rows.push({ kind, text: piece, error });
   };
-  for (const line of lines) {
-    if (line.kind === 'output') {
-      const output = line.lines ?? [];
-      const folded = !unfold && output.length > FOLD_AT;
-      const shown = folded ? [...output.slice(0, 3), null, ...output.slice(-3)] : output;
-      for (const text of shown) {
-        if (text === null) rows.push({ kind: 'fold', text: `    … ${output.length - 6} more lines (f unfolds)` });
-        else add('output', `    ${text}`, '      ', line.error);
-      }
-    } else if (line.kind === 'text') {
-      for (const part of line.text.split('\n')) add('text', part);
-    } else add(line.kind, line.text, '    ', line.error);
-  }
+  if (line.kind === 'output') {
+    const output = line.lines ?? [];
+    const folded = !unfold && output.length > FOLD_AT;
+    const shown = folded ? [...output.slice(0, 3), null, ...output.slice(-3)] : output;
+    for (const text of shown) {
+      if (text === null) rows.push({ kind: 'fold', text: `    … ${output.length - 6} more lines (f unfolds)` });
+      else add('output', `    ${text}`, '      ', line.error);
+    }
+  } else if (line.kind === 'text') {
+    for (const part of line.text.split('\n')) add('text', part);
+  } else add(line.kind, line.text, '    ', line.error);
+  wrapped.set(line, { width, unfold, rows });
+  return rows;
+}
+
+export function transcriptRows(lines: TranscriptLine[], width: number, unfold: boolean): Row[] {
+  const rows: Row[] = [];
+  for (const line of lines) for (const row of lineRows(line, width, unfold)) rows.push(row);
   return rows;
 }

@@ -5,7 +5,7 @@
  * what it would write to a real terminal, so full-screen clears can be counted.
  */
 import { EventEmitter } from 'node:events';
-import { render } from 'ink';
+import { render, type RenderOptions } from 'ink';
 import type { ReactElement } from 'react';
 
 class FakeStdout extends EventEmitter {
@@ -47,7 +47,7 @@ class FakeStdin extends EventEmitter {
 /** ESC [ 2 J: what Ink writes when it clears the whole terminal. */
 export const CLEAR_SCREEN = '\u001B[2J';
 
-export function renderIn(tree: ReactElement, size: { columns: number; rows: number }, mode: 'frames' | 'tty' = 'frames') {
+export function renderIn(tree: ReactElement, size: { columns: number; rows: number }, mode: 'frames' | 'tty' = 'frames', options: RenderOptions = {}) {
   const stdout = new FakeStdout(size.columns, size.rows);
   const stdin = new FakeStdin();
   const instance = render(tree, {
@@ -57,6 +57,7 @@ export function renderIn(tree: ReactElement, size: { columns: number; rows: numb
     debug: mode === 'frames',
     exitOnCtrlC: false,
     patchConsole: false,
+    ...options,
   });
   return {
     stdin,
