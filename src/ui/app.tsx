@@ -33,6 +33,7 @@ import { SCREENS } from './screens.js';
 import { initialState, reduce, type ViewState } from './state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
 import { useChecks } from './use-checks.js';
+import { useImageBuild } from './use-image-build.js';
 import { readLogTail, useReview } from './use-review.js';
 import { WorkSet } from './work.js';
 
@@ -82,6 +83,11 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
     [review.openBug, dispatch],
   );
   const rollouts = useRollouts(store, state.run, openInReview, () => work.cancel('inject'));
+  const imageBuild = useImageBuild(work, async (tag) => {
+    if (!store) return;
+    dispatch({ type: 'images-loaded', images: await core.listImages(store) });
+    dispatch({ type: 'select-image', tag });
+  });
   const training = useTraining(store);
 
   useEffect(() => {
@@ -157,13 +163,19 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
   const router = useRef<(input: string, key: Key) => void>(() => undefined);
   router.current = (input, key) => {
     // Keys typed quickly can arrive together ("--"); take plain characters one at a time.
-    if (input.length > 1 && !key.ctrl && !key.meta && /^[\x20-\x7e\x7f]+$/.test(input) && !review.capturing() && !training.capturing()) {
+    if (input.length > 1 && !key.ctrl && !key.meta && /^[\x20-\x7e\x7f]+$/.test(input) && !capturing()) {
       for (const char of input) route(char === '\x7f' ? '' : char, char === '\x7f' ? { ...key, backspace: true } : key);
       return;
     }
     route(input, key);
   };
   useInput(useCallback((input: string, key: Key) => router.current(input, key), []));
+
+  /** The current screen takes text now: every key is its. */
+  function capturing(): boolean {
+    const { screen } = latest();
+    return (screen === 'review' && review.capturing()) || (screen === 'training' && training.capturing()) || (screen === 'images' && imageBuild.capturing());
+  }
 
   function route(input: string, key: Key): void {
     const state = latest();
@@ -177,9 +189,8 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
       if (input === 'q' || key.escape) void quit(0);
       return;
     }
-    // A screen typing text (a rejection's reason) takes every key.
-    // A screen taking text (a rejection's reason, a training command) gets every key.
-    if ((state.screen === 'review' && review.capturing()) || (state.screen === 'training' && training.capturing())) return routeScreen(input, key);
+    // A screen taking text (a rejection's reason, a training command, a path to build) gets every key.
+    if (capturing()) return routeScreen(input, key);
     if (input === '?') return dispatch({ type: 'toggle-help' });
     if (state.help) {
       if (key.escape) dispatch({ type: 'back' });
@@ -198,6 +209,7 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
     const state = latest();
     switch (state.screen) {
       case 'images':
+        if (imageBuild.onKey(input, key)) return;
         if (key.upArrow || input === 'k') dispatch({ type: 'cursor', delta: -1 });
         else if (key.downArrow || input === 'j') dispatch({ type: 'cursor', delta: 1 });
         else if (key.return || input === 'i') dispatch({ type: 'go', screen: 'run' });
@@ -256,7 +268,7 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
         ) : state.help ? (
           <HelpOverlay screen={state.screen} />
         ) : state.screen === 'images' ? (
-          <ImagesScreen state={state} columns={columns} />
+          <ImagesScreen state={state} build={imageBuild.state} rows={body} columns={columns} />
         ) : state.screen === 'run' ? (
           <InjectSetupScreen state={state} running={work.labels().includes('inject')} />
         ) : state.screen === 'rollouts' ? (

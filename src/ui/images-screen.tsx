@@ -1,21 +1,71 @@
-/** The list of repo images, their bugs counted by status, and the selected one's details. */
+/** The list of repo images, their bugs counted by status, the selected one's details, and building a new one. */
 import { Box, Text } from 'ink';
 import { describeCounts } from '../store/queries.js';
 import type { ViewState } from './state.js';
+import type { ImageBuildState } from './use-image-build.js';
 
-export function ImagesScreen({ state, columns }: { state: ViewState; columns: number }) {
+/** Rows the screen keeps for the title, the details box, the policy line and the build panel. */
+const FIXED_ROWS = 9;
+
+function fit(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+}
+
+function BuildPanel({ build }: { build: ImageBuildState }) {
+  if (build.typing !== null) {
+    return (
+      <Text wrap="truncate-start">
+        build an image from the git repository at: <Text color="cyan">{build.typing}</Text>
+        <Text inverse> </Text>
+        <Text dimColor> (enter builds, esc closes)</Text>
+      </Text>
+    );
+  }
+  if (build.building) {
+    return (
+      <Box flexDirection="column">
+        <Text color="yellow" wrap="truncate-end">
+          building {build.building}…
+        </Text>
+        {build.log.map((line, i) => (
+          <Text key={i} dimColor wrap="truncate-end">
+            {line}
+          </Text>
+        ))}
+      </Box>
+    );
+  }
+  if (build.error) {
+    return (
+      <Text color="red" wrap="truncate-end">
+        The build failed: {build.error}
+      </Text>
+    );
+  }
+  if (build.built) return <Text color="green">built {build.built}; it is selected</Text>;
+  return null;
+}
+
+export function ImagesScreen({ state, build, rows, columns }: { state: ViewState; build: ImageBuildState; rows: number; columns: number }) {
   const selected = state.images[state.cursor];
   const policy = state.report?.anthropicKey ? 'anthropic (ANTHROPIC_API_KEY set)' : 'offline (no ANTHROPIC_API_KEY)';
   const tagWidth = Math.min(40, Math.max(8, ...state.images.map((i) => i.tag.length)));
   const repoWidth = Math.min(16, Math.max(4, ...state.images.map((i) => i.repo.length)));
-  const fit = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width));
+  // A long list shows a window that keeps the selection in view.
+  const buildRows = build.building ? build.log.length + 1 : 1;
+  const listRows = Math.max(1, rows - FIXED_ROWS - buildRows);
+  const first = Math.min(Math.max(0, state.cursor - Math.floor(listRows / 2)), Math.max(0, state.images.length - listRows));
+  const shown = state.images.slice(first, first + listRows);
   return (
     <Box flexDirection="column">
-      <Text bold>Repo images ({state.images.length})</Text>
-      {state.images.length === 0 ? <Text dimColor>none yet: `bugbench images build DIR` adds one</Text> : null}
-      {state.images.map((image, i) => (
-        <Text key={`${image.id}-${image.tag}`} inverse={i === state.cursor} wrap="truncate-end">
-          {i === state.cursor ? '›' : ' '} {fit(image.tag, tagWidth)} {fit(image.repo, repoWidth)} {image.commit.slice(0, 10)} {describeCounts(image.bugCounts)}
+      <Text bold>
+        Repo images ({state.images.length})
+        {state.images.length > listRows ? <Text dimColor>{` · ${first + 1}–${first + shown.length} shown`}</Text> : null}
+      </Text>
+      {state.images.length === 0 ? <Text dimColor>none yet: b builds one from a git repository</Text> : null}
+      {shown.map((image, i) => (
+        <Text key={`${image.id}-${image.tag}`} inverse={first + i === state.cursor} wrap="truncate-end">
+          {first + i === state.cursor ? '›' : ' '} {fit(image.tag, tagWidth)} {fit(image.repo, repoWidth)} {image.commit.slice(0, 10)} {describeCounts(image.bugCounts)}
         </Text>
       ))}
       {selected ? (
@@ -30,6 +80,7 @@ export function ImagesScreen({ state, columns }: { state: ViewState; columns: nu
         </Box>
       ) : null}
       <Text dimColor>policy: {policy}</Text>
+      <BuildPanel build={build} />
     </Box>
   );
 }

@@ -15,7 +15,17 @@ export interface ScreenInfo {
 }
 
 export const SCREENS: ScreenInfo[] = [
-  { id: 'images', key: '1', title: 'Images', keys: [['↑/↓', 'select an image'], ['enter', 'set up a run on it']], footer: '↑/↓ select · enter run on it' },
+  {
+    id: 'images',
+    key: '1',
+    title: 'Images',
+    keys: [
+      ['↑/↓ j/k', 'select an image'],
+      ['enter', 'set up a run on it'],
+      ['b', 'build an image from a git repository (type its path, enter)'],
+    ],
+    footer: '↑/↓ select · enter run on it · b build',
+  },
   {
     id: 'run',
     key: '2',

@@ -36,6 +36,7 @@ export type ViewEvent =
   | { type: 'setup-failed'; message: string }
   | { type: 'images-loaded'; images: RepoImage[] }
   | { type: 'cursor'; delta: number }
+  | { type: 'select-image'; tag: string }
   | { type: 'go'; screen: ScreenId }
   | { type: 'cycle-screen'; delta: number }
   | { type: 'back' }
@@ -89,6 +90,10 @@ export function reduce(state: ViewState, event: ViewEvent): ViewState {
       return { ...state, ready: true, images: event.images, cursor: Math.min(state.cursor, Math.max(0, event.images.length - 1)) };
     case 'cursor':
       return { ...state, cursor: clamp(state.cursor + event.delta, 0, Math.max(0, state.images.length - 1)) };
+    case 'select-image': {
+      const at = state.images.findIndex((i) => i.tag === event.tag);
+      return at >= 0 ? { ...state, cursor: at } : state;
+    }
     case 'go':
       return go(state, event.screen);
     case 'cycle-screen': {
