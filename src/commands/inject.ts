@@ -16,7 +16,8 @@ import {
   type InjectStrategy,
   type PolicyName,
 } from '../pipeline/inject.js';
-import { reapOrphans } from '../sandbox/orphans.js';
+import { reapOrphansEverywhere } from '../sandbox/orphans.js';
+import { engineEventLine } from './engine-lines.js';
 import { recoverAbandoned } from '../store/recover.js';
 import { openStore } from '../store/store.js';
 import { parseFlags, positiveInt, positiveNumber, printJson } from './args.js';
@@ -45,7 +46,7 @@ const FLAGS = {
 
 export async function injectCommand(args: string[]): Promise<number> {
   const { values } = parseFlags('inject', args, FLAGS);
-  await reapOrphans();
+  await reapOrphansEverywhere();
   const store = openStore();
   recoverAbandoned(store);
   const interrupt = cancelOnInterrupt('the injection run');
@@ -68,6 +69,11 @@ export async function injectCommand(args: string[]): Promise<number> {
         },
     onBug: values.json ? undefined : (bug) => process.stderr.write(`[${tagOf(bug.rollout)}] bug ${bug.id}: ${bug.status.toUpperCase()}${bug.failedCheck ? ` (${bug.failedCheck})` : ''}\n`),
     onRun: values.json ? undefined : (runId) => process.stderr.write(`run ${runId}\n`),
+    // Image copies and lost engines are shown even with --json (on stderr): they can take minutes.
+    onEngineEvent: (event) => {
+      const line = engineEventLine(event, !values.json);
+      if (line) process.stderr.write(`${line}\n`);
+    },
   };
   let result: InjectResult;
   try {

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { Budget } from '../agent/budget.js';
-import type { RolloutEvent } from '../agent/events.js';
+import type { RolloutEvent, RolloutWhere } from '../agent/events.js';
 import { AnthropicModel } from '../agent/anthropic-model.js';
 import { rolloutSeed } from '../agent/offline/rng.js';
 import { injectionPrompts } from '../agent/prompts.js';
@@ -23,19 +23,23 @@ import { BugbenchError, errorMessage, UsageError } from '../errors.js';
 import { currentProcess, processAlive } from '../process-identity.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { inspectRepoImage } from '../sandbox/repo-image.js';
-import { trajectoryOf, type BugRecord, type RolloutRecord, type RunRecord } from '../store/records.js';
+import type { RolloutRecord, RunRecord } from '../store/records.js';
 import { openStore, RecordNotFoundError, type Store } from '../store/store.js';
-import { bugDir, checkStoredBug } from './bug-checks.js';
+import { checkStoredBug } from './bug-checks.js';
 import { findFeatureBug } from './feature-bug.js';
 import { injectorModel, injectorSubmit, modelName, needsModel, promptOf, STRATEGIES, type InjectStrategy } from './injectors.js';
 import { addBug } from './new-bug.js';
 import { analyseBug } from './analysis.js';
+import type { Placement } from './placement.js';
 import { forEachConcurrently } from './pool.js';
 import type { PolicyName } from './policy.js';
 import { runRollout } from './rollout.js';
+import { openRunEngines, type RunEngineEvent } from './run-engines.js';
+import { injectedBug, runResult } from './run-result.js';
 
 export { STRATEGIES, type InjectStrategy } from './injectors.js';
 export { defaultPolicy, type PolicyName } from './policy.js';
+export { runResult } from './run-result.js';
 
 /** What a run is: kept in its record, so `--resume` runs the rest the same way. */
 export interface InjectSettings {
@@ -64,7 +68,12 @@ export interface InjectHooks {
   onBug?: (bug: InjectedBug) => void;
   /** Called with the run id once the run is recorded, before any rollout starts. */
   onRun?: (runId: string) => void;
+  /** The run's engines: images copied onto them, work placed, engines lost and back. */
+  onEngineEvent?: (event: RunEngineEvent) => void;
   signal?: AbortSignal;
+  /** Where this process runs (a cluster task and its node), recorded with each rollout. */
+  where?: RolloutWhere;
+  /** One engine for the whole run instead of the configured ones. */
   docker?: Docker;
   store?: Store;
 }
@@ -233,13 +242,18 @@ async function executeRun(store: Store, runId: string, options: InjectOptions, f
   // Rollout containers are removed while the run goes on; the run ends once they are gone.
   const cleanups: Promise<void>[] = [];
   runBudget.add(store.all('rollouts').reduce((sum, r) => (r.runId === runId ? sum + r.costUsd : sum), 0));
-  const check = async (bugId: string, rolloutId: string) => {
+  const engines = await openRunEngines(options.image, { docker: options.docker, signal: options.signal, onEvent: options.onEngineEvent });
+  // The checks of a bug are placed like a rollout; a verdict from an engine that was lost is replaced by the next try's.
+  const check = (bugId: string, rolloutId: string) => engines.run(`${rolloutId}-check`, (placement) => checkOn(placement, bugId, rolloutId));
+  const checkOn = async (placement: Placement, bugId: string, rolloutId: string) => {
     const { bug } = await checkStoredBug(store, bugId, {
       parallelism: options.checkParallelism ?? 2,
       runId: `${rolloutId}-check`,
-      signal: options.signal,
+      docker: placement.docker,
+      signal: placement.signal,
       onEvent: options.onCheckEvent ? (event) => options.onCheckEvent!(rolloutId, event) : undefined,
     });
+    await placement.confirm();
     // A valid bug gets BugPilot's analysis from the run's own policy; if that fails, `bugbench analyse` can redo it.
     let analysisError: string | undefined;
     if (bug.check?.valid) await analyseBug(store, bug.id, options, options.signal).catch((error: unknown) => (analysisError = errorMessage(error)));
@@ -255,17 +269,20 @@ async function executeRun(store: Store, runId: string, options: InjectOptions, f
           const bug = store.get('bugs', item.recheck)!;
           return check(bug.id, bug.rollout ?? bug.id);
         }
-        const bugId = await injectionRollout(store, runId, item.index, options, facts, runBudget, cleanups);
-        if (bugId) await check(bugId, `${runId}-r${item.index + 1}`);
+        const rolloutId = `${runId}-r${item.index + 1}`;
+        const bugId = await engines.run(rolloutId, (placement) => injectionRollout(store, runId, item.index, options, facts, runBudget, cleanups, placement));
+        if (bugId) await check(bugId, rolloutId);
       },
       options.signal,
     );
   } catch (error) {
     await Promise.all(cleanups);
+    await engines.close();
     store.transact((tx) => tx.patch('runs', runId, { status: 'failed', finishedAt: new Date().toISOString(), error: String(error) }));
     throw error;
   }
   await Promise.all(cleanups);
+  await engines.close();
   const status = options.signal?.aborted ? 'cancelled' : 'finished';
   store.transact((tx) => tx.patch('runs', runId, { status, finishedAt: new Date().toISOString() }));
   return runResult(store, runId);
@@ -280,6 +297,7 @@ async function injectionRollout(
   facts: ImageFacts,
   runBudget: Budget,
   cleanups: Promise<void>[],
+  placement: Placement,
 ): Promise<string | undefined> {
   const rolloutId = `${runId}-r${index + 1}`;
   const staging = join(runDir(store, runId), `${rolloutId}-artifact`);
@@ -303,18 +321,22 @@ async function injectionRollout(
     submit: (sandbox) => injectorSubmit(prompt, sandbox, staging, facts.baseCommit),
     // The cap protects a model's context; the scripted offline agent reads whole outputs (file lists of big repos).
     maxOutputChars: options.policy === 'offline' ? 4 * 1024 * 1024 : DEFAULT_TOOL_OPTIONS.maxOutputChars,
-    signal: options.signal,
+    signal: placement.signal,
     onEvent: options.onEvent ? (event) => options.onEvent!(rolloutId, event) : undefined,
-    docker: options.docker,
+    docker: placement.docker,
+    where: { ...options.where, engine: placement.engine.name },
   });
   cleanups.push(outcome.cleanup);
+  // A rollout whose engine went away ends here; the pool runs it again elsewhere.
+  await placement.confirm();
   if (outcome.reason !== 'submitted' || !existsSync(staging)) {
     rmSync(staging, { recursive: true, force: true });
     return undefined;
   }
   if (prompt === 'featadd') {
     // A feature is a bug only if the tests, run now, show that it broke something.
-    const found = await findFeatureBug(staging, { image: options.image, baseCommit: facts.baseCommit, params: options.params, runId: `${rolloutId}-feature`, signal: options.signal, docker: options.docker });
+    const found = await findFeatureBug(staging, { image: options.image, baseCommit: facts.baseCommit, params: options.params, runId: `${rolloutId}-feature`, signal: placement.signal, docker: placement.docker });
+    await placement.confirm();
     if (found.kind !== 'broke') {
       const detail = found.kind === 'no-bug' ? `no bug: the feature kept every test passing (${found.passed})` : `no bug: ${found.reason}`;
       store.transact((tx) => tx.patch('rollouts', rolloutId, { status: found.kind === 'no-bug' ? 'no-bug' : 'error', detail }));
@@ -341,54 +363,4 @@ async function injectionRollout(
     extraMeta: { prompt, seed: options.policy === 'offline' ? rolloutSeed(options.seed, index) : null },
   });
   return bug.id;
-}
-
-function injectedBug(store: Store, bug: BugRecord): InjectedBug {
-  const trajectory = trajectoryOf(bug);
-  return {
-    id: bug.id,
-    rollout: bug.rollout ?? '',
-    valid: bug.check?.valid === true,
-    status: bug.status,
-    failedCheck: bug.check?.valid ? null : (bug.check?.failedCheck ?? (bug.check?.cancelled ? 'cancelled' : 'checks did not run')),
-    artifactDir: bugDir(store, bug.id),
-    trajectory: trajectory ? store.abs(trajectory) : '',
-  };
-}
-
-/** What a run made, from the store: every rollout and every bug, in rollout order. */
-export function runResult(store: Store, runId: string): InjectResult {
-  const run = store.get('runs', runId);
-  if (!run) throw new RecordNotFoundError('runs', runId);
-  const byIndex = (a: { index: number }, b: { index: number }) => a.index - b.index;
-  const rollouts = store
-    .all('rollouts')
-    .filter((r) => r.runId === runId)
-    .sort(byIndex);
-  const bugs = rollouts.flatMap((r) => {
-    const bug = r.bugId ? store.get('bugs', r.bugId) : undefined;
-    return bug ? [injectedBug(store, bug)] : [];
-  });
-  const featadd = run.strategy === 'featadd';
-  return {
-    runId,
-    status: run.status,
-    bugs,
-    yield: {
-      rollouts: rollouts.length,
-      submitted: rollouts.filter((r) => r.status === 'submitted' || r.status === 'no-bug').length,
-      featuresThatBroke: featadd ? rollouts.filter((r) => r.bugId !== null).length : null,
-      valid: bugs.filter((b) => b.valid).length,
-    },
-    rollouts: rollouts.map((r) => ({
-      rollout: r.id,
-      reason: r.status,
-      steps: r.steps,
-      costUsd: r.costUsd,
-      durationMs: r.durationMs,
-      trajectory: store.abs(r.trajectory),
-      bugId: r.bugId,
-      ...(r.detail ? { detail: r.detail } : {}),
-    })),
-  };
 }

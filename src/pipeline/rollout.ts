@@ -7,7 +7,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import type Docker from 'dockerode';
 import { Budget } from '../agent/budget.js';
-import { EventStream, type FinishReason, type Role, type RolloutEvent } from '../agent/events.js';
+import { EventStream, type FinishReason, type Role, type RolloutEvent, type RolloutWhere } from '../agent/events.js';
 import { runAgent } from '../agent/loop.js';
 import type { ToolDefinition } from '../agent/messages.js';
 import type { Model } from '../agent/model.js';
@@ -44,6 +44,8 @@ export interface RolloutPlan {
   signal?: AbortSignal;
   onEvent?: (event: RolloutEvent) => void;
   docker?: Docker;
+  /** Where it runs (engine; on a cluster, task and node): kept on its record and in its first event. */
+  where?: RolloutWhere;
 }
 
 export interface RolloutOutcome {
@@ -82,7 +84,18 @@ export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
     if (event.type === 'step-usage') tokens += event.usage.inputTokens + event.usage.outputTokens;
   });
   if (plan.onEvent) stream.subscribe(plan.onEvent);
-  store.transact((tx) => tx.patch('rollouts', plan.id, { status: 'running', startedAt: new Date().toISOString(), trajectory }));
+  const where = plan.where ?? {};
+  store.transact((tx) =>
+    tx.patch('rollouts', plan.id, {
+      status: 'running',
+      startedAt: new Date().toISOString(),
+      trajectory,
+      engine: where.engine ?? null,
+      task: where.task ?? null,
+      node: where.node ?? null,
+      tries: (tx.get('rollouts', plan.id)?.tries ?? 0) + 1,
+    }),
+  );
   stream.emit({
     type: 'rollout-started',
     rolloutId: plan.id,
@@ -92,6 +105,7 @@ export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
     policy: plan.policy,
     model: plan.model.name,
     image: plan.image,
+    ...(plan.where ? { where: plan.where } : {}),
   });
 
   const started = performance.now();

@@ -1,10 +1,12 @@
 /**
  * The connection to a Docker engine. `DOCKER_HOST` (unix://, tcp://) is honoured,
- * else the local socket; a comma-separated `DOCKER_HOST` lists several engines
- * to spread rollouts over, and the first one is the default.
+ * else the local socket; a comma-separated `DOCKER_HOST` (or the workspace's
+ * config) lists several engines to spread rollouts over (engine-config.ts), and
+ * the first one is the default.
  */
 import Docker from 'dockerode';
 import { EngineUnreachableError, errorMessage } from '../errors.js';
+import { engineSpecs } from './engine-config.js';
 
 export interface EngineInfo {
   host: string;
@@ -12,13 +14,9 @@ export interface EngineInfo {
   apiVersion: string;
 }
 
+/** The addresses of the configured engines, the default one first. */
 export function engineHosts(env: NodeJS.ProcessEnv = process.env): string[] {
-  const raw = env.DOCKER_HOST?.trim();
-  if (!raw) return ['unix:///var/run/docker.sock'];
-  return raw
-    .split(',')
-    .map((h) => h.trim())
-    .filter((h) => h.length > 0);
+  return engineSpecs(env).map((spec) => spec.host);
 }
 
 /** Options for dockerode from a host string such as `unix:///run/docker.sock` or `tcp://127.0.0.1:2375`. */
