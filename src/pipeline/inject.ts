@@ -128,7 +128,7 @@ function newRunId(): string {
   return `run-${stamp}-${randomUUID().slice(0, 4)}`;
 }
 
-interface ImageFacts {
+export interface ImageFacts {
   baseCommit: string;
   imageId: string;
   repo: string;
@@ -162,6 +162,13 @@ function storedSettings(settings: InjectSettings): Record<string, unknown> {
 }
 
 export async function runInjection(options: InjectOptions): Promise<InjectResult> {
+  const { store, runId, facts } = await createInjectionRun(options);
+  options.onRun?.(runId);
+  return executeRun(store, runId, options, facts, [...Array(options.n).keys()], []);
+}
+
+/** Checks the settings and records the run with its rollouts (pending); `cluster` marks a run made by a job array. */
+export async function createInjectionRun(options: InjectOptions, cluster?: RunRecord['cluster']): Promise<{ store: Store; runId: string; facts: ImageFacts }> {
   const store = options.store ?? openStore();
   const facts = await prepare(options, options.docker ?? dockerClient());
   const runId = newRunId();
@@ -182,6 +189,7 @@ export async function runInjection(options: InjectOptions): Promise<InjectResult
       startedAt: now,
       finishedAt: null,
       error: null,
+      ...(cluster ? { cluster } : {}),
     });
     for (let index = 0; index < options.n; index++) {
       const id = `${runId}-r${index + 1}`;
@@ -205,8 +213,7 @@ export async function runInjection(options: InjectOptions): Promise<InjectResult
     const seen = tx.get('images', options.image);
     tx.put('images', { id: options.image, imageId: facts.imageId, repo: facts.repo, commit: facts.baseCommit, firstSeen: seen?.firstSeen ?? now, lastUsed: now });
   });
-  options.onRun?.(runId);
-  return executeRun(store, runId, options, facts, [...Array(options.n).keys()], []);
+  return { store, runId, facts };
 }
 
 export class RunNotResumableError extends BugbenchError {
@@ -216,7 +223,7 @@ export class RunNotResumableError extends BugbenchError {
 }
 
 /** Rollouts that ended without a result the run can use: never started, cut off, or cancelled. */
-const UNFINISHED: readonly RolloutRecord['status'][] = ['pending', 'running', 'interrupted', 'cancelled'];
+export const UNFINISHED: readonly RolloutRecord['status'][] = ['pending', 'running', 'interrupted', 'cancelled'];
 
 /** Finishes a run that was interrupted or cancelled, with its own settings. */
 export async function resumeInjection(runId: string, hooks: InjectHooks = {}): Promise<InjectResult> {
@@ -229,15 +236,43 @@ export async function resumeInjection(runId: string, hooks: InjectHooks = {}): P
   const settings = { ...(run.options as unknown as InjectSettings) };
   const options: InjectOptions = { ...settings, ...hooks, store };
   const facts = await prepare(options, hooks.docker ?? dockerClient());
-  const rollouts = store.all('rollouts').filter((r) => r.runId === runId);
-  const again = rollouts.filter((r) => UNFINISHED.includes(r.status) && !r.bugId).map((r) => r.index);
-  const recheck = store.all('bugs').filter((b) => b.runId === runId && (b.status === 'cancelled' || b.status === 'checking'));
+  const { indices: again, recheck } = unfinishedWork(store, runId);
   store.transact((tx) => tx.patch('runs', runId, { status: 'running', owner: currentProcess(), finishedAt: null, error: null }));
   hooks.onRun?.(runId);
-  return executeRun(store, runId, options, facts, again, recheck.map((b) => b.id));
+  return executeRun(store, runId, options, facts, again, recheck);
+}
+
+/** What a resume has to do: rollouts that never finished, and bugs whose checks were cut off. */
+export function unfinishedWork(store: Store, runId: string): { indices: number[]; recheck: string[] } {
+  const indices = store.all('rollouts').filter((r) => r.runId === runId && UNFINISHED.includes(r.status) && !r.bugId).map((r) => r.index);
+  const recheck = store.all('bugs').filter((b) => b.runId === runId && (b.status === 'cancelled' || b.status === 'checking')).map((b) => b.id);
+  return { indices, recheck };
+}
+
+/** One cluster task's share of a recorded run, with this node's engine(s); the run's status is left to whoever follows the job array. */
+export async function runInjectionShare(runId: string, share: { indices: number[]; recheck: string[] }, hooks: InjectHooks = {}): Promise<void> {
+  const store = hooks.store ?? openStore();
+  const run = store.get('runs', runId);
+  if (!run || run.kind !== 'inject') throw new RecordNotFoundError('runs', runId);
+  const options: InjectOptions = { ...(run.options as unknown as InjectSettings), ...hooks, store };
+  const facts = await prepare(options, hooks.docker ?? dockerClient());
+  await runShare(store, runId, options, facts, share.indices, share.recheck);
 }
 
 async function executeRun(store: Store, runId: string, options: InjectOptions, facts: ImageFacts, indices: number[], recheck: string[]): Promise<InjectResult> {
+  try {
+    await runShare(store, runId, options, facts, indices, recheck);
+  } catch (error) {
+    store.transact((tx) => tx.patch('runs', runId, { status: 'failed', finishedAt: new Date().toISOString(), error: String(error) }));
+    throw error;
+  }
+  const status = options.signal?.aborted ? 'cancelled' : 'finished';
+  store.transact((tx) => tx.patch('runs', runId, { status, finishedAt: new Date().toISOString() }));
+  return runResult(store, runId);
+}
+
+/** Runs rollouts (by index) and checks bugs again, each placed on the run's engines; returns once their containers are gone. */
+async function runShare(store: Store, runId: string, options: InjectOptions, facts: ImageFacts, indices: number[], recheck: string[]): Promise<void> {
   const runBudget = new Budget(options.runBudgetUsd);
   // Rollout containers are removed while the run goes on; the run ends once they are gone.
   const cleanups: Promise<void>[] = [];
@@ -275,17 +310,10 @@ async function executeRun(store: Store, runId: string, options: InjectOptions, f
       },
       options.signal,
     );
-  } catch (error) {
+  } finally {
     await Promise.all(cleanups);
     await engines.close();
-    store.transact((tx) => tx.patch('runs', runId, { status: 'failed', finishedAt: new Date().toISOString(), error: String(error) }));
-    throw error;
   }
-  await Promise.all(cleanups);
-  await engines.close();
-  const status = options.signal?.aborted ? 'cancelled' : 'finished';
-  store.transact((tx) => tx.patch('runs', runId, { status, finishedAt: new Date().toISOString() }));
-  return runResult(store, runId);
 }
 
 /** One injector rollout; a submitted artifact becomes a bug record (status `checking`). Returns its id. */
@@ -328,7 +356,7 @@ async function injectionRollout(
   });
   cleanups.push(outcome.cleanup);
   // A rollout whose engine went away ends here; the pool runs it again elsewhere.
-  await placement.confirm();
+  await placement.confirm(outcome.failure);
   if (outcome.reason !== 'submitted' || !existsSync(staging)) {
     rmSync(staging, { recursive: true, force: true });
     return undefined;

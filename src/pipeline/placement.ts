@@ -10,9 +10,10 @@
  */
 import type Docker from 'dockerode';
 import { BugbenchError, EngineUnreachableError, errorMessage } from '../errors.js';
-import { withTimeout } from '../sandbox/docker.js';
+import { isEngineFailure, withTimeout } from '../sandbox/docker.js';
 import type { RunEngine } from '../sandbox/engines.js';
-import { reapWork } from '../sandbox/orphans.js';
+import { labelBelongsTo, reapWork } from '../sandbox/orphans.js';
+import { LABEL_OWNER_PID, LABEL_OWNER_START, LABEL_RUN, ownerLabels } from '../sandbox/owner.js';
 
 /** The work's engine stopped answering: the pool places it again elsewhere. */
 export class EngineLostError extends BugbenchError {
@@ -32,8 +33,8 @@ export interface Placement {
   docker: Docker;
   /** Aborts when the run is cancelled or the engine is lost. */
   signal: AbortSignal;
-  /** Throws EngineLostError if the engine was lost, or does not answer now. */
-  confirm(): Promise<void>;
+  /** Throws EngineLostError if the engine was lost, does not answer now, or `failure` (what ended the work) came from the engine itself. */
+  confirm(failure?: unknown): Promise<void>;
 }
 
 interface EngineState {
@@ -42,6 +43,9 @@ interface EngineState {
   placed: number;
   down: boolean;
   downSince: number;
+  /** A lost engine gets work again only once it answers and this time has come (backing off when it keeps failing). */
+  retryAt: number;
+  losses: number;
   /** Every work id placed here: once the engine is lost, their containers are reaped when it is back. */
   history: Set<string>;
   leases: Set<Lease>;
@@ -72,7 +76,7 @@ export class EnginePool {
 
   constructor(engines: RunEngine[], private readonly options: PoolOptions = {}) {
     if (engines.length === 0) throw new EngineUnreachableError('every configured engine', 'none answered');
-    this.states = engines.map((engine) => ({ engine, busy: 0, placed: 0, down: false, downSince: 0, history: new Set(), leases: new Set() }));
+    this.states = engines.map((engine) => ({ engine, busy: 0, placed: 0, down: false, downSince: 0, retryAt: 0, losses: 0, history: new Set(), leases: new Set() }));
     options.signal?.addEventListener('abort', () => this.wake(), { once: true });
   }
 
@@ -97,9 +101,10 @@ export class EnginePool {
         if (lease.lostDetail === undefined) return result;
       } catch (error) {
         // An error from an engine that no longer answers is the engine's loss, not the work's failure.
-        if (lease.lostDetail === undefined && !(error instanceof EngineLostError)) {
-          if (this.options.signal?.aborted || (await this.answers(lease.state))) throw error;
-          this.markDown(lease.state, `it did not answer after: ${errorMessage(error)}`);
+        if (lease.lostDetail === undefined) {
+          const problem = error instanceof EngineLostError || isEngineFailure(error) ? errorMessage(error) : await this.problem(lease.state);
+          if (!problem || this.options.signal?.aborted) throw error;
+          this.markDown(lease.state, problem);
         }
       } finally {
         this.options.signal?.removeEventListener('abort', onAbort);
@@ -114,8 +119,12 @@ export class EnginePool {
       engine: lease.state.engine,
       docker: lease.state.engine.docker,
       signal: lease.controller.signal,
-      confirm: async () => {
-        if (lease.lostDetail === undefined && !(await this.answers(lease.state))) this.markDown(lease.state, 'it did not answer a ping');
+      confirm: async (failure?: unknown) => {
+        if (lease.lostDetail === undefined && failure !== undefined && isEngineFailure(failure)) this.markDown(lease.state, `it failed the work: ${errorMessage(failure)}`);
+        if (lease.lostDetail === undefined) {
+          const problem = await this.problem(lease.state);
+          if (problem) this.markDown(lease.state, problem);
+        }
         if (lease.lostDetail !== undefined) throw new EngineLostError(lease.state.engine.name, lease.lostDetail);
       },
     };
@@ -174,10 +183,38 @@ export class EnginePool {
     }
   }
 
+  /**
+   * What is wrong with an engine, if anything: it does not answer, or it stopped
+   * containers of work still under way (bugbench's containers never stop by
+   * themselves, so the engine is shutting down or was restarted).
+   */
+  private async problem(state: EngineState): Promise<string | undefined> {
+    if (!(await this.answers(state))) return 'it did not answer a ping';
+    const works = [...state.leases].map((l) => l.work);
+    if (works.length === 0) return undefined;
+    try {
+      const me = ownerLabels();
+      const stopped = await withTimeout(
+        state.engine.docker.listContainers({
+          all: true,
+          filters: { status: ['exited', 'dead'], label: [`${LABEL_OWNER_PID}=${me[LABEL_OWNER_PID]}`, `${LABEL_OWNER_START}=${me[LABEL_OWNER_START]}`] },
+        }),
+        this.options.pingTimeoutMs ?? 3000,
+        'timed out',
+      );
+      const hit = stopped.find((c) => labelBelongsTo(c.Labels?.[LABEL_RUN] ?? '', works));
+      return hit ? `it stopped container ${hit.Id.slice(0, 12)} of ${hit.Labels?.[LABEL_RUN]} (shutting down or restarted)` : undefined;
+    } catch (error) {
+      return `it did not list containers: ${errorMessage(error)}`;
+    }
+  }
+
   private markDown(state: EngineState, detail: string): void {
     if (state.down) return;
     state.down = true;
     state.downSince = Date.now();
+    state.losses++;
+    state.retryAt = state.downSince + Math.min(30_000, 2000 * 2 ** (state.losses - 1));
     const lost = [...state.leases];
     for (const lease of lost) {
       lease.lostDetail = detail;
@@ -200,9 +237,10 @@ export class EnginePool {
       const watched = this.states.filter((s) => s.down || s.leases.size > 0);
       await Promise.all(
         watched.map(async (state) => {
-          const ok = await this.answers(state);
-          if (!ok && !state.down) this.markDown(state, 'it did not answer a ping');
-          else if (ok && state.down) await this.comeBack(state);
+          if (!state.down) {
+            const problem = await this.problem(state);
+            if (problem) this.markDown(state, problem);
+          } else if (Date.now() >= state.retryAt && (await this.answers(state))) await this.comeBack(state);
         }),
       );
       if (this.states.every((s) => !s.down && s.leases.size === 0) && this.waiters.length === 0) this.stopProbing();

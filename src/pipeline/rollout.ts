@@ -57,6 +57,8 @@ export interface RolloutOutcome {
   detail?: string;
   /** The trajectory, relative to the workspace. */
   trajectory: string;
+  /** What ended it when it failed by an exception (the caller judges whether its engine was to blame). */
+  failure?: unknown;
   /** Settles once the rollout's container is removed (off the rollout's own path: await it before the run ends). */
   cleanup: Promise<void>;
 }
@@ -144,7 +146,7 @@ export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
     const reason: FinishReason = plan.signal?.aborted ? 'cancelled' : 'error';
     stream.emit({ type: 'error', message: detail });
     stream.emit({ type: 'finished', reason, steps: 0, costUsd: 0, durationMs: 0, detail });
-    outcome = { reason, steps: 0, costUsd: 0, tokens, durationMs: Math.round(performance.now() - started), detail, trajectory };
+    outcome = { reason, steps: 0, costUsd: 0, tokens, durationMs: Math.round(performance.now() - started), detail, trajectory, failure: error };
   }
   const cleanup = sandbox ? sandbox.remove().catch(() => undefined) : Promise.resolve();
   store.transact((tx) =>

@@ -75,3 +75,12 @@ export async function imageExists(docker: Docker, image: string): Promise<boolea
 export function isNotFound(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { statusCode?: number }).statusCode === 404;
 }
+
+/** True for an error that says the engine itself is failing (5xx, connection refused or cut), not the request. */
+export function isEngineFailure(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { statusCode, code, message } = error as { statusCode?: number; code?: string; message?: string };
+  if (typeof statusCode === 'number') return statusCode >= 500;
+  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH'].includes(code)) return true;
+  return typeof message === 'string' && /socket hang up|connect ECONNREFUSED|connect ENOENT/.test(message);
+}
