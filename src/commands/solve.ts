@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { defaultPolicy, POLICIES, type PolicyName } from '../pipeline/policy.js';
 import { DEFAULT_SOLVE, solveBug, type SolveResult, type StatementKind } from '../pipeline/solve.js';
 import { reapOrphansEverywhere } from '../sandbox/orphans.js';
+import { engineEventLine } from './engine-lines.js';
 import { recoverAbandoned } from '../store/recover.js';
 import { openStore } from '../store/store.js';
 import { parseFlags, positiveInt, positiveNumber, printJson } from './args.js';
@@ -71,6 +72,10 @@ export async function solveCommand(args: string[]): Promise<number> {
             const line = rolloutLine(tag(id), event);
             if (line && event.type !== 'tool-call-finished') process.stderr.write(`${line}\n`);
           },
+      onEngineEvent: (event) => {
+        const line = engineEventLine(event, !values.json);
+        if (line) process.stderr.write(`${line}\n`);
+      },
       onAttempt: values.json
         ? undefined
         : (a) => process.stderr.write(`[${tag(a.id)}] ${a.solver}: ${a.status === 'evaluated' ? (a.solved ? 'SOLVED' : `not solved (${a.failing.length} test(s) fail)`) : a.status}\n`),

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CHECK_PARAMS } from '../../src/bugs/meta.js';
 import { runInjection, type InjectResult } from '../../src/pipeline/inject.js';
+import { DEFAULT_SOLVE, solveBug } from '../../src/pipeline/solve.js';
 import type { RunEngineEvent } from '../../src/pipeline/run-engines.js';
 import { dockerClient } from '../../src/sandbox/docker.js';
 import { openStore } from '../../src/store/store.js';
@@ -83,6 +84,21 @@ describe('several Docker engines', () => {
     const text = await bugbench(['doctor'], { env: { DOCKER_HOST: process.env.DOCKER_HOST } });
     expect(text.stdout).toMatch(/^ok +engine second at unix:\/\/\S+: Docker \S+, 1 slot\(s\); .*bugbench\/repo-knotcfg:latest/m);
   }, 600_000);
+
+  it('spreads solver attempts over both engines with the same results as on one', async () => {
+    const store = openStore();
+    const bug = store.all('bugs').find((b) => b.image === IMAGE && b.check?.valid && b.status === 'valid');
+    expect(bug).toBeDefined();
+    const solve = () => solveBug(bug!.id, { ...DEFAULT_SOLVE, policy: 'offline', k: 4, concurrency: 2, solver: 'mix', seed: 3 });
+    process.env.DOCKER_HOST = FIRST;
+    const one = await solve();
+    process.env.DOCKER_HOST = `${FIRST}?slots=1,${second}?slots=1&name=second`;
+    const two = await solve();
+    expect(two.attempts.map((a) => [a.solver, a.solved])).toEqual(one.attempts.map((a) => [a.solver, a.solved]));
+    const engines = openStore().all('rollouts').filter((r) => r.runId === two.runId).map((r) => r.engine);
+    expect(new Set(engines)).toEqual(new Set(['e1', 'second']));
+    expect(await containersOfRun(second, two.runId)).toEqual([]);
+  }, 300_000);
 
   it('loses no rollout when the second engine stops mid-run, and leaves nothing on it once it is back', async () => {
     process.env.DOCKER_HOST = `${FIRST}?slots=1,${second}?slots=1&name=second`;
