@@ -81,15 +81,15 @@ export function shareWorkspaceWithJobUser(user: string | undefined, workspace: s
   if (!user || process.getuid?.() !== 0) return;
   const account = localAccount(user);
   if (!account || account.uid === 0) return;
-  if (!canAs(account, ['-x', workspace])) {
+  for (const dir of [workspace, ...parts.dirs]) {
+    mkdirSync(dir, { recursive: true });
+    if (statSync(dir).uid !== account.uid) chownSync(dir, account.uid, account.gid);
+  }
+  if (!canAs(account, ['-w', workspace])) {
     throw new JobSpecError(
       `the Slurm job user "${user}" cannot reach the workspace ${workspace} (a folder on the way is closed to it, e.g. under /root); ` +
         'put the workspace where that user can reach it (BUGBENCH_HOME=/tmp/… or a shared filesystem)',
     );
-  }
-  for (const dir of parts.dirs) {
-    mkdirSync(dir, { recursive: true });
-    if (statSync(dir).uid !== account.uid) chownSync(dir, account.uid, account.gid);
   }
   for (const tree of parts.tree) chownTree(tree, account);
   if (!canAs(account, ['-r', needs.program])) {
