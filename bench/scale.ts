@@ -5,7 +5,9 @@
  * One engine runs SLOTS rollouts at once (default 2); two engines get SLOTS
  * slots each and the run 2·SLOTS at once — adding an engine adds its slots.
  * The image is copied to the second engine before the clock starts (the copy
- * is timed apart). Each run has a fresh workspace.
+ * is timed apart). Each run has a fresh workspace. A third run, the control,
+ * puts 2·SLOTS rollouts at once on the one engine (oneEngineSameConcurrencyMs):
+ * on one machine, that is what a second engine there amounts to.
  *
  * Last line: {"oneEngineMs","twoEnginesMs","placementSkew","lostRollouts", …}
  * - placementSkew: the largest difference in rollouts between the two engines;
@@ -79,17 +81,20 @@ async function main(): Promise<void> {
 
     const one = await run(FIRST, SLOTS);
     const two = await run(`${FIRST}?slots=${SLOTS}&name=e1,${second}?slots=${SLOTS}&name=e2`, 2 * SLOTS);
+    // The control: as many rollouts at once on the one engine, to tell what the second engine brings from what more concurrency brings.
+    const oneWide = await run(FIRST, 2 * SLOTS);
     const counts = ['e1', 'e2'].map((e) => two.perEngine[e] ?? 0);
     console.log(
       JSON.stringify({
         oneEngineMs: one.ms,
         twoEnginesMs: two.ms,
         placementSkew: Math.max(...counts) - Math.min(...counts),
-        lostRollouts: one.lost + two.lost,
+        lostRollouts: one.lost + two.lost + oneWide.lost,
+        oneEngineSameConcurrencyMs: oneWide.ms,
         rollouts: N,
         slotsPerEngine: SLOTS,
         rolloutsPerEngine: two.perEngine,
-        sameVerdicts: JSON.stringify(one.outcomes) === JSON.stringify(two.outcomes),
+        sameVerdicts: JSON.stringify(one.outcomes) === JSON.stringify(two.outcomes) && JSON.stringify(one.outcomes) === JSON.stringify(oneWide.outcomes),
         speedup: Number((one.ms / two.ms).toFixed(2)),
         imageCopyMs: copiedTo.length > 0 ? copyMs : null,
         cpus: (await dockerClient(FIRST).info()).NCPU,
