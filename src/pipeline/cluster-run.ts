@@ -40,6 +40,8 @@ export class ClusterRunError extends BugbenchError {
 }
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'bugbench.js');
+/** The engine a task uses: its node's own (whatever engines the workspace config lists for runs on one machine). */
+const NODE_ENGINE = 'unix:///var/run/docker.sock';
 
 export function clusterOf(run: RunRecord): ClusterInfo | undefined {
   return run.cluster ? (run.cluster as ClusterInfo) : undefined;
@@ -70,8 +72,8 @@ async function submitArray(store: Store, runId: string, shares: ClusterShare[]):
   const workdir = store.abs(dir);
   mkdirSync(workdir, { recursive: true });
   // Tasks write the store, the run's folder and bugs/ as the job user.
-  shareWorkspaceWithJobUser(user, store.root, { tree: [store.abs('store'), store.abs(join('runs', runId)), workdir], dirs: [store.abs('bugs')] }, { program: BIN, dockerSocket: '/var/run/docker.sock' });
-  const environment: Record<string, string> = { PATH: `${join(process.execPath, '..')}:${DEFAULT_JOB_PATH}`, LANG: 'C.UTF-8', BUGBENCH_HOME: store.root };
+  shareWorkspaceWithJobUser(user, store.root, { tree: [store.abs('store'), store.abs(join('runs', runId)), workdir], dirs: [store.abs('bugs')] }, { program: BIN, dockerSocket: NODE_ENGINE.slice('unix://'.length) });
+  const environment: Record<string, string> = { PATH: `${join(process.execPath, '..')}:${DEFAULT_JOB_PATH}`, LANG: 'C.UTF-8', BUGBENCH_HOME: store.root, DOCKER_HOST: NODE_ENGINE };
   const script = ['#!/bin/bash', `# bugbench: task $SLURM_ARRAY_TASK_ID of run ${runId}`, `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} cluster-task ${runId} --task "$SLURM_ARRAY_TASK_ID"`, ''].join('\n');
   const body = client.api.submitBody({
     spec: { name: `bugbench-${runId}`, workdir, resources: { cpus: 1 } },

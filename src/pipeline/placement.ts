@@ -110,7 +110,6 @@ export class EnginePool {
         this.options.signal?.removeEventListener('abort', onAbort);
         this.release(lease);
       }
-      if (this.options.signal?.aborted) throw new EngineLostError(lease.state.engine.name, 'and the run was cancelled meanwhile');
     }
   }
 
