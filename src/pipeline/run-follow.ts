@@ -19,7 +19,8 @@ export interface FollowOptions {
 
 export async function followRun(store: Store, runId: string, options: FollowOptions): Promise<void> {
   const dir = store.abs(join('runs', runId));
-  const offsets = new Map<string, number>();
+  // Per file: its inode (a retried rollout's trajectory is a new file under the old name) and how far it was read.
+  const offsets = new Map<string, { ino: number; offset: number }>();
   const pass = () => {
     if (!existsSync(dir)) return;
     const files = readdirSync(dir)
@@ -27,10 +28,10 @@ export async function followRun(store: Store, runId: string, options: FollowOpti
       .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
     for (const file of files) {
       const path = join(dir, file);
-      let offset = offsets.get(file) ?? 0;
-      const size = statSync(path).size;
-      // A retried rollout's trajectory starts again (its earlier try was moved aside).
-      if (size < offset) offset = 0;
+      const { size, ino } = statSync(path);
+      const known = offsets.get(file);
+      // A retried rollout's trajectory starts again in a new file (its earlier try was moved aside).
+      const offset = known && known.ino === ino && known.offset <= size ? known.offset : 0;
       if (size === offset) continue;
       const buffer = Buffer.alloc(size - offset);
       const fd = openSync(path, 'r');
@@ -42,11 +43,16 @@ export async function followRun(store: Store, runId: string, options: FollowOpti
       const text = buffer.toString('utf8');
       const end = text.lastIndexOf('\n');
       if (end < 0) continue;
-      offsets.set(file, offset + Buffer.byteLength(text.slice(0, end + 1)));
+      offsets.set(file, { ino, offset: offset + Buffer.byteLength(text.slice(0, end + 1)) });
       const rolloutId = file.replace(/\.jsonl$/, '');
       for (const line of text.slice(0, end).split('\n')) {
         if (!line.trim()) continue;
-        const event = JSON.parse(line) as RolloutEvent | { type: 'messages' };
+        let event: RolloutEvent | { type: 'messages' };
+        try {
+          event = JSON.parse(line) as RolloutEvent | { type: 'messages' };
+        } catch {
+          continue; // the cut-off last line of a process killed mid-append
+        }
         if (event.type !== 'messages') options.onEvent(rolloutId, event as RolloutEvent);
       }
     }
