@@ -58,6 +58,7 @@ async function main(): Promise<void> {
     ...realCore,
     diagnose: async (): Promise<DoctorReport> => ({
       engine: { ok: true, version: 'bench', host: 'bench' },
+      engines: [],
       baseImage: { ok: true, tag: 'bench' },
       sampleImages: [],
       anthropicKey: true,

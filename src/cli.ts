@@ -26,8 +26,8 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
     synopsis:
       'bugbench inject --image T --strategy removal|history|removal+history|direct|featadd|buginstruct [--policy anthropic|offline] [--model M]\n' +
       '  [-n N] [--concurrency C] [--seed X] [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD]\n' +
-      '  [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--json]\n' +
-      'bugbench inject --resume RUN-ID [--json]   (finishes an interrupted or cancelled run with its own options)',
+      '  [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--cluster slurm --tasks T] [--json]\n' +
+      'bugbench inject --resume RUN-ID [--tasks T] [--json]   (finishes an interrupted or cancelled run with its own options)',
   },
   runs: {
     load: async () => (await import('./commands/runs.js')).runsCommand,
@@ -100,6 +100,16 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
       'bugbench queue submit --engine slurm|ray|local --format swebench|sft|rl [--status S] [--command TEMPLATE]\n' +
       '  [--gpus N] [--cpus N] [--memory MB] [--time-limit MIN] [--json]\n' +
       'bugbench queue list [--json]\nbugbench queue status <job-id> [--json]\nbugbench queue logs <job-id> [--follow] [--tail BYTES]\nbugbench queue cancel <job-id>',
+  },
+  cancel: {
+    load: async () => (await import('./commands/cancel.js')).cancelCommand,
+    summary: 'stop a run from any terminal (a cluster run: its whole job array)',
+    synopsis: 'bugbench cancel <run-id>',
+  },
+  'cluster-task': {
+    load: async () => (await import('./commands/cluster-task.js')).clusterTaskCommand,
+    summary: 'run one task of a cluster run (Slurm starts it for `inject --cluster`)',
+    synopsis: 'bugbench cluster-task <run-id> --task N',
   },
   replay: {
     load: async () => (await import('./commands/replay.js')).replayCommand,

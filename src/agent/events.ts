@@ -13,6 +13,13 @@ export interface Usage {
   cacheWriteTokens: number;
 }
 
+/** Where a rollout runs: its Docker engine, and on a cluster the array task and node. */
+export interface RolloutWhere {
+  engine?: string;
+  task?: number;
+  node?: string;
+}
+
 export type RolloutEventBody =
   | {
       type: 'rollout-started';
@@ -23,6 +30,7 @@ export type RolloutEventBody =
       policy: string;
       model: string;
       image: string;
+      where?: RolloutWhere;
     }
   | { type: 'step-started'; step: number }
   | { type: 'text-delta'; step: number; text: string }

@@ -9,6 +9,7 @@
  * order.
  */
 import { randomUUID } from 'node:crypto';
+import type Docker from 'dockerode';
 import type { ExecOptions } from '../sandbox/sandbox.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { LABEL_RUN, ownerLabels } from '../sandbox/owner.js';
@@ -46,6 +47,8 @@ export interface CheckSetup {
   /** A new container for every run, as SWE-bench's harness does (for comparison only). */
   freshContainerPerRun?: boolean;
   runId?: string;
+  /** The engine the containers go on (default: the default engine). */
+  docker?: Docker;
   onEvent?: (event: CheckEvent) => void;
 }
 
@@ -87,7 +90,7 @@ export class CheckContext {
   private volume(): Promise<string | undefined> {
     const lanes = Math.max(1, this.setup.parallelism);
     if (lanes < 2 || this.setup.parallelTests || this.setup.freshContainerPerRun) return Promise.resolve(undefined);
-    this.sharedVolume ??= dockerClient()
+    this.sharedVolume ??= (this.setup.docker ?? dockerClient())
       .createVolume({ Name: `bugbench-${this.runId}`, Labels: { [LABEL_RUN]: this.runId, ...ownerLabels() } })
       .then((volume) => volume.name);
     return this.sharedVolume;
@@ -102,6 +105,7 @@ export class CheckContext {
     const sandbox = await Sandbox.create({
       image: this.setup.image,
       runId: this.runId,
+      docker: this.setup.docker,
       volumes: volume ? { [volume]: SHARED_DIR } : undefined,
     });
     try {
@@ -297,6 +301,6 @@ export class CheckContext {
   async close(): Promise<void> {
     await Promise.all(this.lanes.map((s) => s.then((sandbox) => sandbox.remove()).catch(() => undefined)));
     const volume = await this.sharedVolume?.catch(() => undefined);
-    if (volume) await dockerClient().getVolume(volume).remove().catch(() => undefined);
+    if (volume) await (this.setup.docker ?? dockerClient()).getVolume(volume).remove().catch(() => undefined);
   }
 }

@@ -13,10 +13,20 @@ export async function doctorCommand(args: string[]): Promise<number> {
   return reportHealthy(report) ? 0 : 1;
 }
 
+/** One line per configured engine: version, slots and the repo images it holds. */
+function engineLines(report: DoctorReport): string[] {
+  return report.engines.map((e) => {
+    const images = e.images.length > 0 ? e.images.map((i) => i.tag).join(', ') : 'no repo images';
+    const slots = `${e.slots} slot(s)`;
+    return e.ok ? `ok      engine ${e.name} at ${e.host}: Docker ${e.version}, ${slots}; ${images}` : `DOWN    engine ${e.name} at ${e.host}: ${e.detail}`;
+  });
+}
+
 export function formatReport(report: DoctorReport): string {
   const mark = (ok: boolean) => (ok ? 'ok     ' : 'MISSING');
   const lines = [
     `${mark(report.engine.ok)} Docker engine ${report.engine.ok ? `${report.engine.version} at ${report.engine.host}` : `at ${report.engine.host}: ${report.engine.detail ?? 'not reachable'}`}`,
+    ...engineLines(report),
     `${mark(report.baseImage.ok)} base image ${report.baseImage.tag}`,
     ...report.sampleImages.map((s) => `${mark(s.ok)} sample image ${s.tag}`),
     `${report.anthropicKey ? 'ok     ' : 'absent '} ANTHROPIC_API_KEY ${report.anthropicKey ? 'is set' : 'not set: the offline policy will be used'}`,

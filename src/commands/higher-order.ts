@@ -1,7 +1,7 @@
 /** `bugbench higher-order <bug-id> [--json]`: turns the bug's failed solver attempts into order-2 bugs and checks them. */
 import { UsageError } from '../errors.js';
 import { buildHigherOrder } from '../pipeline/higher-order.js';
-import { reapOrphans } from '../sandbox/orphans.js';
+import { reapOrphansEverywhere } from '../sandbox/orphans.js';
 import { recoverAbandoned } from '../store/recover.js';
 import { openStore } from '../store/store.js';
 import { parseFlags, printJson } from './args.js';
@@ -11,7 +11,7 @@ export async function higherOrderCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags('higher-order', args, { json: { type: 'boolean', default: false } }, 1);
   const id = positionals[0];
   if (!id) throw new UsageError('higher-order: give a bug id whose solver attempts failed (see `bugbench solve`)');
-  await reapOrphans();
+  await reapOrphansEverywhere();
   const store = openStore();
   recoverAbandoned(store);
   const interrupt = cancelOnInterrupt('the higher-order checks');

@@ -2,7 +2,7 @@
 import { reportJson } from '../bugs/check-report.js';
 import { UsageError } from '../errors.js';
 import { importArtifact } from '../pipeline/import.js';
-import { reapOrphans } from '../sandbox/orphans.js';
+import { reapOrphansEverywhere } from '../sandbox/orphans.js';
 import { recoverAbandoned } from '../store/recover.js';
 import { openStore } from '../store/store.js';
 import { parseFlags, printJson } from './args.js';
@@ -13,7 +13,7 @@ export async function importCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags('import', args, { image: { type: 'string' }, json: { type: 'boolean', default: false } }, 1);
   const folder = positionals[0];
   if (!folder) throw new UsageError('import: give the artifact folder (test_files.txt, test_script.sh, test_parser.py, bug_inject.diff, test_weaken.diff)');
-  await reapOrphans();
+  await reapOrphansEverywhere();
   const store = openStore();
   recoverAbandoned(store);
   const interrupt = cancelOnInterrupt('the checks');

@@ -16,7 +16,11 @@ import {
   type InjectStrategy,
   type PolicyName,
 } from '../pipeline/inject.js';
-import { reapOrphans } from '../sandbox/orphans.js';
+import { clusterOf, resumeClusterInjection, submitClusterInjection } from '../pipeline/cluster-run.js';
+import { runResult } from '../pipeline/run-result.js';
+import { reapOrphansEverywhere } from '../sandbox/orphans.js';
+import { followClusterRun } from './cluster-follow.js';
+import { engineEventLine } from './engine-lines.js';
 import { recoverAbandoned } from '../store/recover.js';
 import { openStore } from '../store/store.js';
 import { parseFlags, positiveInt, positiveNumber, printJson } from './args.js';
@@ -40,12 +44,14 @@ const FLAGS = {
   'min-failing': { type: 'string' },
   timeout: { type: 'string' },
   resume: { type: 'string' },
+  cluster: { type: 'string' },
+  tasks: { type: 'string' },
   json: { type: 'boolean', default: false },
 } as const;
 
 export async function injectCommand(args: string[]): Promise<number> {
   const { values } = parseFlags('inject', args, FLAGS);
-  await reapOrphans();
+  await reapOrphansEverywhere();
   const store = openStore();
   recoverAbandoned(store);
   const interrupt = cancelOnInterrupt('the injection run');
@@ -68,13 +74,36 @@ export async function injectCommand(args: string[]): Promise<number> {
         },
     onBug: values.json ? undefined : (bug) => process.stderr.write(`[${tagOf(bug.rollout)}] bug ${bug.id}: ${bug.status.toUpperCase()}${bug.failedCheck ? ` (${bug.failedCheck})` : ''}\n`),
     onRun: values.json ? undefined : (runId) => process.stderr.write(`run ${runId}\n`),
+    // Image copies and lost engines are shown even with --json (on stderr): they can take minutes.
+    onEngineEvent: (event) => {
+      const line = engineEventLine(event, !values.json);
+      if (line) process.stderr.write(`${line}\n`);
+    },
   };
   let result: InjectResult;
   try {
+    if (values.cluster !== undefined && values.cluster !== 'slurm') throw new UsageError(`inject: --cluster must be slurm, got "${values.cluster}"`);
+    if (values.tasks !== undefined && values.cluster === undefined && values.resume === undefined) throw new UsageError('inject: --tasks goes with --cluster slurm');
+    const tasks = positiveInt('tasks', values.tasks, 1);
+    const resumed = values.resume !== undefined ? store.get('runs', values.resume) : undefined;
     if (values.resume !== undefined) {
-      const others = Object.keys(values).filter((k) => k !== 'resume' && k !== 'json');
+      const others = Object.keys(values).filter((k) => !['resume', 'json', 'tasks', 'cluster'].includes(k));
       if (others.length > 0) throw new UsageError(`inject --resume takes the run's own options; leave out --${others.join(', --')}`);
+    }
+    if (resumed && clusterOf(resumed)) {
+      // A cluster run goes on as a new job array of what is left.
+      const { jobId } = await resumeClusterInjection(store, resumed.id, tasks);
+      if (!values.json) process.stderr.write(`run ${resumed.id}: job array ${jobId} on Slurm\n`);
+      await followClusterRun(store, resumed.id, { quiet: values.json, signal: interrupt.signal });
+      result = runResult(store, resumed.id);
+    } else if (values.resume !== undefined) {
+      if (values.cluster !== undefined || tasks !== undefined) throw new UsageError(`run ${values.resume} did not run on a cluster; resume it without --cluster and --tasks`);
       result = await resumeInjection(values.resume, hooks);
+    } else if (values.cluster !== undefined) {
+      const { runId, jobId } = await submitClusterInjection({ ...settingsFrom(values), ...hooks, signal: undefined }, tasks ?? 2);
+      if (!values.json) process.stderr.write(`run ${runId}: job array ${jobId} of ${Math.min(tasks ?? 2, positiveInt('n', values.n, 1) ?? 1)} task(s) on Slurm (follow it from anywhere with \`bugbench replay ${runId}\`)\n`);
+      await followClusterRun(store, runId, { quiet: values.json, signal: interrupt.signal });
+      result = runResult(store, runId);
     } else result = await runInjection({ ...settingsFrom(values), ...hooks });
   } finally {
     interrupt.dispose();

@@ -5,6 +5,10 @@ import { EventStream } from '../agent/events.js';
 import { readTrajectory, replay } from '../agent/trajectory.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { workspacePath } from '../paths.js';
+import { clusterOf, reconcileClusterRun } from '../pipeline/cluster-run.js';
+import { followRun } from '../pipeline/run-follow.js';
+import { recoverAbandoned } from '../store/recover.js';
+import { openStore } from '../store/store.js';
 import { parseFlags } from './args.js';
 import { rolloutLine } from './rollout-lines.js';
 
@@ -28,6 +32,30 @@ export async function replayCommand(args: string[]): Promise<number> {
   if (!ref) throw new UsageError('replay: give a run id, a rollout id or a trajectory file');
   const speed = values.speed === undefined ? 1 : values.speed === 'max' ? Infinity : Number(values.speed);
   if (!(speed > 0)) throw new UsageError(`--speed must be a positive number or "max", got "${values.speed}"`);
+  // A run still going (here, in another process or as a cluster job array) is followed live from its trajectories.
+  const store = openStore();
+  const running = store.get('runs', ref);
+  if (running?.status === 'running') {
+    await followRun(store, ref, {
+      intervalMs: 500,
+      onEvent: (rolloutId, event) => {
+        if (values.json) process.stdout.write(`${JSON.stringify({ rollout: rolloutId, ...event })}\n`);
+        else {
+          const line = rolloutLine(rolloutId.replace(/^.*-(r\d+)$/, '$1'), event);
+          if (line) process.stdout.write(`${line}\n`);
+        }
+      },
+      done: async () => {
+        store.refresh();
+        recoverAbandoned(store);
+        const run = store.get('runs', ref);
+        if (run && clusterOf(run)) await reconcileClusterRun(store, ref).catch(() => undefined);
+        return store.get('runs', ref)?.status !== 'running';
+      },
+    });
+    process.stdout.write(values.json ? '' : `run ${ref} ${store.get('runs', ref)?.status}\n`);
+    return 0;
+  }
   for (const file of findTrajectories(ref)) {
     const trajectory = readTrajectory(file);
     const stream = new EventStream();

@@ -1,11 +1,17 @@
 /** One line per notable rollout event, for the CLI's progress and for replay in a terminal. */
 import { describeToolInput, oneLine } from '../agent/describe.js';
-import type { RolloutEvent } from '../agent/events.js';
+import type { RolloutEvent, RolloutWhere } from '../agent/events.js';
+
+function whereText(where: RolloutWhere | undefined): string {
+  if (!where) return '';
+  const parts = [where.task !== undefined ? `task ${where.task}` : '', where.node ? `node ${where.node}` : '', where.engine ? `engine ${where.engine}` : ''].filter(Boolean);
+  return parts.length > 0 ? ` [${parts.join(', ')}]` : '';
+}
 
 export function rolloutLine(tag: string, event: RolloutEvent): string | undefined {
   switch (event.type) {
     case 'rollout-started':
-      return `[${tag}] started ${event.role} (${event.strategy}, ${event.model}) on ${event.image}`;
+      return `[${tag}] started ${event.role} (${event.strategy}, ${event.model}) on ${event.image}${whereText(event.where)}`;
     case 'tool-call-finished': {
       const what = oneLine(describeToolInput(event.name, event.input), 90);
       const status = event.isError ? 'error' : event.exitCode !== undefined ? `exit ${event.exitCode}` : 'ok';

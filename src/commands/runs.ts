@@ -1,4 +1,5 @@
 /** `bugbench runs [--json]`: every run of the workspace, newest first, with what it made. */
+import { reconcileClusterRun } from '../pipeline/cluster-run.js';
 import { recoverAbandoned } from '../store/recover.js';
 import { openStore, type Store } from '../store/store.js';
 import type { RunRecord } from '../store/records.js';
@@ -31,14 +32,16 @@ export async function runsCommand(args: string[]): Promise<number> {
   const { values } = parseFlags('runs', args, { json: { type: 'boolean', default: false } });
   const store = openStore();
   recoverAbandoned(store);
+  // A cluster run's status comes from its job array: ask Slurm about those still running (best effort).
+  for (const run of store.all('runs').filter((r) => r.status === 'running' && r.cluster)) await reconcileClusterRun(store, run.id).catch(() => undefined);
   const rows = runRows(store);
   if (values.json) printJson(rows);
   else if (rows.length === 0) process.stdout.write('no runs yet; start one with `bugbench inject`\n');
   else {
     process.stdout.write(
       formatTable(
-        ['RUN', 'KIND', 'STATUS', 'IMAGE', 'STRATEGY', 'POLICY', 'ROLLOUTS', 'VALID', 'STARTED'],
-        rows.map((r) => [r.id, r.kind, r.status, r.image, r.strategy, r.policy, `${r.rollouts.finished}/${r.rollouts.total}`, `${r.bugs.valid}/${r.bugs.submitted}`, r.startedAt.slice(0, 16).replace('T', ' ')]),
+        ['RUN', 'KIND', 'STATUS', 'IMAGE', 'STRATEGY', 'POLICY', 'ROLLOUTS', 'VALID', 'STARTED', 'WHERE'],
+        rows.map((r) => [r.id, r.kind, r.status, r.image, r.strategy, r.policy, `${r.rollouts.finished}/${r.rollouts.total}`, `${r.bugs.valid}/${r.bugs.submitted}`, r.startedAt.slice(0, 16).replace('T', ' '), r.cluster ? `slurm job ${r.cluster.jobId} (${r.cluster.tasks} tasks)` : 'here']),
       ),
     );
     const resumable = rows.filter((r) => r.kind === 'inject' && (r.status === 'interrupted' || r.status === 'cancelled'));

@@ -6,7 +6,8 @@ import { SOLVER_CHOICES, type SolverChoice } from '../agent/offline/solver.js';
 import { UsageError } from '../errors.js';
 import { defaultPolicy, POLICIES, type PolicyName } from '../pipeline/policy.js';
 import { DEFAULT_SOLVE, solveBug, type SolveResult, type StatementKind } from '../pipeline/solve.js';
-import { reapOrphans } from '../sandbox/orphans.js';
+import { reapOrphansEverywhere } from '../sandbox/orphans.js';
+import { engineEventLine } from './engine-lines.js';
 import { recoverAbandoned } from '../store/recover.js';
 import { openStore } from '../store/store.js';
 import { parseFlags, positiveInt, positiveNumber, printJson } from './args.js';
@@ -43,7 +44,7 @@ export async function solveCommand(args: string[]): Promise<number> {
   if (!bugId) throw new UsageError('solve: give a bug id (see `bugbench bugs --status valid`)');
   const alpha = values.alpha === undefined ? DEFAULT_SOLVE.alpha : Number(values.alpha);
   if (!(alpha >= 0 && alpha <= 1)) throw new UsageError(`--alpha must be between 0 and 1, got "${values.alpha}"`);
-  await reapOrphans();
+  await reapOrphansEverywhere();
   const store = openStore();
   recoverAbandoned(store);
   const interrupt = cancelOnInterrupt('the solver attempts');
@@ -71,6 +72,10 @@ export async function solveCommand(args: string[]): Promise<number> {
             const line = rolloutLine(tag(id), event);
             if (line && event.type !== 'tool-call-finished') process.stderr.write(`${line}\n`);
           },
+      onEngineEvent: (event) => {
+        const line = engineEventLine(event, !values.json);
+        if (line) process.stderr.write(`${line}\n`);
+      },
       onAttempt: values.json
         ? undefined
         : (a) => process.stderr.write(`[${tag(a.id)}] ${a.solver}: ${a.status === 'evaluated' ? (a.solved ? 'SOLVED' : `not solved (${a.failing.length} test(s) fail)`) : a.status}\n`),

@@ -6,6 +6,7 @@
  * were interrupted, `duplicate` when an earlier bug is the same.
  */
 import { join, relative } from 'node:path';
+import type Docker from 'dockerode';
 import { loadArtifact } from '../bugs/artifact.js';
 import { reportJson } from '../bugs/check-report.js';
 import type { CheckEvent, CheckReport } from '../bugs/check-types.js';
@@ -27,6 +28,8 @@ export interface StoredCheckOptions {
   /** Run every check even after one fails. */
   all?: boolean;
   runId?: string;
+  /** The engine the checks' containers go on (default: the default engine). */
+  docker?: Docker;
   signal?: AbortSignal;
   onEvent?: (event: CheckEvent) => void;
   /** Called once the session exists, so a caller can step it (the TUI) or close it on cancel. */
@@ -81,6 +84,7 @@ export function openStoredCheck(store: Store, id: string, options: StoredCheckOp
     freshContainerPerRun: options.freshContainerPerRun,
     all: options.all,
     runId: options.runId,
+    docker: options.docker,
     signal: options.signal,
     onEvent: options.onEvent,
   });

@@ -7,12 +7,16 @@ import type { Progress } from '../progress.js';
 import { BASE_IMAGE, ensureBaseImage } from '../sandbox/base-image.js';
 import { dockerClient, engineHosts, engineInfo, imageExists } from '../sandbox/docker.js';
 import { ensureEngine } from '../sandbox/engine.js';
-import { reapOrphans } from '../sandbox/orphans.js';
+import { engineStatuses, type EngineStatus } from '../sandbox/engines.js';
+import { reapOrphansEverywhere } from '../sandbox/orphans.js';
 import { ensureSampleImages, listSamples, sampleImageStatus } from '../sandbox/samples.js';
 import { clusterHealth, type ClusterHealth } from '../training/queue.js';
 
 export interface DoctorReport {
+  /** The default engine (the first configured): images are built there. */
   engine: { ok: boolean; version: string; host: string; detail?: string };
+  /** Every configured engine: version, slots and the repo images it holds. */
+  engines: EngineStatus[];
   baseImage: { ok: boolean; tag: string };
   sampleImages: { tag: string; ok: boolean }[];
   anthropicKey: boolean;
@@ -29,8 +33,10 @@ export async function diagnose(): Promise<DoctorReport> {
   const samples = listSamples();
   // Asked at once, so a slow cluster does not add to the Docker checks.
   const cluster = clusterHealth();
+  const engines = engineStatuses();
   const report: DoctorReport = {
     engine: { ok: false, version: '', host },
+    engines: [],
     baseImage: { ok: false, tag: BASE_IMAGE },
     sampleImages: samples.map((s) => ({ tag: `bugbench/repo-${s.name}:latest`, ok: false })),
     anthropicKey: Boolean(process.env.ANTHROPIC_API_KEY),
@@ -41,6 +47,7 @@ export async function diagnose(): Promise<DoctorReport> {
     report.engine = { ok: true, version: info.version, host };
   } catch (error) {
     report.engine.detail = errorMessage(error);
+    report.engines = await engines;
     report.cluster = await cluster;
     return report;
   }
@@ -52,6 +59,7 @@ export async function diagnose(): Promise<DoctorReport> {
       return { tag: status.tag, ok: status.ok };
     }),
   );
+  report.engines = await engines;
   report.cluster = await cluster;
   return report;
 }
@@ -60,7 +68,7 @@ export async function diagnose(): Promise<DoctorReport> {
 export async function fix(progress: Progress): Promise<DoctorReport> {
   await ensureEngine(progress);
   const docker = dockerClient();
-  const reaped = await reapOrphans(docker);
+  const reaped = await reapOrphansEverywhere();
   if (reaped.removed.length > 0) progress(`removed ${reaped.removed.length} container(s) left by dead bugbench processes`);
   await ensureBaseImage(docker, progress);
   await ensureSampleImages(docker, progress);

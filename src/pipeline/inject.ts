@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { Budget } from '../agent/budget.js';
-import type { RolloutEvent } from '../agent/events.js';
+import type { RolloutEvent, RolloutWhere } from '../agent/events.js';
 import { AnthropicModel } from '../agent/anthropic-model.js';
 import { rolloutSeed } from '../agent/offline/rng.js';
 import { injectionPrompts } from '../agent/prompts.js';
@@ -23,19 +23,23 @@ import { BugbenchError, errorMessage, UsageError } from '../errors.js';
 import { currentProcess, processAlive } from '../process-identity.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { inspectRepoImage } from '../sandbox/repo-image.js';
-import { trajectoryOf, type BugRecord, type RolloutRecord, type RunRecord } from '../store/records.js';
+import type { RolloutRecord, RunRecord } from '../store/records.js';
 import { openStore, RecordNotFoundError, type Store } from '../store/store.js';
-import { bugDir, checkStoredBug } from './bug-checks.js';
+import { checkStoredBug } from './bug-checks.js';
 import { findFeatureBug } from './feature-bug.js';
 import { injectorModel, injectorSubmit, modelName, needsModel, promptOf, STRATEGIES, type InjectStrategy } from './injectors.js';
 import { addBug } from './new-bug.js';
 import { analyseBug } from './analysis.js';
+import type { Placement } from './placement.js';
 import { forEachConcurrently } from './pool.js';
 import type { PolicyName } from './policy.js';
 import { runRollout } from './rollout.js';
+import { openRunEngines, type RunEngineEvent } from './run-engines.js';
+import { injectedBug, runResult } from './run-result.js';
 
 export { STRATEGIES, type InjectStrategy } from './injectors.js';
 export { defaultPolicy, type PolicyName } from './policy.js';
+export { runResult } from './run-result.js';
 
 /** What a run is: kept in its record, so `--resume` runs the rest the same way. */
 export interface InjectSettings {
@@ -64,7 +68,12 @@ export interface InjectHooks {
   onBug?: (bug: InjectedBug) => void;
   /** Called with the run id once the run is recorded, before any rollout starts. */
   onRun?: (runId: string) => void;
+  /** The run's engines: images copied onto them, work placed, engines lost and back. */
+  onEngineEvent?: (event: RunEngineEvent) => void;
   signal?: AbortSignal;
+  /** Where this process runs (a cluster task and its node), recorded with each rollout. */
+  where?: RolloutWhere;
+  /** One engine for the whole run instead of the configured ones. */
   docker?: Docker;
   store?: Store;
 }
@@ -119,7 +128,7 @@ function newRunId(): string {
   return `run-${stamp}-${randomUUID().slice(0, 4)}`;
 }
 
-interface ImageFacts {
+export interface ImageFacts {
   baseCommit: string;
   imageId: string;
   repo: string;
@@ -153,6 +162,13 @@ function storedSettings(settings: InjectSettings): Record<string, unknown> {
 }
 
 export async function runInjection(options: InjectOptions): Promise<InjectResult> {
+  const { store, runId, facts } = await createInjectionRun(options);
+  options.onRun?.(runId);
+  return executeRun(store, runId, options, facts, [...Array(options.n).keys()], []);
+}
+
+/** Checks the settings and records the run with its rollouts (pending); `cluster` marks a run made by a job array. */
+export async function createInjectionRun(options: InjectOptions, cluster?: RunRecord['cluster']): Promise<{ store: Store; runId: string; facts: ImageFacts }> {
   const store = options.store ?? openStore();
   const facts = await prepare(options, options.docker ?? dockerClient());
   const runId = newRunId();
@@ -173,6 +189,7 @@ export async function runInjection(options: InjectOptions): Promise<InjectResult
       startedAt: now,
       finishedAt: null,
       error: null,
+      ...(cluster ? { cluster } : {}),
     });
     for (let index = 0; index < options.n; index++) {
       const id = `${runId}-r${index + 1}`;
@@ -196,8 +213,7 @@ export async function runInjection(options: InjectOptions): Promise<InjectResult
     const seen = tx.get('images', options.image);
     tx.put('images', { id: options.image, imageId: facts.imageId, repo: facts.repo, commit: facts.baseCommit, firstSeen: seen?.firstSeen ?? now, lastUsed: now });
   });
-  options.onRun?.(runId);
-  return executeRun(store, runId, options, facts, [...Array(options.n).keys()], []);
+  return { store, runId, facts };
 }
 
 export class RunNotResumableError extends BugbenchError {
@@ -207,7 +223,7 @@ export class RunNotResumableError extends BugbenchError {
 }
 
 /** Rollouts that ended without a result the run can use: never started, cut off, or cancelled. */
-const UNFINISHED: readonly RolloutRecord['status'][] = ['pending', 'running', 'interrupted', 'cancelled'];
+export const UNFINISHED: readonly RolloutRecord['status'][] = ['pending', 'running', 'interrupted', 'cancelled'];
 
 /** Finishes a run that was interrupted or cancelled, with its own settings. */
 export async function resumeInjection(runId: string, hooks: InjectHooks = {}): Promise<InjectResult> {
@@ -220,26 +236,59 @@ export async function resumeInjection(runId: string, hooks: InjectHooks = {}): P
   const settings = { ...(run.options as unknown as InjectSettings) };
   const options: InjectOptions = { ...settings, ...hooks, store };
   const facts = await prepare(options, hooks.docker ?? dockerClient());
-  const rollouts = store.all('rollouts').filter((r) => r.runId === runId);
-  const again = rollouts.filter((r) => UNFINISHED.includes(r.status) && !r.bugId).map((r) => r.index);
-  const recheck = store.all('bugs').filter((b) => b.runId === runId && (b.status === 'cancelled' || b.status === 'checking'));
+  const { indices: again, recheck } = unfinishedWork(store, runId);
   store.transact((tx) => tx.patch('runs', runId, { status: 'running', owner: currentProcess(), finishedAt: null, error: null }));
   hooks.onRun?.(runId);
-  return executeRun(store, runId, options, facts, again, recheck.map((b) => b.id));
+  return executeRun(store, runId, options, facts, again, recheck);
+}
+
+/** What a resume has to do: rollouts that never finished, and bugs whose checks were cut off. */
+export function unfinishedWork(store: Store, runId: string): { indices: number[]; recheck: string[] } {
+  const indices = store.all('rollouts').filter((r) => r.runId === runId && UNFINISHED.includes(r.status) && !r.bugId).map((r) => r.index);
+  const recheck = store.all('bugs').filter((b) => b.runId === runId && (b.status === 'cancelled' || b.status === 'checking')).map((b) => b.id);
+  return { indices, recheck };
+}
+
+/** One cluster task's share of a recorded run, with this node's engine(s); the run's status is left to whoever follows the job array. */
+export async function runInjectionShare(runId: string, share: { indices: number[]; recheck: string[] }, hooks: InjectHooks = {}): Promise<void> {
+  const store = hooks.store ?? openStore();
+  const run = store.get('runs', runId);
+  if (!run || run.kind !== 'inject') throw new RecordNotFoundError('runs', runId);
+  const options: InjectOptions = { ...(run.options as unknown as InjectSettings), ...hooks, store };
+  const facts = await prepare(options, hooks.docker ?? dockerClient());
+  await runShare(store, runId, options, facts, share.indices, share.recheck);
 }
 
 async function executeRun(store: Store, runId: string, options: InjectOptions, facts: ImageFacts, indices: number[], recheck: string[]): Promise<InjectResult> {
+  try {
+    await runShare(store, runId, options, facts, indices, recheck);
+  } catch (error) {
+    store.transact((tx) => tx.patch('runs', runId, { status: 'failed', finishedAt: new Date().toISOString(), error: String(error) }));
+    throw error;
+  }
+  const status = options.signal?.aborted ? 'cancelled' : 'finished';
+  store.transact((tx) => tx.patch('runs', runId, { status, finishedAt: new Date().toISOString() }));
+  return runResult(store, runId);
+}
+
+/** Runs rollouts (by index) and checks bugs again, each placed on the run's engines; returns once their containers are gone. */
+async function runShare(store: Store, runId: string, options: InjectOptions, facts: ImageFacts, indices: number[], recheck: string[]): Promise<void> {
   const runBudget = new Budget(options.runBudgetUsd);
   // Rollout containers are removed while the run goes on; the run ends once they are gone.
   const cleanups: Promise<void>[] = [];
   runBudget.add(store.all('rollouts').reduce((sum, r) => (r.runId === runId ? sum + r.costUsd : sum), 0));
-  const check = async (bugId: string, rolloutId: string) => {
+  const engines = await openRunEngines(options.image, { docker: options.docker, signal: options.signal, onEvent: options.onEngineEvent });
+  // The checks of a bug are placed like a rollout; a verdict from an engine that was lost is replaced by the next try's.
+  const check = (bugId: string, rolloutId: string) => engines.run(`${rolloutId}-check`, (placement) => checkOn(placement, bugId, rolloutId));
+  const checkOn = async (placement: Placement, bugId: string, rolloutId: string) => {
     const { bug } = await checkStoredBug(store, bugId, {
       parallelism: options.checkParallelism ?? 2,
       runId: `${rolloutId}-check`,
-      signal: options.signal,
+      docker: placement.docker,
+      signal: placement.signal,
       onEvent: options.onCheckEvent ? (event) => options.onCheckEvent!(rolloutId, event) : undefined,
     });
+    await placement.confirm();
     // A valid bug gets BugPilot's analysis from the run's own policy; if that fails, `bugbench analyse` can redo it.
     let analysisError: string | undefined;
     if (bug.check?.valid) await analyseBug(store, bug.id, options, options.signal).catch((error: unknown) => (analysisError = errorMessage(error)));
@@ -255,20 +304,16 @@ async function executeRun(store: Store, runId: string, options: InjectOptions, f
           const bug = store.get('bugs', item.recheck)!;
           return check(bug.id, bug.rollout ?? bug.id);
         }
-        const bugId = await injectionRollout(store, runId, item.index, options, facts, runBudget, cleanups);
-        if (bugId) await check(bugId, `${runId}-r${item.index + 1}`);
+        const rolloutId = `${runId}-r${item.index + 1}`;
+        const bugId = await engines.run(rolloutId, (placement) => injectionRollout(store, runId, item.index, options, facts, runBudget, cleanups, placement));
+        if (bugId) await check(bugId, rolloutId);
       },
       options.signal,
     );
-  } catch (error) {
+  } finally {
     await Promise.all(cleanups);
-    store.transact((tx) => tx.patch('runs', runId, { status: 'failed', finishedAt: new Date().toISOString(), error: String(error) }));
-    throw error;
+    await engines.close();
   }
-  await Promise.all(cleanups);
-  const status = options.signal?.aborted ? 'cancelled' : 'finished';
-  store.transact((tx) => tx.patch('runs', runId, { status, finishedAt: new Date().toISOString() }));
-  return runResult(store, runId);
 }
 
 /** One injector rollout; a submitted artifact becomes a bug record (status `checking`). Returns its id. */
@@ -280,6 +325,7 @@ async function injectionRollout(
   facts: ImageFacts,
   runBudget: Budget,
   cleanups: Promise<void>[],
+  placement: Placement,
 ): Promise<string | undefined> {
   const rolloutId = `${runId}-r${index + 1}`;
   const staging = join(runDir(store, runId), `${rolloutId}-artifact`);
@@ -303,18 +349,22 @@ async function injectionRollout(
     submit: (sandbox) => injectorSubmit(prompt, sandbox, staging, facts.baseCommit),
     // The cap protects a model's context; the scripted offline agent reads whole outputs (file lists of big repos).
     maxOutputChars: options.policy === 'offline' ? 4 * 1024 * 1024 : DEFAULT_TOOL_OPTIONS.maxOutputChars,
-    signal: options.signal,
+    signal: placement.signal,
     onEvent: options.onEvent ? (event) => options.onEvent!(rolloutId, event) : undefined,
-    docker: options.docker,
+    docker: placement.docker,
+    where: { ...options.where, engine: placement.engine.name },
   });
   cleanups.push(outcome.cleanup);
+  // A rollout whose engine went away ends here; the pool runs it again elsewhere.
+  await placement.confirm(outcome.failure);
   if (outcome.reason !== 'submitted' || !existsSync(staging)) {
     rmSync(staging, { recursive: true, force: true });
     return undefined;
   }
   if (prompt === 'featadd') {
     // A feature is a bug only if the tests, run now, show that it broke something.
-    const found = await findFeatureBug(staging, { image: options.image, baseCommit: facts.baseCommit, params: options.params, runId: `${rolloutId}-feature`, signal: options.signal, docker: options.docker });
+    const found = await findFeatureBug(staging, { image: options.image, baseCommit: facts.baseCommit, params: options.params, runId: `${rolloutId}-feature`, signal: placement.signal, docker: placement.docker });
+    await placement.confirm();
     if (found.kind !== 'broke') {
       const detail = found.kind === 'no-bug' ? `no bug: the feature kept every test passing (${found.passed})` : `no bug: ${found.reason}`;
       store.transact((tx) => tx.patch('rollouts', rolloutId, { status: found.kind === 'no-bug' ? 'no-bug' : 'error', detail }));
@@ -341,54 +391,4 @@ async function injectionRollout(
     extraMeta: { prompt, seed: options.policy === 'offline' ? rolloutSeed(options.seed, index) : null },
   });
   return bug.id;
-}
-
-function injectedBug(store: Store, bug: BugRecord): InjectedBug {
-  const trajectory = trajectoryOf(bug);
-  return {
-    id: bug.id,
-    rollout: bug.rollout ?? '',
-    valid: bug.check?.valid === true,
-    status: bug.status,
-    failedCheck: bug.check?.valid ? null : (bug.check?.failedCheck ?? (bug.check?.cancelled ? 'cancelled' : 'checks did not run')),
-    artifactDir: bugDir(store, bug.id),
-    trajectory: trajectory ? store.abs(trajectory) : '',
-  };
-}
-
-/** What a run made, from the store: every rollout and every bug, in rollout order. */
-export function runResult(store: Store, runId: string): InjectResult {
-  const run = store.get('runs', runId);
-  if (!run) throw new RecordNotFoundError('runs', runId);
-  const byIndex = (a: { index: number }, b: { index: number }) => a.index - b.index;
-  const rollouts = store
-    .all('rollouts')
-    .filter((r) => r.runId === runId)
-    .sort(byIndex);
-  const bugs = rollouts.flatMap((r) => {
-    const bug = r.bugId ? store.get('bugs', r.bugId) : undefined;
-    return bug ? [injectedBug(store, bug)] : [];
-  });
-  const featadd = run.strategy === 'featadd';
-  return {
-    runId,
-    status: run.status,
-    bugs,
-    yield: {
-      rollouts: rollouts.length,
-      submitted: rollouts.filter((r) => r.status === 'submitted' || r.status === 'no-bug').length,
-      featuresThatBroke: featadd ? rollouts.filter((r) => r.bugId !== null).length : null,
-      valid: bugs.filter((b) => b.valid).length,
-    },
-    rollouts: rollouts.map((r) => ({
-      rollout: r.id,
-      reason: r.status,
-      steps: r.steps,
-      costUsd: r.costUsd,
-      durationMs: r.durationMs,
-      trajectory: store.abs(r.trajectory),
-      bugId: r.bugId,
-      ...(r.detail ? { detail: r.detail } : {}),
-    })),
-  };
 }

@@ -7,7 +7,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import type Docker from 'dockerode';
 import { Budget } from '../agent/budget.js';
-import { EventStream, type FinishReason, type Role, type RolloutEvent } from '../agent/events.js';
+import { EventStream, type FinishReason, type Role, type RolloutEvent, type RolloutWhere } from '../agent/events.js';
 import { runAgent } from '../agent/loop.js';
 import type { ToolDefinition } from '../agent/messages.js';
 import type { Model } from '../agent/model.js';
@@ -44,6 +44,8 @@ export interface RolloutPlan {
   signal?: AbortSignal;
   onEvent?: (event: RolloutEvent) => void;
   docker?: Docker;
+  /** Where it runs (engine; on a cluster, task and node): kept on its record and in its first event. */
+  where?: RolloutWhere;
 }
 
 export interface RolloutOutcome {
@@ -55,6 +57,8 @@ export interface RolloutOutcome {
   detail?: string;
   /** The trajectory, relative to the workspace. */
   trajectory: string;
+  /** What ended it when it failed by an exception (the caller judges whether its engine was to blame). */
+  failure?: unknown;
   /** Settles once the rollout's container is removed (off the rollout's own path: await it before the run ends). */
   cleanup: Promise<void>;
 }
@@ -82,7 +86,18 @@ export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
     if (event.type === 'step-usage') tokens += event.usage.inputTokens + event.usage.outputTokens;
   });
   if (plan.onEvent) stream.subscribe(plan.onEvent);
-  store.transact((tx) => tx.patch('rollouts', plan.id, { status: 'running', startedAt: new Date().toISOString(), trajectory }));
+  const where = plan.where ?? {};
+  store.transact((tx) =>
+    tx.patch('rollouts', plan.id, {
+      status: 'running',
+      startedAt: new Date().toISOString(),
+      trajectory,
+      engine: where.engine ?? null,
+      task: where.task ?? null,
+      node: where.node ?? null,
+      tries: (tx.get('rollouts', plan.id)?.tries ?? 0) + 1,
+    }),
+  );
   stream.emit({
     type: 'rollout-started',
     rolloutId: plan.id,
@@ -92,6 +107,7 @@ export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
     policy: plan.policy,
     model: plan.model.name,
     image: plan.image,
+    ...(plan.where ? { where: plan.where } : {}),
   });
 
   const started = performance.now();
@@ -130,7 +146,7 @@ export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
     const reason: FinishReason = plan.signal?.aborted ? 'cancelled' : 'error';
     stream.emit({ type: 'error', message: detail });
     stream.emit({ type: 'finished', reason, steps: 0, costUsd: 0, durationMs: 0, detail });
-    outcome = { reason, steps: 0, costUsd: 0, tokens, durationMs: Math.round(performance.now() - started), detail, trajectory };
+    outcome = { reason, steps: 0, costUsd: 0, tokens, durationMs: Math.round(performance.now() - started), detail, trajectory, failure: error };
   }
   const cleanup = sandbox ? sandbox.remove().catch(() => undefined) : Promise.resolve();
   store.transact((tx) =>

@@ -27,6 +27,7 @@ import { DEFAULT_CHECK_PARAMS, REPORT_STRATEGIES } from '../bugs/meta.js';
 import { reverseDiff } from '../bugs/reverse-diff.js';
 import { DEFAULT_ALPHA, injectReward, solveRate, solverReward } from '../bugs/rewards.js';
 import { BugbenchError, UsageError } from '../errors.js';
+import type { RunEngine } from '../sandbox/engines.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import { currentProcess } from '../process-identity.js';
 import { readJsonFile } from '../store/json-file.js';
@@ -36,7 +37,9 @@ import { analyseBug, readReport } from './analysis.js';
 import { forEachConcurrently } from './pool.js';
 import type { PolicyName } from './policy.js';
 import { runRollout } from './rollout.js';
+import type { Placement } from './placement.js';
 import { PreparedSandboxes } from './prepared-sandboxes.js';
+import { openRunEngines, type RunEngineEvent } from './run-engines.js';
 import { buildStartingState } from './starting-state.js';
 
 export type StatementKind = 'template' | 'report';
@@ -64,6 +67,8 @@ export interface SolveHooks {
   onRun?: (runId: string) => void;
   onEvent?: (attemptId: string, event: RolloutEvent) => void;
   onAttempt?: (attempt: AttemptSummary) => void;
+  /** The run's engines: images copied onto them, attempts placed, engines lost and back. */
+  onEngineEvent?: (event: RunEngineEvent) => void;
 }
 
 export const DEFAULT_SOLVE: Omit<SolveSettings, 'policy'> = {
@@ -190,35 +195,47 @@ export async function solveBug(bugId: string, options: SolveSettings & SolveHook
   });
   options.onRun?.(runId);
 
-  const evaluation = new CheckContext({
-    artifact,
-    image: bug.image,
-    baseCommit: bug.baseCommit,
-    params: { ...DEFAULT_CHECK_PARAMS, ...artifact.meta?.params },
-    logDir: store.abs(join('runs', runId, 'eval')),
-    parallelism: 2,
-    runId: `${runId}-eval`,
-  });
-  const onAbort = () => void Promise.all([evaluation.close(), containers.close()]);
+  // Each engine the attempts are placed on gets its own attempt containers (the next one made ahead) and
+  // two evaluation containers kept for the run, made when the engine first gets an attempt.
+  const engines = await openRunEngines(bug.image, { docker: options.docker, signal: options.signal, onEvent: options.onEngineEvent });
+  const sides = new Map<string, { containers: PreparedSandboxes; evaluation: CheckContext }>();
+  const sideOf = (engine: RunEngine) => {
+    let side = sides.get(engine.name);
+    if (!side) {
+      const evaluation = new CheckContext({
+        artifact,
+        image: bug.image,
+        baseCommit: bug.baseCommit,
+        params: { ...DEFAULT_CHECK_PARAMS, ...artifact.meta?.params },
+        logDir: store.abs(join('runs', runId, 'eval')),
+        parallelism: 2,
+        runId: `${runId}-eval-${engine.name}`,
+        docker: engine.docker,
+      });
+      const containers = new PreparedSandboxes(async () => {
+        const sandbox = await Sandbox.create({ image: bug.image, runId: `${runId}-attempt`, docker: engine.docker });
+        try {
+          await buildStartingState(sandbox, artifact, bug.baseCommit);
+        } catch (error) {
+          await sandbox.remove().catch(() => undefined);
+          throw error;
+        }
+        return sandbox;
+      }, options.k);
+      side = { containers, evaluation };
+      sides.set(engine.name, side);
+    }
+    return side;
+  };
+  const closeSides = () => Promise.all([...sides.values()].flatMap((side) => [side.evaluation.close(), side.containers.close()]));
+  const onAbort = () => void closeSides();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   // Attempt containers are removed while the next attempts go on; the run ends once they are gone.
   const cleanups: Promise<void>[] = [];
-  // The next attempt's container and starting state are made while the current ones run.
-  const containers = new PreparedSandboxes(
-    async () => {
-      const sandbox = await Sandbox.create({ image: bug.image, runId: `${runId}-attempt`, docker: options.docker });
-      try {
-        await buildStartingState(sandbox, artifact, bug.baseCommit);
-      } catch (error) {
-        await sandbox.remove().catch(() => undefined);
-        throw error;
-      }
-      return sandbox;
-    },
-    options.k,
-  );
-  const attempt = async (i: number) => {
+  const attempt = (i: number) => engines.run(`${runId}-a${i + 1}`, (placement) => attemptOn(i, placement));
+  const attemptOn = async (i: number, placement: Placement) => {
     const id = `${runId}-a${i + 1}`;
+    const { containers, evaluation } = sideOf(placement.engine);
     const patchPath = store.abs(join('runs', runId, `${id}.diff`));
     store.transact((tx) => tx.patch('attempts', id, { status: 'running' }));
     const outcome = await runRollout({
@@ -236,14 +253,18 @@ export async function solveBug(bugId: string, options: SolveSettings & SolveHook
       budget: new Budget(options.budgetUsd),
       sandbox: () => containers.take(),
       submit: (sandbox) => ({ definition: SOLVER_SUBMIT, handle: solverSubmitHandler(sandbox, patchPath) }),
-      signal: options.signal,
+      signal: placement.signal,
       onEvent: options.onEvent ? (event) => options.onEvent!(id, event) : undefined,
-      docker: options.docker,
+      docker: placement.docker,
+      where: { engine: placement.engine.name },
     });
     cleanups.push(outcome.cleanup);
+    await placement.confirm(outcome.failure);
     let fields: Partial<AttemptRecord>;
     if (outcome.reason === 'submitted' && existsSync(patchPath)) {
       const judged = await evaluateInContext(evaluation, readFileSync(patchPath, 'utf8'), spec, id, i);
+      // An evaluation cut off by a lost engine is not a verdict: the attempt runs again elsewhere.
+      await placement.confirm();
       const cancelled = options.signal?.aborted === true && !judged.solved;
       fields = cancelled
         ? { status: 'cancelled', detail: 'the run was cancelled during the evaluation' }
@@ -270,7 +291,8 @@ export async function solveBug(bugId: string, options: SolveSettings & SolveHook
     await forEachConcurrently([...Array(options.k).keys()], options.concurrency, attempt, options.signal);
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
-    await Promise.all([evaluation.close(), containers.close(), ...cleanups]);
+    await Promise.all([closeSides(), ...cleanups]);
+    await engines.close();
   }
   return finishSolve(store, bugId, runId, options.alpha, options.signal?.aborted === true);
 }

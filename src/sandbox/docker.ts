@@ -1,10 +1,12 @@
 /**
  * The connection to a Docker engine. `DOCKER_HOST` (unix://, tcp://) is honoured,
- * else the local socket; a comma-separated `DOCKER_HOST` lists several engines
- * to spread rollouts over, and the first one is the default.
+ * else the local socket; a comma-separated `DOCKER_HOST` (or the workspace's
+ * config) lists several engines to spread rollouts over (engine-config.ts), and
+ * the first one is the default.
  */
 import Docker from 'dockerode';
 import { EngineUnreachableError, errorMessage } from '../errors.js';
+import { engineSpecs } from './engine-config.js';
 
 export interface EngineInfo {
   host: string;
@@ -12,13 +14,9 @@ export interface EngineInfo {
   apiVersion: string;
 }
 
+/** The addresses of the configured engines, the default one first. */
 export function engineHosts(env: NodeJS.ProcessEnv = process.env): string[] {
-  const raw = env.DOCKER_HOST?.trim();
-  if (!raw) return ['unix:///var/run/docker.sock'];
-  return raw
-    .split(',')
-    .map((h) => h.trim())
-    .filter((h) => h.length > 0);
+  return engineSpecs(env).map((spec) => spec.host);
 }
 
 /** Options for dockerode from a host string such as `unix:///run/docker.sock` or `tcp://127.0.0.1:2375`. */
@@ -76,4 +74,13 @@ export async function imageExists(docker: Docker, image: string): Promise<boolea
 
 export function isNotFound(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { statusCode?: number }).statusCode === 404;
+}
+
+/** True for an error that says the engine itself is failing (5xx, connection refused or cut), not the request. */
+export function isEngineFailure(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { statusCode, code, message } = error as { statusCode?: number; code?: string; message?: string };
+  if (typeof statusCode === 'number') return statusCode >= 500;
+  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH'].includes(code)) return true;
+  return typeof message === 'string' && /socket hang up|connect ECONNREFUSED|connect ENOENT/.test(message);
 }

@@ -12,7 +12,7 @@
  * A line is the unit of atomicity: a process killed mid-append leaves a line
  * without its newline, which readers ignore and the next writer cuts off.
  */
-import { closeSync, existsSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { chownSync, closeSync, existsSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { LowSync } from 'lowdb';
 import { DataFileSync } from 'lowdb/node';
@@ -91,6 +91,11 @@ export class JournalFiles {
     db.write();
     closeSync(openSync(this.journalPath(checkpoint.generation), 'w'));
     writeJsonAtomic(join(this.dir, 'CURRENT'), { generation: checkpoint.generation, schemaVersion: checkpoint.schemaVersion });
+    // A workspace handed to another user (cluster jobs run as the job user) stays theirs when root writes a generation.
+    const owner = statSync(this.dir);
+    if (process.getuid?.() === 0 && owner.uid !== 0) {
+      for (const file of [this.checkpointPath(checkpoint.generation), this.journalPath(checkpoint.generation), join(this.dir, 'CURRENT')]) chownSync(file, owner.uid, owner.gid);
+    }
     // The generation before the last stays for readers that were in the middle of it; older ones go.
     for (let old = checkpoint.generation - 2; old >= 1; old--) {
       if (!existsSync(this.checkpointPath(old))) break;

@@ -116,6 +116,19 @@ export interface RunRecord {
   startedAt: string;
   finishedAt: string | null;
   error: string | null;
+  /** A run made by a cluster job array (cluster-run.ts): the engine's job, its tasks, and the jobs of earlier submissions. */
+  cluster?: ClusterRunInfo | null;
+}
+
+export interface ClusterRunInfo {
+  engine: 'slurm';
+  jobId: string;
+  tasks: number;
+  /** The job arrays submitted before this one (a resume submits a new one). */
+  earlierJobs: string[];
+  /** The job folder (scripts, task outputs), relative to the workspace. */
+  dir: string;
+  submittedAt: string;
 }
 
 /** `no-bug`: a FeatAdd rollout whose feature broke no test (a normal outcome). */
@@ -136,6 +149,13 @@ export interface RolloutRecord {
   detail: string | null;
   startedAt: string | null;
   finishedAt: string | null;
+  /** The Docker engine of its latest try (several engines: placement.ts). */
+  engine?: string | null;
+  /** On a cluster: the array task (0-based) and the node its latest try ran on. */
+  task?: number | null;
+  node?: string | null;
+  /** Tries started (a try lost with its engine or its cluster task is tried again). */
+  tries?: number;
 }
 
 /** A solver attempt on a bug: one solver rollout (same id) and the evaluation of its patch. */

@@ -17,7 +17,8 @@ export function recoverAbandoned(store: Store): Recovered {
   const recovered: Recovered = { runs: [], rollouts: [], bugs: [] };
   const deadRun = (id: string | null) => {
     const run = id ? store.get('runs', id) : undefined;
-    return run !== undefined && run.status === 'running' && !processAlive(run.owner);
+    // A cluster run lives as long as its job array, whatever became of the process that submitted it (cluster-run.ts).
+    return run !== undefined && run.status === 'running' && !run.cluster && !processAlive(run.owner);
   };
   const runs = store.all('runs').filter((r) => deadRun(r.id));
   const bugs = store.all('bugs').filter((b) => b.status === 'checking' && !(b.checkingBy && processAlive(b.checkingBy)));

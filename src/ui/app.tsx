@@ -11,7 +11,7 @@ import { errorMessage } from '../errors.js';
 import { diagnose, fix, reportHealthy } from '../pipeline/doctor.js';
 import { runInjection } from '../pipeline/inject.js';
 import { dockerClient } from '../sandbox/docker.js';
-import { reapOrphans } from '../sandbox/orphans.js';
+import { reapOrphansEverywhere } from '../sandbox/orphans.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-image.js';
 import { countsByImage } from '../store/queries.js';
 import { recoverAbandoned } from '../store/recover.js';
@@ -287,8 +287,8 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
 }
 
 export async function runWorkbench(): Promise<number> {
-  // Containers of a bugbench that died go first; if no engine answers yet, setup reaps after starting one.
-  await reapOrphans().catch(() => undefined);
+  // Containers of a bugbench that died go first, on every configured engine; if none answers yet, setup reaps after starting one.
+  await reapOrphansEverywhere().catch(() => undefined);
   let code = 0;
   const app = render(<App onExitCode={(c) => (code = c)} />, { exitOnCtrlC: false });
   await app.waitUntilExit();

@@ -31,10 +31,15 @@ export interface SlurmJobInfo {
   node: string | null;
   submittedAt: string | null;
   status: JobStatus;
+  /** For a task of a job array: the array's job id and this task's index. */
+  arrayJobId?: string;
+  arrayTaskId?: number;
 }
 
 export interface SubmitInput {
-  spec: JobSpec;
+  spec: Pick<JobSpec, 'name' | 'workdir' | 'resources'>;
+  /** A job array: Slurm's index expression, e.g. "0-3" (each task gets SLURM_ARRAY_TASK_ID). */
+  array?: string;
   script: string;
   environment: Record<string, string>;
   partition: string | undefined;

@@ -117,6 +117,7 @@ function jobInfo(job: Json): SlurmJobInfo {
     node: nodes && !nodes.includes(',') && !nodes.includes('[') ? nodes : null,
     submittedAt: epoch(job.submit_time),
     status: jobStatus(job),
+    ...(typeof job.array_task_id === 'number' ? { arrayJobId: str(job.array_job_id), arrayTaskId: job.array_task_id } : {}),
   };
 }
 
@@ -133,6 +134,7 @@ function submitBody(input: SubmitInput): unknown {
     environment: input.environment,
   };
   if (input.partition) job.partition = input.partition;
+  if (input.array) job.array = input.array;
   if (r.memoryMb !== undefined) job.memory_per_node = r.memoryMb;
   if (r.gpus) job.gpus_per_node = String(r.gpus);
   if (r.timeLimitMinutes !== undefined) job.time_limit = r.timeLimitMinutes;

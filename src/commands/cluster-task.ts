@@ -1,0 +1,48 @@
+/**
+ * `bugbench cluster-task <run-id> --task N`: what one task of a cluster run's
+ * job array runs on its node (Slurm starts it; see pipeline/cluster-run.ts).
+ * It does the task's share of the run with the node's Docker engine; SIGTERM
+ * (scancel) stops its rollouts and removes their containers.
+ */
+import { hostname } from 'node:os';
+import { UsageError } from '../errors.js';
+import { clusterOf } from '../pipeline/cluster-run.js';
+import { runInjectionShare } from '../pipeline/inject.js';
+import { reapOrphans } from '../sandbox/orphans.js';
+import { RecordNotFoundError, openStore } from '../store/store.js';
+import { parseFlags, positiveInt } from './args.js';
+import { cancelOnInterrupt } from './interrupt.js';
+import { rolloutLine } from './rollout-lines.js';
+
+export async function clusterTaskCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags('cluster-task', args, { task: { type: 'string' } }, 1);
+  const runId = positionals[0];
+  const task = positiveInt('task', values.task);
+  if (!runId || task === undefined) throw new UsageError('cluster-task: give the run id and --task N (Slurm starts this for `inject --cluster`)');
+  const store = openStore();
+  const run = store.get('runs', runId);
+  const cluster = run && clusterOf(run);
+  if (!run || !cluster) throw new RecordNotFoundError('runs', runId);
+  const share = cluster.shares[task];
+  if (!share) throw new UsageError(`cluster-task: run ${runId} has ${cluster.shares.length} task(s), not ${task + 1}`);
+  // Containers of tasks that died on this node before go first.
+  await reapOrphans();
+  const node = hostname();
+  process.stdout.write(`task ${task} of job ${cluster.jobId} on ${node}: rollouts ${share.indices.map((i) => i + 1).join(', ') || 'none'}${share.recheck.length > 0 ? `, checks of ${share.recheck.join(', ')}` : ''}\n`);
+  const interrupt = cancelOnInterrupt(`task ${task} of run ${runId}`);
+  try {
+    await runInjectionShare(runId, share, {
+      store,
+      signal: interrupt.signal,
+      where: { task, node },
+      onEvent: (rolloutId, event) => {
+        const line = rolloutLine(rolloutId.replace(/^.*-(r\d+)$/, '$1'), event);
+        if (line) process.stdout.write(`${line}\n`);
+      },
+      onBug: (bug) => process.stdout.write(`bug ${bug.id}: ${bug.status}${bug.failedCheck ? ` (${bug.failedCheck})` : ''}\n`),
+    });
+  } finally {
+    interrupt.dispose();
+  }
+  return interrupt.signal.aborted ? 130 : 0;
+}

@@ -1,0 +1,46 @@
+/**
+ * The engines of one run: every configured engine that answers, the run's
+ * image put on each of them first (copied from one that has it), and the pool
+ * that places the run's work.
+ */
+import type Docker from 'dockerode';
+import { EngineUnreachableError, errorMessage } from '../errors.js';
+import { engineSpecs, openEngine, type RunEngine } from '../sandbox/engines.js';
+import { ensureImageOnEngines, type ImageCopyEvent } from '../sandbox/image-copy.js';
+import { EnginePool, type PlacementEvent } from './placement.js';
+
+export type RunEngineEvent = ImageCopyEvent | PlacementEvent | { type: 'engine-skipped'; engine: string; detail: string };
+
+export interface RunEngineOptions {
+  /** One given engine instead of the configured ones (tests, callers that chose already). */
+  docker?: Docker;
+  signal?: AbortSignal;
+  onEvent?: (event: RunEngineEvent) => void;
+}
+
+/** The configured engines that answer, in order; a single engine with no slot count is limited by the run's concurrency alone. */
+export async function liveEngines(options: RunEngineOptions = {}): Promise<RunEngine[]> {
+  if (options.docker) return [{ name: 'e1', host: 'given', slots: Infinity, version: '', cpus: 0, docker: options.docker }];
+  const specs = engineSpecs();
+  const opened = await Promise.all(
+    specs.map(async (spec) => {
+      try {
+        return await openEngine(spec);
+      } catch (error) {
+        options.onEvent?.({ type: 'engine-skipped', engine: spec.name, detail: errorMessage(error) });
+        return undefined;
+      }
+    }),
+  );
+  const engines = opened.filter((e): e is RunEngine => e !== undefined);
+  if (engines.length === 0) throw new EngineUnreachableError(specs.map((s) => s.host).join(', '), 'none of the configured engines answered');
+  if (specs.length === 1 && specs[0]!.slots === undefined) engines[0]!.slots = Infinity;
+  return engines;
+}
+
+/** Opens the run's engines, makes sure `image` is on each, and returns the pool that places work on them. */
+export async function openRunEngines(image: string, options: RunEngineOptions = {}): Promise<EnginePool> {
+  const engines = await liveEngines(options);
+  if (engines.length > 1) await ensureImageOnEngines(image, engines, options.onEvent);
+  return new EnginePool(engines, { signal: options.signal, onEvent: options.onEvent });
+}

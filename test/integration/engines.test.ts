@@ -1,0 +1,133 @@
+/**
+ * Injection over two real Docker engines on this machine: the default one and
+ * a second dockerd (scripts/second-engine-up) that starts without the image.
+ * The same six offline rollouts (same seed) run on one engine, on two, and on
+ * two while the second one is stopped and started again mid-run; every run
+ * must make the same bugs with the same verdicts.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_CHECK_PARAMS } from '../../src/bugs/meta.js';
+import { runInjection, type InjectResult } from '../../src/pipeline/inject.js';
+import { DEFAULT_SOLVE, solveBug } from '../../src/pipeline/solve.js';
+import type { RunEngineEvent } from '../../src/pipeline/run-engines.js';
+import { dockerClient } from '../../src/sandbox/docker.js';
+import { openStore } from '../../src/store/store.js';
+import { bugbench } from '../helpers/cli.js';
+import { startSecondEngine, stopEngineNow, stopSecondEngine } from '../helpers/second-engine.js';
+
+const IMAGE = 'bugbench/repo-knotcfg:latest';
+const FIRST = 'unix:///var/run/docker.sock';
+let second = '';
+const savedHost = process.env.DOCKER_HOST;
+
+const inject = (onEngineEvent?: (event: RunEngineEvent) => void) =>
+  runInjection({ image: IMAGE, strategy: 'removal', policy: 'offline', n: 6, concurrency: 2, seed: 11, params: DEFAULT_CHECK_PARAMS, maxSteps: 100, onEngineEvent });
+
+/** Per rollout index: how it ended, its bug's fingerprint and the checks' verdict. */
+function outcome(result: InjectResult): string[] {
+  const store = openStore();
+  return result.rollouts.map((r) => {
+    const bug = r.bugId ? store.get('bugs', r.bugId) : undefined;
+    // A bug made again later is a `duplicate` of the first: compare the checks' verdicts.
+    const verdict = bug?.check ? (bug.check.valid ? 'valid' : `invalid (${bug.check.failedCheck})`) : '-';
+    return `${r.reason} ${bug?.fingerprint ?? '-'} ${verdict}`;
+  });
+}
+
+const containersOfRun = async (host: string, runId: string) =>
+  (await dockerClient(host).listContainers({ all: true, filters: { label: ['bugbench.run'] } })).filter((c) => c.Labels['bugbench.run']!.startsWith(runId));
+
+describe('several Docker engines', () => {
+  let oneEngine: string[] = [];
+
+  beforeAll(async () => {
+    second = await startSecondEngine();
+    // The second engine starts without the image: the run must copy it there.
+    await dockerClient(second).getImage(IMAGE).remove({ force: true }).catch(() => undefined);
+  });
+  afterAll(async () => {
+    if (savedHost === undefined) delete process.env.DOCKER_HOST;
+    else process.env.DOCKER_HOST = savedHost;
+    await stopSecondEngine();
+  });
+
+  it('makes the same bugs on two engines as on one, after copying the image to the second', async () => {
+    process.env.DOCKER_HOST = FIRST;
+    const single = await inject();
+    oneEngine = outcome(single);
+    expect(oneEngine.filter((o) => o.startsWith('submitted'))).toHaveLength(6);
+
+    process.env.DOCKER_HOST = `${FIRST}?slots=1,${second}?slots=1&name=second`;
+    const events: RunEngineEvent[] = [];
+    const result = await inject((event) => events.push(event));
+    const copied = events.find((e) => e.type === 'image-copy-finished');
+    expect(copied).toMatchObject({ image: IMAGE, from: 'e1', to: 'second' });
+    const started = events.findIndex((e) => e.type === 'image-copy-started');
+    expect(events.findIndex((e) => e.type === 'placed')).toBeGreaterThan(started);
+    expect((await dockerClient(second).getImage(IMAGE).inspect()).Id).toBe((await dockerClient(FIRST).getImage(IMAGE).inspect()).Id);
+
+    expect(outcome(result)).toEqual(oneEngine);
+    const store = openStore();
+    const engines = store.all('rollouts').filter((r) => r.runId === result.runId).map((r) => r.engine);
+    expect(engines.filter((e) => e === 'e1').length).toBeGreaterThanOrEqual(2);
+    expect(engines.filter((e) => e === 'second').length).toBeGreaterThanOrEqual(2);
+    expect(await containersOfRun(second, result.runId)).toEqual([]);
+
+    // doctor lists both engines, with the image now on each.
+    const doctor = await bugbench(['doctor', '--json'], { env: { DOCKER_HOST: process.env.DOCKER_HOST } });
+    const report = JSON.parse(doctor.stdout);
+    expect(report.engines.map((e: { name: string; slots: number; ok: boolean }) => [e.name, e.slots, e.ok])).toEqual([
+      ['e1', 1, true],
+      ['second', 1, true],
+    ]);
+    for (const engine of report.engines) expect(engine.images.map((i: { tag: string }) => i.tag)).toContain(IMAGE);
+    const text = await bugbench(['doctor'], { env: { DOCKER_HOST: process.env.DOCKER_HOST } });
+    expect(text.stdout).toMatch(/^ok +engine second at unix:\/\/\S+: Docker \S+, 1 slot\(s\); .*bugbench\/repo-knotcfg:latest/m);
+  }, 600_000);
+
+  it('spreads solver attempts over both engines with the same results as on one', async () => {
+    const store = openStore();
+    const bug = store.all('bugs').find((b) => b.image === IMAGE && b.check?.valid && b.status === 'valid');
+    expect(bug).toBeDefined();
+    const solve = () => solveBug(bug!.id, { ...DEFAULT_SOLVE, policy: 'offline', k: 4, concurrency: 2, solver: 'mix', seed: 3 });
+    process.env.DOCKER_HOST = FIRST;
+    const one = await solve();
+    process.env.DOCKER_HOST = `${FIRST}?slots=1,${second}?slots=1&name=second`;
+    const two = await solve();
+    expect(two.attempts.map((a) => [a.solver, a.solved])).toEqual(one.attempts.map((a) => [a.solver, a.solved]));
+    const engines = openStore().all('rollouts').filter((r) => r.runId === two.runId).map((r) => r.engine);
+    expect(new Set(engines)).toEqual(new Set(['e1', 'second']));
+    expect(await containersOfRun(second, two.runId)).toEqual([]);
+  }, 300_000);
+
+  it('loses no rollout when the second engine stops mid-run, and leaves nothing on it once it is back', async () => {
+    process.env.DOCKER_HOST = `${FIRST}?slots=1,${second}?slots=1&name=second`;
+    const events: RunEngineEvent[] = [];
+    const running = inject((event) => events.push(event));
+    // Stop the second engine while one of its rollouts is under way, then bring it back.
+    await vi.waitFor(
+      () => {
+        const store = openStore();
+        store.refresh();
+        const onSecond = store.all('rollouts').find((r) => r.engine === 'second' && r.status === 'running' && r.startedAt && Date.now() - Date.parse(r.startedAt) > 2000);
+        expect(onSecond).toBeDefined();
+      },
+      { timeout: 120_000, interval: 250 },
+    );
+    await stopEngineNow();
+    await startSecondEngine();
+    const result = await running;
+
+    const down = events.find((e) => e.type === 'engine-down');
+    expect(down).toMatchObject({ engine: 'second' });
+    const lost = down && down.type === 'engine-down' ? down.lost : [];
+    expect(lost.length).toBeGreaterThan(0);
+    expect(events.some((e) => e.type === 'engine-back' && e.engine === 'second')).toBe(true);
+    expect(outcome(result)).toEqual(oneEngine);
+    const store = openStore();
+    const retried = store.all('rollouts').filter((r) => r.runId === result.runId && (r.tries ?? 0) > 1);
+    expect(retried.length).toBeGreaterThan(0);
+    expect(await containersOfRun(second, result.runId)).toEqual([]);
+    expect(await containersOfRun(FIRST, result.runId)).toEqual([]);
+  }, 600_000);
+});
