@@ -20,6 +20,13 @@ export interface RolloutWhere {
   node?: string;
 }
 
+/** "task 1, node n1, engine e2" (empty when nothing is known). */
+export function describeWhere(where: RolloutWhere | undefined): string {
+  if (!where) return '';
+  const parts = [where.task !== undefined ? `task ${where.task}` : '', where.node ? `node ${where.node}` : '', where.engine ? `engine ${where.engine}` : ''];
+  return parts.filter(Boolean).join(', ');
+}
+
 export type RolloutEventBody =
   | {
       type: 'rollout-started';

@@ -1,11 +1,10 @@
 /** One line per notable rollout event, for the CLI's progress and for replay in a terminal. */
 import { describeToolInput, oneLine } from '../agent/describe.js';
-import type { RolloutEvent, RolloutWhere } from '../agent/events.js';
+import { describeWhere, type RolloutEvent, type RolloutWhere } from '../agent/events.js';
 
 function whereText(where: RolloutWhere | undefined): string {
-  if (!where) return '';
-  const parts = [where.task !== undefined ? `task ${where.task}` : '', where.node ? `node ${where.node}` : '', where.engine ? `engine ${where.engine}` : ''].filter(Boolean);
-  return parts.length > 0 ? ` [${parts.join(', ')}]` : '';
+  const text = describeWhere(where);
+  return text ? ` [${text}]` : '';
 }
 
 export function rolloutLine(tag: string, event: RolloutEvent): string | undefined {

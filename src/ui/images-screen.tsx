@@ -1,11 +1,12 @@
 /** The list of repo images, their bugs counted by status, the selected one's details, and building a new one. */
 import { Box, Text } from 'ink';
 import { describeCounts } from '../store/queries.js';
+import type { EngineStatus } from '../sandbox/engines.js';
 import type { ViewState } from './state.js';
 import type { ImageBuildState } from './use-image-build.js';
 
-/** Rows the screen keeps for the title, the details box, the policy line and the build panel. */
-const FIXED_ROWS = 9;
+/** Rows the screen keeps for the title, the details box, the policy and engines lines and the build panel. */
+const FIXED_ROWS = 10;
 
 function fit(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
@@ -46,6 +47,12 @@ function BuildPanel({ build }: { build: ImageBuildState }) {
   return null;
 }
 
+/** "engines: local ✓ 2 slots · e2 ✗ unreachable": where runs place their rollouts. */
+export function enginesLine(engines: readonly EngineStatus[]): string {
+  const each = engines.map((e) => (e.ok ? `${e.name} ✓ ${e.slots ?? '?'} slot${e.slots === 1 ? '' : 's'}` : `${e.name} ✗ ${e.detail ? 'not answering' : 'down'}`));
+  return `engine${engines.length === 1 ? '' : 's'}: ${each.join(' · ')}`;
+}
+
 export function ImagesScreen({ state, build, rows, columns }: { state: ViewState; build: ImageBuildState; rows: number; columns: number }) {
   const selected = state.images[state.cursor];
   const policy = state.report?.anthropicKey ? 'anthropic (ANTHROPIC_API_KEY set)' : 'offline (no ANTHROPIC_API_KEY)';
@@ -80,6 +87,11 @@ export function ImagesScreen({ state, build, rows, columns }: { state: ViewState
         </Box>
       ) : null}
       <Text dimColor>policy: {policy}</Text>
+      {state.report?.engines.length ? (
+        <Text dimColor wrap="truncate-end">
+          {enginesLine(state.report.engines)}
+        </Text>
+      ) : null}
       <BuildPanel build={build} />
     </Box>
   );

@@ -92,6 +92,7 @@ export function RolloutsScreen({ model, rows, columns }: { model: RolloutsModel;
       <Text dimColor wrap="truncate-end">
         {run.tags.length > listRows ? `rollouts ${first + 1}–${first + visible.length} of ${run.tags.length} · ` : ''}
         {tag} transcript{state.unfold ? ' (unfolded)' : ''}
+        {run.rollouts[tag]!.where ? ` · ${run.rollouts[tag]!.where}` : ''}
         {replay}
         {scrolled}
       </Text>

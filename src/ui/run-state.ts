@@ -6,7 +6,7 @@
  * tool's output whole up to a cap) and the verdicts of its checks.
  */
 import { describeToolInput } from '../agent/describe.js';
-import type { FinishReason, RolloutEvent } from '../agent/events.js';
+import { describeWhere, type FinishReason, type RolloutEvent } from '../agent/events.js';
 import type { CheckEvent } from '../bugs/check-types.js';
 import type { InjectedBug } from '../pipeline/inject.js';
 
@@ -40,6 +40,8 @@ export interface RolloutView {
   transcript: TranscriptLine[];
   checks: { name: string; verdict: string }[];
   checking: string | null;
+  /** Where it runs ("task 0, node n1, engine e2"), when that is known. */
+  where: string;
   bug?: { id: string; valid: boolean; status?: string; failedCheck: string | null };
 }
 
@@ -71,7 +73,7 @@ export function tagOf(rolloutId: string): string {
 }
 
 export function emptyRollout(tag: string): RolloutView {
-  return { tag, status: 'waiting', step: 0, costUsd: 0, tokens: 0, startedAt: null, durationMs: null, lastAction: '', transcript: [], checks: [], checking: null };
+  return { tag, status: 'waiting', step: 0, costUsd: 0, tokens: 0, startedAt: null, durationMs: null, lastAction: '', transcript: [], checks: [], checking: null, where: '' };
 }
 
 /** A run of `n` rollouts named r1…rn, or for solver attempts (`prefix` a) a1…an. */
@@ -101,7 +103,7 @@ function push(lines: TranscriptLine[], line: TranscriptLine): void {
 export function applyRolloutEvent(view: RolloutView, event: RolloutEvent, at = Date.now(), owned = false): RolloutView {
   switch (event.type) {
     case 'rollout-started':
-      return { ...view, status: 'running', startedAt: at - event.t };
+      return { ...view, status: 'running', startedAt: at - event.t, where: describeWhere(event.where) };
     case 'step-started':
       return { ...view, step: event.step };
     case 'step-usage':

@@ -4,6 +4,7 @@
  * from its trajectory when it is looked at (and kept until the file grows).
  */
 import { existsSync, statSync } from 'node:fs';
+import { describeWhere } from '../agent/events.js';
 import { readTrajectory } from '../agent/trajectory.js';
 import { CHECK_NAMES } from '../bugs/check-types.js';
 import type { RolloutRecord, RunRecord } from '../store/records.js';
@@ -27,6 +28,7 @@ function rolloutView(store: Store, record: RolloutRecord): RolloutView {
     lastAction: record.detail ?? '',
     checks: bug?.check ? [...bug.check.verdicts].map((v, i) => ({ name: CHECK_NAMES[i] ?? '?', verdict: VERDICTS[v] ?? '?' })) : [],
     checking: bug?.status === 'checking' ? 'checks' : null,
+    where: describeWhere({ task: record.task ?? undefined, node: record.node ?? undefined, engine: record.engine ?? undefined }),
     bug: bug ? { id: bug.id, valid: bug.check?.valid === true, status: bug.status, failedCheck: bug.check?.failedCheck ?? null } : undefined,
   };
 }

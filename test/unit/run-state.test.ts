@@ -36,6 +36,14 @@ describe('the run view', () => {
     expect(view).toMatchObject({ status: 'submitted', step: 1, costUsd: 0.01, tokens: 15, startedAt: 1_000_000, durationMs: 9000 });
   });
 
+  it('says where a rollout runs once it starts there (cluster task, node, engine)', () => {
+    let run = newRunView('img', 'removal', 'offline', 2);
+    expect(run.rollouts.r2!.where).toBe('');
+    run = feed(run, { type: 'rollout-started', rolloutId: 'run-x-r2', runId: 'run-x', role: 'injector', strategy: 'removal', policy: 'offline', model: 'm', image: 'img', where: { task: 1, node: 'n7', engine: 'e2' } });
+    expect(run.rollouts.r2!.where).toBe('task 1, node n7, engine e2');
+    expect(run.rollouts.r1!.where).toBe('');
+  });
+
   it('keeps a long output by its head and tail, and only the last entries of a very long transcript', () => {
     let run = newRunView('img', 'history', 'offline', 2);
     const output = Array.from({ length: OUTPUT_LIMIT * 3 }, (_, i) => `line ${i}`).join('\n');
