@@ -65,6 +65,7 @@ async function main(): Promise<void> {
       cluster: { ok: false, detail: 'not asked' },
     }),
     store: () => store,
+    engines: async () => [],
     listImages: async () => [{ id: 'sha256:bench', tag: 'bench/repo:latest', repo: 'bench', commit: 'c0ffee', created: new Date().toISOString(), sizeBytes: 0, bugs: 0, bugCounts: {}, testCommand: 'pytest' }],
     inject: async (options): Promise<InjectResult> => {
       options.onRun?.(RUN_ID);

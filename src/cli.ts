@@ -76,7 +76,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
     summary: 'run solver attempts on a bug: solve rate and rewards',
     synopsis:
       'bugbench solve <bug-id> [-k K] [--policy anthropic|offline] [--solver oracle|partial|noop|mix] [--statement template|report]\n' +
-      '  [--alpha A] [--concurrency C] [--seed X] [--model M] [--max-steps N] [--max-tokens N] [--budget USD] [--json]',
+      '  [--alpha A] [--concurrency C] [--seed X] [--model M] [--max-steps N] [--max-tokens N] [--budget USD] [--cluster slurm [--tasks T]] [--json]',
   },
   'higher-order': {
     load: async () => (await import('./commands/higher-order.js')).higherOrderCommand,

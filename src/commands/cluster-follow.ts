@@ -2,7 +2,7 @@
 import { cancelClusterRun, reconcileClusterRun, type TaskState } from '../pipeline/cluster-run.js';
 import { followRun } from '../pipeline/run-follow.js';
 import type { Store } from '../store/store.js';
-import { rolloutLine } from './rollout-lines.js';
+import { rolloutLine, tagOf } from './rollout-lines.js';
 
 export async function followClusterRun(store: Store, runId: string, options: { quiet: boolean; signal: AbortSignal }): Promise<void> {
   const say = (line: string) => {
@@ -29,7 +29,7 @@ export async function followClusterRun(store: Store, runId: string, options: { q
     await followRun(store, runId, {
       intervalMs: 1000,
       onEvent: (rolloutId, event) => {
-        const line = rolloutLine(rolloutId.replace(/^.*-(r\d+)$/, '$1'), event);
+        const line = rolloutLine(tagOf(rolloutId), event);
         if (line) say(line);
       },
       done: async () => {

@@ -7,18 +7,20 @@
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 import { clusterOf } from '../pipeline/cluster-run.js';
+import type { RolloutEvent } from '../agent/events.js';
 import { runInjectionShare } from '../pipeline/inject.js';
+import { runSolveShare } from '../pipeline/solve.js';
 import { reapOrphans } from '../sandbox/orphans.js';
 import { RecordNotFoundError, openStore } from '../store/store.js';
 import { parseFlags, positiveInt } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
-import { rolloutLine } from './rollout-lines.js';
+import { rolloutLine, tagOf } from './rollout-lines.js';
 
 export async function clusterTaskCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags('cluster-task', args, { task: { type: 'string' } }, 1);
   const runId = positionals[0];
   const task = positiveInt('task', values.task);
-  if (!runId || task === undefined) throw new UsageError('cluster-task: give the run id and --task N (Slurm starts this for `inject --cluster`)');
+  if (!runId || task === undefined) throw new UsageError('cluster-task: give the run id and --task N (Slurm starts this for `inject --cluster` and `solve --cluster`)');
   const store = openStore();
   const run = store.get('runs', runId);
   const cluster = run && clusterOf(run);
@@ -28,19 +30,31 @@ export async function clusterTaskCommand(args: string[]): Promise<number> {
   // Containers of tasks that died on this node before go first.
   await reapOrphans();
   const node = hostname();
-  process.stdout.write(`task ${task} of job ${cluster.jobId} on ${node}: rollouts ${share.indices.map((i) => i + 1).join(', ') || 'none'}${share.recheck.length > 0 ? `, checks of ${share.recheck.join(', ')}` : ''}\n`);
+  const what = run.kind === 'solve' ? 'attempts' : 'rollouts';
+  process.stdout.write(`task ${task} of job ${cluster.jobId} on ${node}: ${what} ${share.indices.map((i) => i + 1).join(', ') || 'none'}${share.recheck.length > 0 ? `, checks of ${share.recheck.join(', ')}` : ''}\n`);
   const interrupt = cancelOnInterrupt(`task ${task} of run ${runId}`);
+  const onEvent = (rolloutId: string, event: RolloutEvent) => {
+    const line = rolloutLine(tagOf(rolloutId), event);
+    if (line) process.stdout.write(`${line}\n`);
+  };
   try {
-    await runInjectionShare(runId, share, {
-      store,
-      signal: interrupt.signal,
-      where: { task, node },
-      onEvent: (rolloutId, event) => {
-        const line = rolloutLine(rolloutId.replace(/^.*-(r\d+)$/, '$1'), event);
-        if (line) process.stdout.write(`${line}\n`);
-      },
-      onBug: (bug) => process.stdout.write(`bug ${bug.id}: ${bug.status}${bug.failedCheck ? ` (${bug.failedCheck})` : ''}\n`),
-    });
+    if (run.kind === 'solve') {
+      await runSolveShare(runId, share.indices, {
+        store,
+        signal: interrupt.signal,
+        where: { task, node },
+        onEvent,
+        onAttempt: (a) => process.stdout.write(`attempt ${a.id}: ${a.status}${a.status === 'evaluated' ? (a.solved ? ' (solved)' : ' (not solved)') : ''}\n`),
+      });
+    } else {
+      await runInjectionShare(runId, share, {
+        store,
+        signal: interrupt.signal,
+        where: { task, node },
+        onEvent,
+        onBug: (bug) => process.stdout.write(`bug ${bug.id}: ${bug.status}${bug.failedCheck ? ` (${bug.failedCheck})` : ''}\n`),
+      });
+    }
   } finally {
     interrupt.dispose();
   }

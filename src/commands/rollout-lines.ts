@@ -1,6 +1,7 @@
 /** One line per notable rollout event, for the CLI's progress and for replay in a terminal. */
 import { describeToolInput, oneLine } from '../agent/describe.js';
 import { describeWhere, type RolloutEvent, type RolloutWhere } from '../agent/events.js';
+export { tagOf } from '../store/records.js';
 
 function whereText(where: RolloutWhere | undefined): string {
   const text = describeWhere(where);

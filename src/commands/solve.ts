@@ -1,18 +1,21 @@
 /**
  * `bugbench solve <bug-id> [-k K] [--policy anthropic|offline] [--solver oracle|partial|noop|mix]
- *   [--statement template|report] [--alpha A] [--concurrency C] [--seed X] [--model M] [--max-steps N] [--json]`
+ *   [--statement template|report] [--alpha A] [--concurrency C] [--seed X] [--model M] [--max-steps N]
+ *   [--cluster slurm [--tasks T]] [--json]`
  */
 import { SOLVER_CHOICES, type SolverChoice } from '../agent/offline/solver.js';
 import { UsageError } from '../errors.js';
 import { defaultPolicy, POLICIES, type PolicyName } from '../pipeline/policy.js';
-import { DEFAULT_SOLVE, solveBug, type SolveResult, type StatementKind } from '../pipeline/solve.js';
+import { submitClusterSolve } from '../pipeline/cluster-run.js';
+import { DEFAULT_SOLVE, solveBug, summarizeSolve, type SolveResult, type SolveSettings, type StatementKind } from '../pipeline/solve.js';
 import { reapOrphansEverywhere } from '../sandbox/orphans.js';
 import { engineEventLine } from './engine-lines.js';
 import { recoverAbandoned } from '../store/recover.js';
 import { openStore } from '../store/store.js';
 import { parseFlags, positiveInt, positiveNumber, printJson } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
-import { rolloutLine } from './rollout-lines.js';
+import { followClusterRun } from './cluster-follow.js';
+import { rolloutLine, tagOf } from './rollout-lines.js';
 
 function oneOf<T extends string>(flag: string, value: string | undefined, choices: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
@@ -36,6 +39,8 @@ export async function solveCommand(args: string[]): Promise<number> {
       'max-steps': { type: 'string' },
       'max-tokens': { type: 'string' },
       budget: { type: 'string' },
+      cluster: { type: 'string' },
+      tasks: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
     1,
@@ -48,38 +53,50 @@ export async function solveCommand(args: string[]): Promise<number> {
   const store = openStore();
   recoverAbandoned(store);
   const interrupt = cancelOnInterrupt('the solver attempts');
-  const tag = (id: string) => id.replace(/^.*-(a\d+)$/, '$1');
+  const settings: SolveSettings = {
+    k: positiveInt('k', values.k, 1) ?? DEFAULT_SOLVE.k,
+    concurrency: positiveInt('concurrency', values.concurrency, 1) ?? DEFAULT_SOLVE.concurrency,
+    policy: oneOf<PolicyName>('policy', values.policy, POLICIES, defaultPolicy()),
+    solver: oneOf<SolverChoice>('solver', values.solver, SOLVER_CHOICES, DEFAULT_SOLVE.solver),
+    statement: values.statement === undefined ? undefined : oneOf<StatementKind>('statement', values.statement, ['template', 'report'], 'template'),
+    alpha,
+    seed: positiveInt('seed', values.seed) ?? DEFAULT_SOLVE.seed,
+    model: values.model,
+    maxSteps: positiveInt('max-steps', values['max-steps'], 1) ?? DEFAULT_SOLVE.maxSteps,
+    maxTokens: positiveInt('max-tokens', values['max-tokens'], 1),
+    budgetUsd: positiveNumber('budget', values.budget),
+  };
+  if (values.cluster !== undefined && values.cluster !== 'slurm') throw new UsageError(`solve: --cluster must be slurm, got "${values.cluster}"`);
+  const tasks = positiveInt('tasks', values.tasks, 1);
+  if (tasks !== undefined && values.cluster === undefined) throw new UsageError('solve: --tasks goes with --cluster slurm');
   let result: SolveResult;
   try {
-    result = await solveBug(bugId, {
-      store,
-      k: positiveInt('k', values.k, 1) ?? DEFAULT_SOLVE.k,
-      concurrency: positiveInt('concurrency', values.concurrency, 1) ?? DEFAULT_SOLVE.concurrency,
-      policy: oneOf<PolicyName>('policy', values.policy, POLICIES, defaultPolicy()),
-      solver: oneOf<SolverChoice>('solver', values.solver, SOLVER_CHOICES, DEFAULT_SOLVE.solver),
-      statement: values.statement === undefined ? undefined : oneOf<StatementKind>('statement', values.statement, ['template', 'report'], 'template'),
-      alpha,
-      seed: positiveInt('seed', values.seed) ?? DEFAULT_SOLVE.seed,
-      model: values.model,
-      maxSteps: positiveInt('max-steps', values['max-steps'], 1) ?? DEFAULT_SOLVE.maxSteps,
-      maxTokens: positiveInt('max-tokens', values['max-tokens'], 1),
-      budgetUsd: positiveNumber('budget', values.budget),
-      signal: interrupt.signal,
-      onRun: values.json ? undefined : (runId) => process.stderr.write(`run ${runId}\n`),
-      onEvent: values.json
-        ? undefined
-        : (id, event) => {
-            const line = rolloutLine(tag(id), event);
-            if (line && event.type !== 'tool-call-finished') process.stderr.write(`${line}\n`);
-          },
-      onEngineEvent: (event) => {
-        const line = engineEventLine(event, !values.json);
-        if (line) process.stderr.write(`${line}\n`);
-      },
-      onAttempt: values.json
-        ? undefined
-        : (a) => process.stderr.write(`[${tag(a.id)}] ${a.solver}: ${a.status === 'evaluated' ? (a.solved ? 'SOLVED' : `not solved (${a.failing.length} test(s) fail)`) : a.status}\n`),
-    });
+    if (values.cluster !== undefined) {
+      const { runId, jobId } = await submitClusterSolve(store, bugId, settings, tasks ?? 2);
+      if (!values.json) process.stderr.write(`run ${runId}: job array ${jobId} of ${Math.min(tasks ?? 2, settings.k)} task(s) on Slurm (follow it from anywhere with \`bugbench replay ${runId}\`)\n`);
+      await followClusterRun(store, runId, { quiet: values.json, signal: interrupt.signal });
+      result = summarizeSolve(store, runId);
+    } else {
+      result = await solveBug(bugId, {
+        ...settings,
+        store,
+        signal: interrupt.signal,
+        onRun: values.json ? undefined : (runId) => process.stderr.write(`run ${runId}\n`),
+        onEvent: values.json
+          ? undefined
+          : (id, event) => {
+              const line = rolloutLine(tagOf(id), event);
+              if (line && event.type !== 'tool-call-finished') process.stderr.write(`${line}\n`);
+            },
+        onEngineEvent: (event) => {
+          const line = engineEventLine(event, !values.json);
+          if (line) process.stderr.write(`${line}\n`);
+        },
+        onAttempt: values.json
+          ? undefined
+          : (a) => process.stderr.write(`[${tagOf(a.id)}] ${a.solver}: ${a.status === 'evaluated' ? (a.solved ? 'SOLVED' : `not solved (${a.failing.length} test(s) fail)`) : a.status}\n`),
+      });
+    }
   } finally {
     interrupt.dispose();
   }

@@ -1,6 +1,7 @@
 /**
- * Injection runs as Slurm job arrays. The run and its rollouts are recorded
- * in the workspace first, as for a run on this machine; its rollouts are dealt
+ * Injection and solving runs as Slurm job arrays. The run and its rollouts
+ * (or solver attempts) are recorded in the workspace first, as for a run on
+ * this machine; its rollouts are dealt
  * round-robin into T shares, and one array of T tasks is submitted through the
  * training queue's Slurm client. Each task runs `bugbench cluster-task <run>
  * --task i` on its node: its share of the rollouts, with the node's Docker
@@ -24,6 +25,7 @@ import { shareWorkspaceWithJobUser } from '../training/slurm/job-user.js';
 import { loadTrainingSettings } from '../training/settings.js';
 import { isTerminal, type JobState } from '../training/types.js';
 import { createInjectionRun, unfinishedWork, type InjectOptions } from './inject.js';
+import { createSolveRun, summarizeSolve, type SolveSettings } from './solve.js';
 
 export interface ClusterShare {
   indices: number[];
@@ -90,24 +92,44 @@ async function submitArray(store: Store, runId: string, shares: ClusterShare[]):
   return jobId;
 }
 
-/** Records an injection run and submits it as an array of `tasks` tasks. */
-export async function submitClusterInjection(options: InjectOptions, tasks: number): Promise<{ runId: string; jobId: string }> {
-  if (!Number.isInteger(tasks) || tasks < 1) throw new UsageError('--tasks must be a positive integer');
-  if (options.docker) throw new UsageError('a cluster run uses each node\'s own Docker engine');
-  const shares = dealShares({ indices: [...Array(options.n).keys()], recheck: [] }, tasks);
-  const now = new Date().toISOString();
-  const cluster: ClusterInfo = { engine: 'slurm', jobId: '', tasks: shares.length, earlierJobs: [], dir: '', submittedAt: now, shares };
-  const { store, runId } = await createInjectionRun(options, cluster);
+function newCluster(shares: ClusterShare[]): ClusterInfo {
+  return { engine: 'slurm', jobId: '', tasks: shares.length, earlierJobs: [], dir: '', submittedAt: new Date().toISOString(), shares };
+}
+
+/** Submits the first array of a run just recorded with `cluster`; a refused submission fails the run. */
+async function submitRecordedRun(store: Store, runId: string, cluster: ClusterInfo): Promise<string> {
   cluster.dir = join('cluster', runId);
   try {
-    cluster.jobId = await submitArray(store, runId, shares);
+    cluster.jobId = await submitArray(store, runId, cluster.shares);
   } catch (error) {
     store.transact((tx) => tx.patch('runs', runId, { status: 'failed', finishedAt: new Date().toISOString(), error: errorMessage(error), cluster }));
     throw error;
   }
   store.transact((tx) => tx.patch('runs', runId, { cluster }));
+  return cluster.jobId;
+}
+
+function checkTasks(tasks: number): void {
+  if (!Number.isInteger(tasks) || tasks < 1) throw new UsageError('--tasks must be a positive integer');
+}
+
+/** Records an injection run and submits it as an array of `tasks` tasks. */
+export async function submitClusterInjection(options: InjectOptions, tasks: number): Promise<{ runId: string; jobId: string }> {
+  checkTasks(tasks);
+  if (options.docker) throw new UsageError('a cluster run uses each node\'s own Docker engine');
+  const cluster = newCluster(dealShares({ indices: [...Array(options.n).keys()], recheck: [] }, tasks));
+  const { store, runId } = await createInjectionRun(options, cluster);
+  const jobId = await submitRecordedRun(store, runId, cluster);
   options.onRun?.(runId);
-  return { runId, jobId: cluster.jobId };
+  return { runId, jobId };
+}
+
+/** Records a solve run of a bug and submits its K attempts as an array of `tasks` tasks. */
+export async function submitClusterSolve(store: Store, bugId: string, settings: SolveSettings, tasks: number): Promise<{ runId: string; jobId: string }> {
+  checkTasks(tasks);
+  const cluster = newCluster(dealShares({ indices: [...Array(settings.k).keys()], recheck: [] }, tasks));
+  const runId = await createSolveRun(store, bugId, settings, cluster);
+  return { runId, jobId: await submitRecordedRun(store, runId, cluster) };
 }
 
 /** Submits a new array for what an ended cluster run left: rollouts that never finished, checks cut off. */
@@ -168,12 +190,18 @@ export async function reconcileClusterRun(store: Store, runId: string, cancelled
   const now = new Date().toISOString();
   // Checks a dead task was running become cancelled (and are checked again by a resume).
   recoverAbandoned(store);
-  store.transact((tx) => {
+  const prefix = run.kind === 'solve' ? 'a' : 'r';
+  const ending = store.transact((tx) => {
     for (const s of states.filter(ended)) {
       for (const index of cluster.shares[s.task]?.indices ?? []) {
-        const rollout = tx.get('rollouts', `${runId}-r${index + 1}`);
+        const id = `${runId}-${prefix}${index + 1}`;
+        const rollout = tx.get('rollouts', id);
         if (!rollout || (rollout.status !== 'pending' && rollout.status !== 'running')) continue;
-        tx.patch('rollouts', rollout.id, { status: 'interrupted', finishedAt: now, detail: `task ${s.task} of job ${cluster.jobId} ended (${s.rawState || s.state}${s.reason ? `: ${s.reason}` : ''}) before it finished` });
+        const detail = `task ${s.task} of job ${cluster.jobId} ended (${s.rawState || s.state}${s.reason ? `: ${s.reason}` : ''}) before it finished`;
+        tx.patch('rollouts', id, { status: 'interrupted', finishedAt: now, detail });
+        // An attempt cut off before its verdict does not count towards the solve rate.
+        const attempt = tx.get('attempts', id);
+        if (attempt && (attempt.status === 'pending' || attempt.status === 'running')) tx.patch('attempts', id, { status: 'interrupted', detail });
       }
     }
     const current = tx.get('runs', runId)!;
@@ -181,8 +209,12 @@ export async function reconcileClusterRun(store: Store, runId: string, cancelled
       const left = store.all('rollouts').some((r) => r.runId === runId && ['interrupted', 'pending', 'running'].includes(tx.get('rollouts', r.id)!.status));
       const status = cancelled || states.some((s) => s.state === 'cancelled') ? 'cancelled' : left ? 'interrupted' : 'finished';
       tx.patch('runs', runId, { status, finishedAt: now });
+      return true;
     }
+    return false;
   });
+  // A solve run's attempts, once all have ended, give the bug its solve rate.
+  if (ending && run.kind === 'solve') summarizeSolve(store, runId);
   return states;
 }
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { AnthropicModel, DEFAULT_MODEL } from '../agent/anthropic-model.js';
 import { Budget } from '../agent/budget.js';
-import type { RolloutEvent } from '../agent/events.js';
+import type { RolloutEvent, RolloutWhere } from '../agent/events.js';
 import type { Model } from '../agent/model.js';
 import { OfflineModel } from '../agent/offline/offline-model.js';
 import { Rng, rolloutSeed } from '../agent/offline/rng.js';
@@ -31,7 +31,7 @@ import type { RunEngine } from '../sandbox/engines.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import { currentProcess } from '../process-identity.js';
 import { readJsonFile } from '../store/json-file.js';
-import { bugFolder, checkFolder, type AttemptRecord, type BugRecord, type SolveSummary } from '../store/records.js';
+import { bugFolder, checkFolder, type AttemptRecord, type BugRecord, type ClusterRunInfo, type RunRecord, type SolveSummary } from '../store/records.js';
 import { openStore, RecordNotFoundError, type Store } from '../store/store.js';
 import { analyseBug, readReport } from './analysis.js';
 import { forEachConcurrently } from './pool.js';
@@ -135,42 +135,61 @@ function makeSolverModel(settings: SolveSettings, kind: OfflineSolver, fix: stri
   return new OfflineModel(`offline/${kind}`, offlineSolver({ kind, fix, oracleTests, rng: new Rng(seed) }));
 }
 
-export async function solveBug(bugId: string, options: SolveSettings & SolveHooks): Promise<SolveResult> {
-  const store = options.store ?? openStore();
+/** What every attempt of a run shares: the tests that judge it, the task text, the fix the offline solvers know, who solves each attempt. */
+interface SolveContext {
+  bug: BugRecord;
+  artifact: BugArtifact;
+  spec: TestSpec;
+  statementKind: StatementKind;
+  system: string;
+  task: string;
+  fix: string;
+  oracleTests: string | undefined;
+  plan: OfflineSolver[];
+}
+
+async function solveContext(store: Store, bugId: string, settings: SolveSettings, verifyModel = false): Promise<SolveContext> {
   const bug = store.get('bugs', bugId);
   if (!bug) throw new RecordNotFoundError('bugs', bugId);
-  if (!Number.isInteger(options.k) || options.k < 1) throw new UsageError('-k must be a positive integer');
+  if (!Number.isInteger(settings.k) || settings.k < 1) throw new UsageError('-k must be a positive integer');
   const spec = specOf(store, bug);
   const artifact = loadArtifact(store.abs(bugFolder(bug.id)));
-  if (options.policy === 'anthropic') await new AnthropicModel({ model: options.model, maxTokens: options.maxTokens }).verify();
-  const statementKind = options.statement ?? (REPORT_STRATEGIES.includes(bug.strategy) ? 'report' : 'template');
-  const statement = await statementOf(store, bug, artifact, statementKind, options);
+  if (verifyModel && settings.policy === 'anthropic') await new AnthropicModel({ model: settings.model, maxTokens: settings.maxTokens }).verify();
+  const statementKind = settings.statement ?? (REPORT_STRATEGIES.includes(bug.strategy) ? 'report' : 'template');
+  const statement = await statementOf(store, bug, artifact, statementKind, settings);
   const { system, task } = solverPrompts(statement);
-  const fix = fixOf(store, bug, artifact);
   // The template statement carries the oracle tests; an offline solver puts them in as an agent would.
   const oracleTests = statementKind === 'template' ? reverseDiff(artifact.testWeaken) : undefined;
-  const plan = solverPlan(options.solver, options.k, new Rng(options.seed));
+  const plan = solverPlan(settings.solver, settings.k, new Rng(settings.seed));
+  return { bug, artifact, spec, statementKind, system, task, fix: fixOf(store, bug, artifact), oracleTests, plan };
+}
+
+/** Records a solve run and its K pending attempts; returns the run id. */
+export async function createSolveRun(store: Store, bugId: string, settings: SolveSettings, cluster?: ClusterRunInfo): Promise<string> {
+  const { bug, statementKind, plan } = await solveContext(store, bugId, settings, true);
   const runId = `solve-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${randomUUID().slice(0, 4)}`;
-  const solverName = (i: number) => (options.policy === 'anthropic' ? (options.model ?? DEFAULT_MODEL) : `offline/${plan[i]}`);
+  const solverName = (i: number) => (settings.policy === 'anthropic' ? (settings.model ?? DEFAULT_MODEL) : `offline/${plan[i]}`);
   const now = new Date().toISOString();
   mkdirSync(store.abs(join('runs', runId)), { recursive: true });
+  const { k, concurrency, solver, alpha, seed, model, maxSteps, maxTokens, budgetUsd } = settings;
   store.transact((tx) => {
     tx.put('runs', {
       id: runId,
       kind: 'solve',
       status: 'running',
       image: bug.image,
-      strategy: options.policy === 'anthropic' ? 'model' : options.solver,
-      policy: options.policy,
-      model: options.policy === 'anthropic' ? (options.model ?? DEFAULT_MODEL) : `offline/${options.solver}`,
-      n: options.k,
-      options: JSON.parse(JSON.stringify({ bugId, k: options.k, concurrency: options.concurrency, solver: options.solver, statement: statementKind, alpha: options.alpha, seed: options.seed, model: options.model })),
+      strategy: settings.policy === 'anthropic' ? 'model' : solver,
+      policy: settings.policy,
+      model: settings.policy === 'anthropic' ? (model ?? DEFAULT_MODEL) : `offline/${solver}`,
+      n: k,
+      options: JSON.parse(JSON.stringify({ bugId, k, concurrency, solver, statement: statementKind, alpha, seed, model, maxSteps, maxTokens, budgetUsd })),
       owner: currentProcess(),
       startedAt: now,
       finishedAt: null,
       error: null,
+      ...(cluster ? { cluster } : {}),
     });
-    for (let i = 0; i < options.k; i++) {
+    for (let i = 0; i < k; i++) {
       const id = `${runId}-a${i + 1}`;
       const trajectory = join('runs', runId, `${id}.jsonl`);
       tx.put('rollouts', { id, runId, role: 'solver', index: i, status: 'pending', steps: 0, costUsd: 0, tokens: 0, durationMs: 0, trajectory, bugId: null, detail: null, startedAt: null, finishedAt: null });
@@ -193,8 +212,36 @@ export async function solveBug(bugId: string, options: SolveSettings & SolveHook
       });
     }
   });
-  options.onRun?.(runId);
+  return runId;
+}
 
+/** The settings a solve run was recorded with. */
+function recordedSettings(run: RunRecord): SolveSettings & { bugId: string } {
+  const options = run.options as unknown as Omit<SolveSettings, 'policy'> & { bugId: string };
+  return { ...DEFAULT_SOLVE, ...options, policy: run.policy as PolicyName };
+}
+
+export async function solveBug(bugId: string, options: SolveSettings & SolveHooks): Promise<SolveResult> {
+  const store = options.store ?? openStore();
+  const runId = await createSolveRun(store, bugId, options);
+  options.onRun?.(runId);
+  await runAttempts(store, runId, [...Array(options.k).keys()], options);
+  store.transact((tx) => tx.patch('runs', runId, { status: options.signal?.aborted ? 'cancelled' : 'finished', finishedAt: new Date().toISOString() }));
+  return summarizeSolve(store, runId);
+}
+
+/** One cluster task's share of a recorded solve run (attempts by index), with this node's engine; the run's status is left to whoever follows the array. */
+export async function runSolveShare(runId: string, indices: number[], hooks: SolveHooks & { where?: RolloutWhere } = {}): Promise<void> {
+  const store = hooks.store ?? openStore();
+  const run = store.get('runs', runId);
+  if (!run || run.kind !== 'solve') throw new RecordNotFoundError('runs', runId);
+  await runAttempts(store, runId, indices, { ...recordedSettings(run), ...hooks });
+}
+
+/** Runs the attempts of a recorded run (by index), C at a time, placed on the run's engines; returns once their containers are gone. */
+async function runAttempts(store: Store, runId: string, indices: number[], options: SolveSettings & SolveHooks & { where?: RolloutWhere }): Promise<void> {
+  const run = store.get('runs', runId)!;
+  const { bug, artifact, spec, statementKind, system, task, fix, oracleTests, plan } = await solveContext(store, (run.options as { bugId: string }).bugId, options);
   // Each engine the attempts are placed on gets its own attempt containers (the next one made ahead) and
   // two evaluation containers kept for the run, made when the engine first gets an attempt.
   const engines = await openRunEngines(bug.image, { docker: options.docker, signal: options.signal, onEvent: options.onEngineEvent });
@@ -221,7 +268,7 @@ export async function solveBug(bugId: string, options: SolveSettings & SolveHook
           throw error;
         }
         return sandbox;
-      }, options.k);
+      }, indices.length);
       side = { containers, evaluation };
       sides.set(engine.name, side);
     }
@@ -256,7 +303,7 @@ export async function solveBug(bugId: string, options: SolveSettings & SolveHook
       signal: placement.signal,
       onEvent: options.onEvent ? (event) => options.onEvent!(id, event) : undefined,
       docker: placement.docker,
-      where: { engine: placement.engine.name },
+      where: { ...options.where, engine: placement.engine.name },
     });
     cleanups.push(outcome.cleanup);
     await placement.confirm(outcome.failure);
@@ -288,13 +335,12 @@ export async function solveBug(bugId: string, options: SolveSettings & SolveHook
     options.onAttempt?.(attemptSummary(store, record));
   };
   try {
-    await forEachConcurrently([...Array(options.k).keys()], options.concurrency, attempt, options.signal);
+    await forEachConcurrently(indices, options.concurrency, attempt, options.signal);
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     await Promise.all([closeSides(), ...cleanups]);
     await engines.close();
   }
-  return finishSolve(store, bugId, runId, options.alpha, options.signal?.aborted === true);
 }
 
 function attemptSummary(store: Store, a: AttemptRecord): AttemptSummary {
@@ -311,8 +357,11 @@ function attemptSummary(store: Store, a: AttemptRecord): AttemptSummary {
   };
 }
 
-/** Counts the run's attempts (cancelled ones do not count), records the solve summary on the bug, ends the run. */
-function finishSolve(store: Store, bugId: string, runId: string, alpha: number, cancelled: boolean): SolveResult {
+/** Counts the run's attempts (cancelled and interrupted ones do not count) and records the solve summary on the bug. */
+export function summarizeSolve(store: Store, runId: string): SolveResult {
+  const run = store.get('runs', runId);
+  if (!run || run.kind !== 'solve') throw new RecordNotFoundError('runs', runId);
+  const { bugId, alpha } = recordedSettings(run);
   const attempts = store
     .all('attempts')
     .filter((a) => a.runId === runId)
@@ -321,13 +370,10 @@ function finishSolve(store: Store, bugId: string, runId: string, alpha: number, 
   const solved = counted.filter((a) => a.solved).length;
   const s = solveRate(solved, counted.length);
   const reward = injectReward(true, s, alpha);
-  const at = new Date().toISOString();
-  store.transact((tx) => {
-    if (counted.length > 0) {
-      const summary: SolveSummary = { runId, attempts: counted.length, solved, solveRate: s, injectReward: reward, alpha, at };
-      tx.patch('bugs', bugId, { solve: summary, updatedAt: at });
-    }
-    tx.patch('runs', runId, { status: cancelled ? 'cancelled' : 'finished', finishedAt: at });
-  });
+  if (counted.length > 0) {
+    const at = new Date().toISOString();
+    const summary: SolveSummary = { runId, attempts: counted.length, solved, solveRate: s, injectReward: reward, alpha, at };
+    store.transact((tx) => tx.patch('bugs', bugId, { solve: summary, updatedAt: at }));
+  }
   return { bugId, runId, attempts: attempts.map((a) => attemptSummary(store, a)), solveRate: s, injectReward: reward, alpha };
 }

@@ -134,6 +134,11 @@ export interface ClusterRunInfo {
 /** `no-bug`: a FeatAdd rollout whose feature broke no test (a normal outcome). */
 export type RolloutStatus = 'pending' | 'running' | 'submitted' | 'no-bug' | 'max-steps' | 'budget' | 'error' | 'cancelled' | 'interrupted';
 
+/** The short name of a rollout ("r3") or a solver attempt ("a3") from its id. */
+export function tagOf(rolloutId: string): string {
+  return /-([ra]\d+)$/.exec(rolloutId)?.[1] ?? rolloutId;
+}
+
 export interface RolloutRecord {
   id: string;
   runId: string;

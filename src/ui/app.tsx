@@ -11,6 +11,7 @@ import { errorMessage } from '../errors.js';
 import { diagnose, fix, reportHealthy } from '../pipeline/doctor.js';
 import { runInjection } from '../pipeline/inject.js';
 import { dockerClient } from '../sandbox/docker.js';
+import { engineStatuses, type EngineStatus } from '../sandbox/engines.js';
 import { reapOrphansEverywhere } from '../sandbox/orphans.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-image.js';
 import { countsByImage } from '../store/queries.js';
@@ -21,7 +22,7 @@ import { ImagesScreen } from './images-screen.js';
 import { InjectSetupScreen } from './inject-setup-screen.js';
 import { ChecksScreen } from './checks-screen.js';
 import { ReviewScreen, reviewLayout } from './review-screen.js';
-import { RolloutsScreen, rolloutsLayout } from './rollouts-screen.js';
+import { noteLines, RolloutsScreen, rolloutsLayout } from './rollouts-screen.js';
 import type { RunEvent } from './run-state.js';
 import { transcriptRows } from './transcript.js';
 import { batcher } from './batcher.js';
@@ -43,6 +44,8 @@ export interface WorkbenchCore {
   fix: typeof fix;
   store: () => Store;
   listImages: (store: Store) => Promise<RepoImage[]>;
+  /** Every configured engine as doctor sees it (asked again after a build). */
+  engines: () => Promise<EngineStatus[]>;
   inject: typeof runInjection;
 }
 
@@ -55,6 +58,7 @@ export const realCore: WorkbenchCore = {
     return store;
   },
   listImages: (store) => listRepoImages(dockerClient(), countsByImage(store.all('bugs'))),
+  engines: () => engineStatuses(),
   inject: runInjection,
 };
 
@@ -85,7 +89,8 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
   const rollouts = useRollouts(store, state.run, openInReview, () => work.cancel('inject'));
   const imageBuild = useImageBuild(work, async (tag) => {
     if (!store) return;
-    dispatch({ type: 'images-loaded', images: await core.listImages(store) });
+    const [images, engines] = await Promise.all([core.listImages(store), core.engines()]);
+    dispatch({ type: 'images-loaded', images, engines });
     dispatch({ type: 'select-image', tag });
   });
   const training = useTraining(store);
@@ -227,7 +232,7 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
         return;
       case 'rollouts': {
         if (key.escape) return dispatch({ type: 'back' });
-        const page = rolloutsLayout(rows - CHROME_ROWS, rollouts.run?.tags.length ?? 0, rollouts.state.focus).transcriptRows;
+        const page = rolloutsLayout(rows - CHROME_ROWS, rollouts.run?.tags.length ?? 0, rollouts.state.focus, noteLines(rollouts)).transcriptRows;
         rollouts.onKey(input, key, page, transcriptRows(rollouts.transcript, columns, rollouts.state.unfold).length);
         return;
       }

@@ -47,10 +47,20 @@ function BuildPanel({ build }: { build: ImageBuildState }) {
   return null;
 }
 
-/** "engines: local ✓ 2 slots · e2 ✗ unreachable": where runs place their rollouts. */
+/** "engines: e1 ✓ 20.10.24, 2 slots · e2 ✗ not answering": where runs place their rollouts. */
 export function enginesLine(engines: readonly EngineStatus[]): string {
-  const each = engines.map((e) => (e.ok ? `${e.name} ✓ ${e.slots ?? '?'} slot${e.slots === 1 ? '' : 's'}` : `${e.name} ✗ ${e.detail ? 'not answering' : 'down'}`));
+  const each = engines.map((e) => (e.ok ? `${e.name} ✓ ${e.version ?? '?'}, ${e.slots ?? '?'} slot${e.slots === 1 ? '' : 's'}` : `${e.name} ✗ not answering`));
   return `engine${engines.length === 1 ? '' : 's'}: ${each.join(' · ')}`;
+}
+
+/** "on e1, e2" / "on e1; e2 gets a copy when a run starts": which engines hold the image (said only when there are several). */
+export function imageEngines(tag: string, id: string, engines: readonly EngineStatus[]): string {
+  if (engines.length < 2) return '';
+  const holds = (e: EngineStatus) => e.images.some((i) => i.tag === tag && i.id === id);
+  const on = engines.filter(holds).map((e) => e.name);
+  const missing = engines.filter((e) => e.ok && !holds(e)).map((e) => e.name);
+  const copy = missing.length > 0 ? `; ${missing.join(', ')} ${missing.length === 1 ? 'gets a copy' : 'get copies'} when a run starts` : '';
+  return ` · on ${on.length > 0 ? on.join(', ') : 'no engine'}${copy}`;
 }
 
 export function ImagesScreen({ state, build, rows, columns }: { state: ViewState; build: ImageBuildState; rows: number; columns: number }) {
@@ -83,13 +93,14 @@ export function ImagesScreen({ state, build, rows, columns }: { state: ViewState
           <Text wrap="truncate-end">tests: {selected.testCommand || 'no test command detected'}</Text>
           <Text wrap="truncate-end">
             size {(selected.sizeBytes / 1024 ** 2).toFixed(0)} MB · created {selected.created.slice(0, 19).replace('T', ' ')}
+            {imageEngines(selected.tag, selected.id, state.engines)}
           </Text>
         </Box>
       ) : null}
       <Text dimColor>policy: {policy}</Text>
-      {state.report?.engines.length ? (
+      {state.engines.length > 0 ? (
         <Text dimColor wrap="truncate-end">
-          {enginesLine(state.report.engines)}
+          {enginesLine(state.engines)}
         </Text>
       ) : null}
       <BuildPanel build={build} />

@@ -13,8 +13,8 @@ const VERDICT_MARKS: Record<string, string> = { pass: '✓', fail: '✗', skippe
 const ROW_COLOR: Record<string, string | undefined> = { tool: 'cyan', info: 'yellow', fold: 'magenta' };
 
 /** Rows of the screen's parts at a given height: the rollout list gets what the transcript does not need. */
-export function rolloutsLayout(rows: number, rollouts: number, focus: number) {
-  const fixed = 3; // run line, window note, transcript title
+export function rolloutsLayout(rows: number, rollouts: number, focus: number, notes = 0) {
+  const fixed = 3 + notes; // run line, window note, transcript title, and the lines below (a note, the run's error)
   const listRows = Math.max(1, Math.min(rollouts, Math.floor((rows - fixed) / 3)));
   const first = Math.min(Math.max(0, focus - Math.floor(listRows / 2)), Math.max(0, rollouts - listRows));
   const transcriptRows = Math.max(2, rows - fixed - listRows);
@@ -57,12 +57,17 @@ function RowLine({ row, width }: { row: Row; width: number }) {
   );
 }
 
+/** Lines under the transcript: what `c` did, why the run stopped. */
+export function noteLines(model: RolloutsModel): number {
+  return (model.note ? 1 : 0) + (model.run?.error ? 1 : 0);
+}
+
 export function RolloutsScreen({ model, rows, columns }: { model: RolloutsModel; rows: number; columns: number }) {
   const { run, state } = model;
   if (!run) return <Text dimColor>No run yet: set one up on Run (2).</Text>;
   const progress = runProgress(run);
   const focus = Math.min(state.focus, run.tags.length - 1);
-  const { first, listRows, transcriptRows: height } = rolloutsLayout(rows, run.tags.length, focus);
+  const { first, listRows, transcriptRows: height } = rolloutsLayout(rows, run.tags.length, focus, noteLines(model));
   const visible = run.tags.slice(first, first + listRows);
   const tag = run.tags[focus]!;
   const all = transcriptRows(model.transcript, columns, state.unfold);
@@ -77,6 +82,7 @@ export function RolloutsScreen({ model, rows, columns }: { model: RolloutsModel;
     <Box flexDirection="column">
       <Text bold wrap="truncate-end">
         {model.live ? 'live: ' : ''}
+        {run.cluster ? `${run.cluster}: ` : ''}
         {run.strategy} on {run.image}: {counts}
         <Text dimColor>
           {run.runId ? ` (${run.runId})` : ''}
@@ -97,6 +103,11 @@ export function RolloutsScreen({ model, rows, columns }: { model: RolloutsModel;
         {scrolled}
       </Text>
       {shown.length === 0 ? <Text dimColor>nothing yet</Text> : shown.map((row, i) => <RowLine key={i} row={row} width={columns} />)}
+      {model.note ? (
+        <Text color="yellow" wrap="truncate-end">
+          {model.note}
+        </Text>
+      ) : null}
       {run.error ? (
         <Text color="red" wrap="truncate-end">
           The run stopped: {run.error}

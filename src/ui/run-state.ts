@@ -9,6 +9,7 @@ import { describeToolInput } from '../agent/describe.js';
 import { describeWhere, type FinishReason, type RolloutEvent } from '../agent/events.js';
 import type { CheckEvent } from '../bugs/check-types.js';
 import type { InjectedBug } from '../pipeline/inject.js';
+import { tagOf } from '../store/records.js';
 
 /** Transcript entries kept per rollout (the oldest go first). */
 export const TRANSCRIPT_LIMIT = 4000;
@@ -54,6 +55,8 @@ export interface RunView {
   focus: number;
   done: boolean;
   runId?: string;
+  /** A run on a cluster: "Slurm job 123, 2 tasks". */
+  cluster?: string;
   error?: string;
 }
 
@@ -67,10 +70,7 @@ export type RunEvent =
   | { type: 'focus'; delta: number }
   | { type: 'batch'; events: RunEvent[] };
 
-/** The short name of a rollout ("r3") or a solver attempt ("a3") from its id. */
-export function tagOf(rolloutId: string): string {
-  return /-([ra]\d+)$/.exec(rolloutId)?.[1] ?? rolloutId;
-}
+export { tagOf };
 
 export function emptyRollout(tag: string): RolloutView {
   return { tag, status: 'waiting', step: 0, costUsd: 0, tokens: 0, startedAt: null, durationMs: null, lastAction: '', transcript: [], checks: [], checking: null, where: '' };

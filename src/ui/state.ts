@@ -5,6 +5,7 @@
  * quitting), set-up, images, the injection form and the live run.
  */
 import type { DoctorReport } from '../pipeline/doctor.js';
+import type { EngineStatus } from '../sandbox/engines.js';
 import type { RepoImage } from '../sandbox/repo-image.js';
 import { formSettings, newRunForm, reduceForm, type FormKey, type RunForm } from './run-form.js';
 import { newRunView, reduceRun, type RunEvent, type RunView } from './run-state.js';
@@ -24,6 +25,8 @@ export interface ViewState {
   setupError?: string;
   report?: DoctorReport;
   images: RepoImage[];
+  /** The configured Docker engines, their slots and repo images (doctor's, refreshed with the images). */
+  engines: EngineStatus[];
   cursor: number;
   form: RunForm;
   run?: RunView;
@@ -34,7 +37,7 @@ export type ViewEvent =
   | { type: 'diagnosed'; report: DoctorReport; seed?: number }
   | { type: 'setup-progress'; message: string }
   | { type: 'setup-failed'; message: string }
-  | { type: 'images-loaded'; images: RepoImage[] }
+  | { type: 'images-loaded'; images: RepoImage[]; engines?: EngineStatus[] }
   | { type: 'cursor'; delta: number }
   | { type: 'select-image'; tag: string }
   | { type: 'go'; screen: ScreenId }
@@ -57,6 +60,7 @@ export const initialState: ViewState = {
   confirmQuit: false,
   setupLog: [],
   images: [],
+  engines: [],
   cursor: 0,
   form: newRunForm(),
 };
@@ -76,6 +80,7 @@ export function reduce(state: ViewState, event: ViewEvent): ViewState {
       return {
         ...state,
         report: event.report,
+        engines: event.report.engines,
         form: {
           ...state.form,
           policy: event.report.anthropicKey ? 'anthropic' : 'offline',
@@ -87,7 +92,7 @@ export function reduce(state: ViewState, event: ViewEvent): ViewState {
     case 'setup-failed':
       return { ...state, setupError: event.message };
     case 'images-loaded':
-      return { ...state, ready: true, images: event.images, cursor: Math.min(state.cursor, Math.max(0, event.images.length - 1)) };
+      return { ...state, ready: true, images: event.images, engines: event.engines ?? state.engines, cursor: Math.min(state.cursor, Math.max(0, event.images.length - 1)) };
     case 'cursor':
       return { ...state, cursor: clamp(state.cursor + event.delta, 0, Math.max(0, state.images.length - 1)) };
     case 'select-image': {

@@ -48,6 +48,7 @@ export function storedRunView(store: Store, run: RunRecord): RunView {
     focus: 0,
     done: run.status !== 'running',
     runId: run.id,
+    cluster: run.cluster ? `Slurm job ${run.cluster.jobId}, ${run.cluster.tasks} task${run.cluster.tasks === 1 ? '' : 's'}` : undefined,
     error: run.error ?? undefined,
   };
 }

@@ -7,6 +7,8 @@ import type { Key } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { EventStream } from '../agent/events.js';
 import { readTrajectory, replay } from '../agent/trajectory.js';
+import { errorMessage } from '../errors.js';
+import { cancelClusterRun } from '../pipeline/cluster-run.js';
 import type { RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { batcher } from './batcher.js';
@@ -25,6 +27,8 @@ export interface RolloutsModel {
   runIndex: number;
   live: boolean;
   transcript: TranscriptLine[];
+  /** What the last key did when it is not in view otherwise (cancelling a cluster run). */
+  note: string | null;
   onKey: (input: string, key: Key, pageRows: number, rowCount: number) => void;
 }
 
@@ -48,8 +52,8 @@ export function useRollouts(store: Store | undefined, liveRun: RunView | undefin
   const tag = run?.tags[Math.min(state.focus, run.tags.length - 1)];
   const view = tag ? run?.rollouts[tag] : undefined;
 
-  // While something runs, the elapsed times move on.
-  const [, tick] = useState(0);
+  // While something runs, the elapsed times move on (and a run of another process, e.g. on a cluster, is read on).
+  const [ticks, tick] = useState(0);
   const running = run ? run.tags.some((t) => run.rollouts[t]!.status === 'running') : false;
   useEffect(() => {
     if (!running) return;
@@ -62,9 +66,12 @@ export function useRollouts(store: Store | undefined, liveRun: RunView | undefin
     if (live || !store || !run?.runId || !tag) return view?.transcript ?? [];
     const rollout = store.get('rollouts', `${run.runId}-${tag}`);
     return rollout ? storedTranscript(store, rollout) : [];
-  }, [state.replay, tag, live, store, run, view, version]);
+  }, [state.replay, tag, live, store, run, view, version, ticks]);
 
   useEffect(() => () => replaying.current?.abort(), []);
+  // What `c` did to a cluster run, until another run is shown.
+  const [note, setNote] = useState<string | null>(null);
+  useEffect(() => setNote(null), [record?.id]);
 
   const startReplay = () => {
     if (!store || !run?.runId || !tag || view?.status === 'running' || view?.status === 'waiting') return;
@@ -110,8 +117,16 @@ export function useRollouts(store: Store | undefined, liveRun: RunView | undefin
       return;
     }
     if (input === 'c' && live) return cancelLive();
+    if (input === 'c' && store && record?.cluster && record.status === 'running') {
+      setNote(`cancelling Slurm job ${record.cluster.jobId}…`);
+      void cancelClusterRun(store, record.id).then(
+        () => setNote(`cancelled Slurm job ${record.cluster!.jobId}; its tasks stop their rollouts`),
+        (error: unknown) => setNote(`could not cancel: ${errorMessage(error)}`),
+      );
+      return;
+    }
     if (key.return && view?.bug) openBug(view.bug.id);
   };
 
-  return { state, runs, run, runIndex, live, transcript, onKey };
+  return { state, runs, run, runIndex, live, transcript, note, onKey };
 }

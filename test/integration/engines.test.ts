@@ -5,12 +5,19 @@
  * two while the second one is stopped and started again mid-run; every run
  * must make the same bugs with the same verdicts.
  */
+import { render } from 'ink-testing-library';
+import { createElement } from 'react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CHECK_PARAMS } from '../../src/bugs/meta.js';
 import { runInjection, type InjectResult } from '../../src/pipeline/inject.js';
 import { DEFAULT_SOLVE, solveBug } from '../../src/pipeline/solve.js';
 import type { RunEngineEvent } from '../../src/pipeline/run-engines.js';
 import { dockerClient } from '../../src/sandbox/docker.js';
+import { engineStatuses } from '../../src/sandbox/engines.js';
+import { listRepoImages } from '../../src/sandbox/repo-image.js';
+import { ImagesScreen } from '../../src/ui/images-screen.js';
+import { initialState, type ViewState } from '../../src/ui/state.js';
+import { initialImageBuild } from '../../src/ui/use-image-build.js';
 import { openStore } from '../../src/store/store.js';
 import { bugbench } from '../helpers/cli.js';
 import { startSecondEngine, stopEngineNow, stopSecondEngine } from '../helpers/second-engine.js';
@@ -32,6 +39,18 @@ function outcome(result: InjectResult): string[] {
     const verdict = bug?.check ? (bug.check.valid ? 'valid' : `invalid (${bug.check.failedCheck})`) : '-';
     return `${r.reason} ${bug?.fingerprint ?? '-'} ${verdict}`;
   });
+}
+
+/** The Images screen's frame with the knotcfg image selected and the engines as they are now. */
+async function imagesScreen(): Promise<string> {
+  const images = await listRepoImages(dockerClient(FIRST));
+  const state: ViewState = { ...initialState, ready: true, images, engines: await engineStatuses(), cursor: images.findIndex((i) => i.tag === IMAGE) };
+  const frame = render(createElement(ImagesScreen, { state, build: initialImageBuild, rows: 40, columns: 120 }));
+  try {
+    return frame.lastFrame() ?? '';
+  } finally {
+    frame.unmount();
+  }
 }
 
 const containersOfRun = async (host: string, runId: string) =>
@@ -58,6 +77,10 @@ describe('several Docker engines', () => {
     expect(oneEngine.filter((o) => o.startsWith('submitted'))).toHaveLength(6);
 
     process.env.DOCKER_HOST = `${FIRST}?slots=1,${second}?slots=1&name=second`;
+    // The Images screen says the second engine lacks the image and gets it when a run starts.
+    const before = await imagesScreen();
+    expect(before).toContain('on e1; second gets a copy when a run starts');
+    expect(before).toMatch(/engines: e1 ✓ \S+, 1 slot · second ✓ \S+, 1 slot/);
     const events: RunEngineEvent[] = [];
     const result = await inject((event) => events.push(event));
     const copied = events.find((e) => e.type === 'image-copy-finished');
@@ -72,6 +95,7 @@ describe('several Docker engines', () => {
     expect(engines.filter((e) => e === 'e1').length).toBeGreaterThanOrEqual(2);
     expect(engines.filter((e) => e === 'second').length).toBeGreaterThanOrEqual(2);
     expect(await containersOfRun(second, result.runId)).toEqual([]);
+    expect(await imagesScreen()).toMatch(/on e1, second(?!;)/);
 
     // doctor lists both engines, with the image now on each.
     const doctor = await bugbench(['doctor', '--json'], { env: { DOCKER_HOST: process.env.DOCKER_HOST } });
