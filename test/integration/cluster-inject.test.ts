@@ -14,10 +14,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { clusterOf, clusterTaskStates } from '../../src/pipeline/cluster-run.js';
 import { dockerClient } from '../../src/sandbox/docker.js';
 import { Store } from '../../src/store/store.js';
+import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
 import { BIN, bugbench } from '../helpers/cli.js';
 import { LOCAL_SLURM_DIR } from '../helpers/training.js';
 
-const INJECT = ['inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'removal', '--policy', 'offline', '--seed', '5', '--cluster', 'slurm', '--tasks', '2'];
+const INJECT = ['inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'removal', '--policy', 'offline', '--seed', '5', '--cluster', 'slurm', '--tasks', '2', ...INJECTION_TEST_FLAGS];
 
 function workspace() {
   const home = mkdtempSync(join(tmpdir(), 'bugbench-cluster-'));

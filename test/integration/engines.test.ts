@@ -8,7 +8,6 @@
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_CHECK_PARAMS } from '../../src/bugs/meta.js';
 import { runInjection, type InjectResult } from '../../src/pipeline/inject.js';
 import { DEFAULT_SOLVE, solveBug } from '../../src/pipeline/solve.js';
 import type { RunEngineEvent } from '../../src/pipeline/run-engines.js';
@@ -19,6 +18,7 @@ import { ImagesScreen } from '../../src/ui/images-screen.js';
 import { initialState, type ViewState } from '../../src/ui/state.js';
 import { initialImageBuild } from '../../src/ui/use-image-build.js';
 import { openStore } from '../../src/store/store.js';
+import { INJECTION_TEST_PARAMS } from '../helpers/check-params.js';
 import { bugbench } from '../helpers/cli.js';
 import { startSecondEngine, stopEngineNow, stopSecondEngine } from '../helpers/second-engine.js';
 
@@ -28,7 +28,7 @@ let second = '';
 const savedHost = process.env.DOCKER_HOST;
 
 const inject = (onEngineEvent?: (event: RunEngineEvent) => void) =>
-  runInjection({ image: IMAGE, strategy: 'removal', policy: 'offline', n: 6, concurrency: 2, seed: 11, params: DEFAULT_CHECK_PARAMS, maxSteps: 100, onEngineEvent });
+  runInjection({ image: IMAGE, strategy: 'removal', policy: 'offline', n: 6, concurrency: 2, seed: 11, params: INJECTION_TEST_PARAMS, maxSteps: 100, onEngineEvent });
 
 /** Per rollout index: how it ended, its bug's fingerprint and the checks' verdict. */
 function outcome(result: InjectResult): string[] {

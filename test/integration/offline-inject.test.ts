@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EventStream, type RolloutEvent } from '../../src/agent/events.js';
 import { readTrajectory, replay } from '../../src/agent/trajectory.js';
-import { DEFAULT_CHECK_PARAMS } from '../../src/bugs/meta.js';
 import { runInjection, type InjectStrategy } from '../../src/pipeline/inject.js';
 import { dockerClient } from '../../src/sandbox/docker.js';
 import { bugbench } from '../helpers/cli.js';
+import { INJECTION_TEST_PARAMS } from '../helpers/check-params.js';
 import { makePlainProject } from '../helpers/plain-project.js';
 
 const inject = (image: string, strategy: InjectStrategy, n: number, seed = 21) =>
-  runInjection({ image, strategy, policy: 'offline', n, concurrency: 2, seed, params: DEFAULT_CHECK_PARAMS, maxSteps: 100 });
+  runInjection({ image, strategy, policy: 'offline', n, concurrency: 2, seed, params: INJECTION_TEST_PARAMS, maxSteps: 100 });
 
 describe('the offline injector', () => {
   it.each([
@@ -58,7 +58,7 @@ describe('the offline injector', () => {
       n: 1,
       concurrency: 1,
       seed: 3,
-      params: DEFAULT_CHECK_PARAMS,
+      params: INJECTION_TEST_PARAMS,
       maxSteps: 100,
       onEvent: (_, event) => live.push(event),
     });
@@ -82,7 +82,7 @@ describe('the offline injector', () => {
 
 describe('removal+history', () => {
   it('draws the removal or the history prompt per rollout from the seed, and every bug records which one it got', async () => {
-    const result = await runInjection({ image: 'bugbench/repo-slotsmith:latest', strategy: 'removal+history', policy: 'offline', n: 6, concurrency: 2, seed: 11, params: DEFAULT_CHECK_PARAMS, maxSteps: 100 });
+    const result = await runInjection({ image: 'bugbench/repo-slotsmith:latest', strategy: 'removal+history', policy: 'offline', n: 6, concurrency: 2, seed: 11, params: INJECTION_TEST_PARAMS, maxSteps: 100 });
     expect(result.rollouts).toHaveLength(6);
     const prompts = result.bugs.map((b) => JSON.parse(readFileSync(`${b.artifactDir}/meta.json`, 'utf8')).prompt as string);
     expect(prompts).toHaveLength(result.bugs.length);

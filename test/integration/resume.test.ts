@@ -5,6 +5,7 @@ import { execa } from 'execa';
 import { describe, expect, it, vi } from 'vitest';
 import { dockerClient } from '../../src/sandbox/docker.js';
 import { Store } from '../../src/store/store.js';
+import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
 import { BIN, bugbench } from '../helpers/cli.js';
 
 const containersOf = async (runId: string) =>
@@ -14,7 +15,7 @@ describe('an injection killed with SIGKILL', () => {
   it('leaves no half-written bug, is marked interrupted at the next start, and --resume finishes it', async () => {
     const home = mkdtempSync(join(tmpdir(), 'bugbench-resume-'));
     const env = { BUGBENCH_HOME: home };
-    const child = execa('node', [BIN, 'inject', '--image', 'bugbench/repo-slotsmith:latest', '--strategy', 'removal', '--policy', 'offline', '-n', '3', '--concurrency', '1', '--seed', '7'], { env, reject: false });
+    const child = execa('node', [BIN, 'inject', '--image', 'bugbench/repo-slotsmith:latest', '--strategy', 'removal', '--policy', 'offline', '-n', '3', '--concurrency', '1', '--seed', '7', ...INJECTION_TEST_FLAGS], { env, reject: false });
     // Kill it once the second rollout is under way (the first bug is then stored, or being checked).
     let runId = '';
     await vi.waitFor(

@@ -12,6 +12,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { clusterOf, clusterTaskStates } from '../../src/pipeline/cluster-run.js';
 import { Store } from '../../src/store/store.js';
 import { App, realCore } from '../../src/ui/app.js';
+import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
 import { BIN } from '../helpers/cli.js';
 import { fits, renderIn } from '../helpers/terminal.js';
 import { LOCAL_SLURM_DIR } from '../helpers/training.js';
@@ -26,7 +27,7 @@ describe('a cluster run on the Rollouts screen', () => {
     const home = mkdtempSync(join(tmpdir(), 'bugbench-cluster-ui-'));
     chmodSync(home, 0o755);
     const env = { BUGBENCH_HOME: home, BUGBENCH_SLURM_DIR: LOCAL_SLURM_DIR, SLURMRESTD_URL: '', SLURMRESTD_SOCKET: '', SLURM_JWT: '', DOCKER_HOST: '' };
-    const child = execa('node', [BIN, 'inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'removal', '--policy', 'offline', '--seed', '7', '--cluster', 'slurm', '--tasks', '2', '-n', '12'], { env, reject: false });
+    const child = execa('node', [BIN, 'inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'removal', '--policy', 'offline', '--seed', '7', '--cluster', 'slurm', '--tasks', '2', '-n', '12', ...INJECTION_TEST_FLAGS], { env, reject: false });
     const store = Store.open({ root: home });
     let runId = '';
     await vi.waitFor(
