@@ -26,7 +26,8 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
     synopsis:
       'bugbench inject --image T --strategy removal|history|removal+history|direct|featadd|buginstruct [--policy anthropic|offline] [--model M]\n' +
       '  [-n N] [--concurrency C] [--seed X] [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD]\n' +
-      '  [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--cluster slurm --tasks T] [--json]\n' +
+      '  [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--buggy-runs N] [--max-weakened-tests N]\n' +
+      '  [--cluster slurm --tasks T] [--json]\n' +
       'bugbench inject --resume RUN-ID [--tasks T] [--json]   (finishes an interrupted or cancelled run with its own options)',
   },
   runs: {

@@ -1,7 +1,7 @@
 /**
  * `bugbench inject --image T --strategy S [--policy P] [--model M] [-n N] [--concurrency C] [--seed X]
  *   [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD] [--min-passing N] [--min-changed-files N]
- *   [--min-failing N] [--timeout S] [--json]`
+ *   [--min-failing N] [--timeout S] [--buggy-runs N] [--max-weakened-tests N] [--json]`
  * `bugbench inject --resume RUN-ID [--json]` finishes an interrupted or cancelled run with its own options.
  */
 import { DEFAULT_CHECK_PARAMS, type CheckParams } from '../bugs/meta.js';
@@ -43,6 +43,8 @@ const FLAGS = {
   'min-changed-files': { type: 'string' },
   'min-failing': { type: 'string' },
   timeout: { type: 'string' },
+  'buggy-runs': { type: 'string' },
+  'max-weakened-tests': { type: 'string' },
   resume: { type: 'string' },
   cluster: { type: 'string' },
   tasks: { type: 'string' },
@@ -130,7 +132,10 @@ function settingsFrom(values: Values) {
     minChangedFiles: positiveInt('min-changed-files', values['min-changed-files'], 1) ?? DEFAULT_CHECK_PARAMS.minChangedFiles,
     minFailingTests: positiveInt('min-failing', values['min-failing'], 1) ?? DEFAULT_CHECK_PARAMS.minFailingTests,
     testTimeoutSec: positiveInt('timeout', values.timeout, 1) ?? DEFAULT_CHECK_PARAMS.testTimeoutSec,
+    buggyRuns: positiveInt('buggy-runs', values['buggy-runs'], 1) ?? DEFAULT_CHECK_PARAMS.buggyRuns,
   };
+  const maxWeakened = positiveInt('max-weakened-tests', values['max-weakened-tests']);
+  if (maxWeakened !== undefined) params.maxWeakenedTests = maxWeakened;
   return {
     image: values.image,
     strategy: values.strategy as InjectStrategy,

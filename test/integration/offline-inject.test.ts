@@ -97,9 +97,11 @@ describe('removal+history', () => {
 
 describe('bugbench inject', () => {
   it('prints the documented JSON and stores bugs that `check` finds by id', async () => {
-    const result = await bugbench(['inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'history', '--policy', 'offline', '-n', '1', '--seed', '4', '--json']);
+    const result = await bugbench(['inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'history', '--policy', 'offline', '-n', '1', '--seed', '4', '--buggy-runs', '3', '--max-weakened-tests', '40', '--json']);
     expect(result.exitCode, result.stderr).toBe(0);
     const json = JSON.parse(result.stdout);
+    // The check thresholds given to inject are the bug's own.
+    expect(JSON.parse(readFileSync(`${json.bugs[0].artifactDir}/meta.json`, 'utf8')).params).toMatchObject({ buggyRuns: 3, maxWeakenedTests: 40 });
     expect(json.runId).toMatch(/^run-/);
     expect(Object.keys(json.bugs[0]).sort()).toEqual(['artifactDir', 'failedCheck', 'id', 'rollout', 'status', 'trajectory', 'valid']);
     const check = await bugbench(['check', json.bugs[0].id, '--json']);
