@@ -128,6 +128,11 @@ export class CheckContext {
     return this.lanes[i]!;
   }
 
+  /** Makes every lane's container now, so the first runs do not wait for them (solving warms its evaluation lanes while the agents work). */
+  warm(): void {
+    for (let i = 0; i < Math.max(1, this.setup.parallelism); i++) void this.lane(i);
+  }
+
   /** The bug's own container (lane 0). */
   sandbox(): Promise<Sandbox> {
     return this.lane(0);

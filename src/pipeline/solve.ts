@@ -269,6 +269,7 @@ async function runAttempts(store: Store, runId: string, indices: number[], optio
         }
         return sandbox;
       }, indices.length);
+      evaluation.warm();
       side = { containers, evaluation };
       sides.set(engine.name, side);
     }
@@ -279,8 +280,16 @@ async function runAttempts(store: Store, runId: string, indices: number[], optio
   options.signal?.addEventListener('abort', onAbort, { once: true });
   // Attempt containers are removed while the next attempts go on; the run ends once they are gone.
   const cleanups: Promise<void>[] = [];
-  const attempt = (i: number) => engines.run(`${runId}-a${i + 1}`, (placement) => attemptOn(i, placement));
-  const attemptOn = async (i: number, placement: Placement) => {
+  // The run's concurrency bounds the agents at work: an attempt gives its turn to the next one once its
+  // agent ends, and its evaluation goes on in the evaluation lanes meanwhile (the run ends once all are judged).
+  const judging: Promise<void>[] = [];
+  const attempt = (i: number) =>
+    new Promise<void>((agentEnded, failed) => {
+      const whole = engines.run(`${runId}-a${i + 1}`, (placement) => attemptOn(i, placement, agentEnded));
+      judging.push(whole);
+      whole.then(() => agentEnded(), failed);
+    });
+  const attemptOn = async (i: number, placement: Placement, agentEnded: () => void) => {
     const id = `${runId}-a${i + 1}`;
     const { containers, evaluation } = sideOf(placement.engine);
     const patchPath = store.abs(join('runs', runId, `${id}.diff`));
@@ -307,6 +316,7 @@ async function runAttempts(store: Store, runId: string, indices: number[], optio
     });
     cleanups.push(outcome.cleanup);
     await placement.confirm(outcome.failure);
+    agentEnded();
     let fields: Partial<AttemptRecord>;
     if (outcome.reason === 'submitted' && existsSync(patchPath)) {
       const judged = await evaluateInContext(evaluation, readFileSync(patchPath, 'utf8'), spec, id, i);
@@ -336,7 +346,9 @@ async function runAttempts(store: Store, runId: string, indices: number[], optio
   };
   try {
     await forEachConcurrently(indices, options.concurrency, attempt, options.signal);
+    await Promise.all(judging);
   } finally {
+    await Promise.allSettled(judging);
     options.signal?.removeEventListener('abort', onAbort);
     await Promise.all([closeSides(), ...cleanups]);
     await engines.close();
