@@ -282,6 +282,7 @@ async function runAttempts(store: Store, runId: string, indices: number[], optio
   const cleanups: Promise<void>[] = [];
   // The run's concurrency bounds the agents at work: an attempt gives its turn to the next one once its
   // agent ends, and its evaluation goes on in the evaluation lanes meanwhile (the run ends once all are judged).
+  // An attempt retried after its engine was lost runs again at once, bounded by the engines' slots alone.
   const judging: Promise<void>[] = [];
   const attempt = (i: number) =>
     new Promise<void>((agentEnded, failed) => {

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadArtifact } from '../../src/bugs/artifact.js';
 import { readTrajectory } from '../../src/agent/trajectory.js';
 import { importArtifact } from '../../src/pipeline/import.js';
+import { DEFAULT_SOLVE, solveBug } from '../../src/pipeline/solve.js';
 import { buildStartingState } from '../../src/pipeline/starting-state.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { Store } from '../../src/store/store.js';
@@ -60,6 +61,35 @@ describe('solving', () => {
     expect(new Set(result.attempts.map((a: { solver: string }) => a.solver))).toEqual(new Set(['offline/oracle', 'offline/partial', 'offline/noop']));
     expect(Store.open({ root: home }).get('bugs', bug)?.solve).toMatchObject({ runId: result.runId, attempts: 6, solved: 2 });
   }, 180_000);
+
+  it('keeps at most C agents at work, and starts the next attempt while the last submitted patch is judged', async () => {
+    const order: string[] = [];
+    let working = 0;
+    let mostAtOnce = 0;
+    const result = await solveBug(bug, {
+      ...DEFAULT_SOLVE,
+      store,
+      policy: 'offline',
+      k: 3,
+      concurrency: 1,
+      solver: 'oracle',
+      onEvent: (id, event) => {
+        if (event.type === 'rollout-started') {
+          working += 1;
+          mostAtOnce = Math.max(mostAtOnce, working);
+          order.push(`start ${id.split('-').at(-1)}`);
+        }
+        if (event.type === 'finished') working -= 1;
+      },
+      onAttempt: (attempt) => order.push(`judged ${attempt.id.split('-').at(-1)}`),
+    });
+    expect(result.solveRate).toBe(1);
+    expect(mostAtOnce).toBe(1);
+    // a2 starts once a1's agent has submitted, before a1's patch has been judged.
+    expect(order.indexOf('start a2')).toBeGreaterThan(order.indexOf('start a1'));
+    expect(order.indexOf('start a2')).toBeLessThan(order.indexOf('judged a1'));
+    expect(order.filter((o) => o.startsWith('judged'))).toHaveLength(3);
+  }, 120_000);
 
   it('turns a failed partial repair into a valid order-2 bug with its own FAIL_TO_PASS, and stops at order 2', async () => {
     const result = await json('higher-order', bug);
