@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { fix, reportHealthy } from '../src/pipeline/doctor.js';
-import { aptInstall, commandExists } from '../src/sandbox/engine.js';
+import { aptInstall, commandExists, ensureEngine } from '../src/sandbox/engine.js';
 import { workspacePath } from '../src/paths.js';
 
 export default async function setup(): Promise<void> {
@@ -18,6 +18,9 @@ export default async function setup(): Promise<void> {
   await execa('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: PACKAGE_ROOT });
   // The end-to-end tests drive the real TUI in tmux.
   if (!(await commandExists('tmux'))) await aptInstall(['tmux'], log, workspacePath('logs', 'apt.log'));
+  // The Docker engine comes first: slurm-up puts the job user in the group of the engine's socket,
+  // which exists only once Docker is installed (jobs started before that could never reach it).
+  await ensureEngine(log);
   // The slurm engine's tests need a real cluster: installed and started when missing, ~50 ms when up.
   const slurm = await execa(join(PACKAGE_ROOT, 'scripts', 'slurm-up'), [], { reject: false, all: true });
   if (slurm.exitCode !== 0) throw new Error(`scripts/slurm-up failed:\n${slurm.all}`);
