@@ -18,7 +18,7 @@ import { acceptBug } from '../src/pipeline/review.js';
 import { filterBugs } from '../src/store/queries.js';
 import type { BugRecord } from '../src/store/records.js';
 import { Store } from '../src/store/store.js';
-import { exportDataset } from '../src/training/datasets/export.js';
+import { exportDataset } from '../src/datasets/export.js';
 
 const BUGS = Number(process.env.BENCH_BUGS ?? 50_000);
 const FIXTURE = join(PACKAGE_ROOT, 'test', 'fixtures', 'artifacts', 'valid-two-files');

@@ -2,7 +2,7 @@
 import { UsageError } from '../errors.js';
 import { recoverAbandoned } from '../store/recover.js';
 import { openStore } from '../store/store.js';
-import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../training/datasets/export.js';
+import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../datasets/export.js';
 import { parseFlags, printJson, stderrProgress } from './args.js';
 import { parseStatus } from './bugs.js';
 

@@ -13,7 +13,7 @@ import type { Progress } from '../progress.js';
 import type { BugStatus, JobRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
 import { DRY_RUN_COMMAND } from '../training/command-template.js';
-import { exportDataset } from '../training/datasets/export.js';
+import { exportDataset } from '../datasets/export.js';
 import { jobKey } from '../training/job-key.js';
 import { openQueue } from '../training/queue.js';
 import type { TrainingSettings } from '../training/settings.js';

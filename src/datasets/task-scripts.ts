@@ -6,7 +6,7 @@
  * the parsed test map. Every diff and script travels inside them, so a
  * trainer needs nothing but the image and the line of the dataset.
  */
-import { hereDoc, shellQuote } from '../../sandbox/shell-text.js';
+import { hereDoc, shellQuote } from '../sandbox/shell-text.js';
 
 export interface TaskMaterial {
   baseCommit: string;

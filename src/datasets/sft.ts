@@ -8,10 +8,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ContentBlock, Message, ToolDefinition } from '../../agent/messages.js';
-import { readTrajectory } from '../../agent/trajectory.js';
-import type { AttemptRecord, BugRecord } from '../../store/records.js';
-import type { Store } from '../../store/store.js';
+import type { ContentBlock, Message, ToolDefinition } from '../agent/messages.js';
+import { readTrajectory } from '../agent/trajectory.js';
+import type { AttemptRecord, BugRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
 
 type ChatMessage =
   | { role: 'system' | 'user'; content: string }

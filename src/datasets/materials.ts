@@ -4,14 +4,14 @@
  * FAIL_TO_PASS / PASS_TO_PASS of its latest valid check.
  */
 import { readFileSync } from 'node:fs';
-import { readJsonFile } from '../../store/json-file.js';
+import { readJsonFile } from '../store/json-file.js';
 import { join } from 'node:path';
-import { ARTIFACT_FILES, BUG_FILES, parseTestFiles } from '../../bugs/artifact.js';
-import { DEFAULT_CHECK_PARAMS, REPORT_STRATEGIES } from '../../bugs/meta.js';
-import { reverseDiff } from '../../bugs/reverse-diff.js';
-import { templateStatement } from '../../agent/prompts.js';
-import { bugFolder, checkFolder, type BugRecord } from '../../store/records.js';
-import type { Store } from '../../store/store.js';
+import { ARTIFACT_FILES, BUG_FILES, parseTestFiles } from '../bugs/artifact.js';
+import { DEFAULT_CHECK_PARAMS, REPORT_STRATEGIES } from '../bugs/meta.js';
+import { reverseDiff } from '../bugs/reverse-diff.js';
+import { templateStatement } from '../agent/prompts.js';
+import { bugFolder, checkFolder, type BugRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
 import type { TaskMaterial } from './task-scripts.js';
 
 

@@ -6,10 +6,10 @@
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { BugbenchError, errorMessage } from '../../errors.js';
-import type { Progress } from '../../progress.js';
-import type { BugRecord, BugStatus } from '../../store/records.js';
-import type { Store } from '../../store/store.js';
+import { BugbenchError, errorMessage } from '../errors.js';
+import type { Progress } from '../progress.js';
+import type { BugRecord, BugStatus } from '../store/records.js';
+import type { Store } from '../store/store.js';
 import { ExportSkip, loadMaterial } from './materials.js';
 import { rlTask } from './rl.js';
 import { sftLines, solvedAttempts } from './sft.js';
