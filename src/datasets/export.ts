@@ -10,6 +10,7 @@ import { BugbenchError, errorMessage } from '../errors.js';
 import type { Progress } from '../progress.js';
 import type { BugRecord, BugStatus } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import { bugKey } from '../store/duplicates.js';
 import { ExportSkip, loadMaterial } from './materials.js';
 import { rlTask } from './rl.js';
 import { sftLines, solvedAttempts } from './sft.js';
@@ -54,6 +55,26 @@ function openBeside(out: string): { fd: number; temp: string } {
   }
 }
 
+/**
+ * The bugs with one of each fingerprint: a dataset never holds one bug twice,
+ * even from a workspace whose duplicates were marked before the claim rule held.
+ */
+export function oneOfEach(bugs: BugRecord[]): { bugs: BugRecord[]; repeats: { id: string; reason: string }[] } {
+  const first = new Map<string, string>();
+  const kept: BugRecord[] = [];
+  const repeats: { id: string; reason: string }[] = [];
+  for (const bug of bugs) {
+    const key = bugKey(bug);
+    const holder = first.get(key);
+    if (holder) repeats.push({ id: bug.id, reason: `the same bug as ${holder} (same image, base commit and fingerprint)` });
+    else {
+      first.set(key, bug.id);
+      kept.push(bug);
+    }
+  }
+  return { bugs: kept, repeats };
+}
+
 type LineMaker = (store: Store, bug: BugRecord) => unknown[];
 
 const MAKERS: Record<ExportFormat, LineMaker> = {
@@ -65,7 +86,7 @@ const MAKERS: Record<ExportFormat, LineMaker> = {
 export async function exportDataset(store: Store, options: ExportOptions): Promise<ExportResult> {
   const out = resolve(options.out);
   const status = options.status ?? 'accepted';
-  const bugs = store.all('bugs').filter((b) => b.status === status);
+  const { bugs, repeats } = oneOfEach(store.all('bugs').filter((b) => b.status === status));
   const make = MAKERS[options.format];
   // SFT data comes from successful solver attempts only; with none there is nothing to write.
   if (options.format === 'sft' && !bugs.some((b) => solvedAttempts(store, b).length > 0)) {
@@ -74,7 +95,7 @@ export async function exportDataset(store: Store, options: ExportOptions): Promi
     );
   }
   const { fd, temp } = openBeside(out);
-  const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: [] };
+  const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: repeats };
   let buffer = '';
   try {
     for (const [i, bug] of bugs.entries()) {

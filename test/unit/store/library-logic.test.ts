@@ -3,6 +3,7 @@ import { bugFingerprint } from '../../../src/bugs/fingerprint.js';
 import { acceptRefusal } from '../../../src/pipeline/review.js';
 import { statusOf, summariseReport } from '../../../src/store/check-summary.js';
 import { duplicateRoot } from '../../../src/store/duplicates.js';
+import { oneOfEach } from '../../../src/datasets/export.js';
 import { countsByImage, describeCounts, filterBugs } from '../../../src/store/queries.js';
 import type { BugRecord } from '../../../src/store/records.js';
 
@@ -49,6 +50,12 @@ describe('duplicates', () => {
     // An earlier invalid bug claims nothing; the first of its kind is not its own duplicate.
     expect(duplicateRoot([bug('b1', { status: 'invalid' })], bug('b2'))).toBeUndefined();
     expect(duplicateRoot(bugs, bug('b2'))).toBeUndefined();
+  });
+
+  it('keeps one bug of each fingerprint in a dataset, even when two copies were both marked valid', () => {
+    const { bugs, repeats } = oneOfEach([bug('b1'), bug('b2', { fingerprint: 'f2' }), bug('b3'), bug('b4', { image: 'other:1' })]);
+    expect(bugs.map((b) => b.id)).toEqual(['b1', 'b2', 'b4']);
+    expect(repeats).toEqual([{ id: 'b3', reason: expect.stringContaining('the same bug as b1') }]);
   });
 });
 
