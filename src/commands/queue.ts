@@ -1,6 +1,6 @@
 /**
  * `bugbench queue submit --engine slurm|ray|local --format swebench|sft|rl [--status S] [--command TEMPLATE]
- *    [--gpus N] [--cpus N] [--memory MB] [--time-limit MIN] [--json]`
+ *    [--gpus N] [--cpus N] [--memory MB] [--time-limit MIN] [--force] [--json]`
  * `bugbench queue list [--json]`, `queue status <id> [--json]`, `queue logs <id> [--follow]`, `queue cancel <id>`
  */
 import { UsageError } from '../errors.js';
@@ -47,6 +47,7 @@ async function submit(args: string[]): Promise<number> {
     cpus: { type: 'string' },
     memory: { type: 'string' },
     'time-limit': { type: 'string' },
+    force: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   });
   const engine = (values.engine ?? defaultEngine()) as EngineName | undefined;
@@ -66,10 +67,16 @@ async function submit(args: string[]): Promise<number> {
       memoryMb: positiveInt('memory', values.memory, 1),
       timeLimitMinutes: positiveInt('time-limit', values['time-limit'], 1),
     },
+    force: values.force,
     progress: values.json ? undefined : stderrProgress,
   });
   if (values.json) printJson({ ...jobJson(job, store), created });
-  else process.stdout.write(`${job.id} ${created ? 'submitted' : 'was already submitted'}: ${job.bugCount} ${job.status} bug(s) as ${job.format} (${job.dataset}); \`bugbench queue status ${job.id}\`\n`);
+  else if (created) process.stdout.write(`${job.id} submitted: ${job.bugCount} ${job.status} bug(s) as ${job.format} (${job.dataset}); \`bugbench queue status ${job.id}\`\n`);
+  else {
+    process.stdout.write(
+      `${job.id} was already submitted with the same bugs, format, command and resources (now ${job.state}); nothing new was submitted — \`bugbench queue status ${job.id}\`, or add --force to run it again\n`,
+    );
+  }
   return 0;
 }
 

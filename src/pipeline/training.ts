@@ -12,7 +12,8 @@ import { BugbenchError } from '../errors.js';
 import type { Progress } from '../progress.js';
 import type { BugStatus, JobRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
-import { DRY_RUN_COMMAND } from '../training/command-template.js';
+import { checkTemplate, DRY_RUN_COMMAND } from '../training/command-template.js';
+import { randomUUID } from 'node:crypto';
 import { exportDataset } from '../datasets/export.js';
 import { jobKey } from '../training/job-key.js';
 import { openQueue } from '../training/queue.js';
@@ -35,6 +36,8 @@ export interface TrainingSubmit {
   kind?: JobKind;
   resources?: JobResources;
   settings?: TrainingSettings;
+  /** Submit even if the same job was submitted before (a new job, a new key). */
+  force?: boolean;
   progress?: Progress;
 }
 
@@ -59,6 +62,8 @@ function recordOf(handle: JobHandle, fields: Omit<JobRecord, 'id' | 'engine' | '
 }
 
 export async function submitTraining(store: Store, options: TrainingSubmit): Promise<{ job: JobRecord; created: boolean }> {
+  // A command that cannot be filled is refused before anything is exported or found.
+  if (options.command !== undefined) checkTemplate(options.command);
   const status = options.status ?? 'accepted';
   const bugs = store.all('bugs').filter((b) => b.status === status);
   if (bugs.length === 0) {
@@ -67,6 +72,7 @@ export async function submitTraining(store: Store, options: TrainingSubmit): Pro
   const key = jobKey(
     bugs.map((b) => b.id),
     options.format,
+    { command: options.command, resources: options.resources, nonce: options.force ? randomUUID() : undefined },
   );
   const known = store.all('jobs').find((j) => j.key === key && j.engine === options.engine && j.state !== 'failed' && j.state !== 'cancelled');
   if (known) return { job: known, created: false };

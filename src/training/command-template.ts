@@ -6,8 +6,10 @@
  * Each placeholder becomes one shell word: values are single-quoted, and
  * `{job_id}` (known only once the engine starts the job) becomes
  * "${BUGBENCH_JOB_ID}". So do not put placeholders inside quotes of your own.
- * `{{` and `}}` stand for literal braces. An unknown `{word}` is an error, so a
- * typo never reaches the cluster.
+ * `{{` and `}}` stand for literal braces and the shell's `${NAME}` is left as it
+ * is (so are braces around anything but a lower-case word, such as the
+ * shell's `{a,b}`). A `{word}` that is not a placeholder is an error, found before
+ * anything is exported or submitted, so a typo never reaches the cluster.
  *
  * Every engine also gives the command the same values as environment variables
  * (`jobEnvironment`), for scripts that would rather read those.
@@ -53,17 +55,29 @@ export function placeholderValues(spec: JobSpec): Record<Placeholder, string> {
   };
 }
 
-/** The command with its placeholders filled; throws JobSpecError naming an unknown placeholder. */
-export function fillCommand(template: string, spec: JobSpec): string {
-  const values = placeholderValues(spec);
-  return template.replace(/\{\{|\}\}|\{([a-z_]+)\}/g, (match, name: string | undefined) => {
+/** Fills the template's placeholders with `value`; throws JobSpecError naming an unknown placeholder. */
+function fill(template: string, value: (name: Placeholder) => string): string {
+  return template.replace(/\{\{|\}\}|\$\{[^{}]*\}|\{([a-z_]+)\}/g, (match, name: string | undefined) => {
     if (match === '{{') return '{';
     if (match === '}}') return '}';
-    if (name !== undefined && name in values) return values[name as Placeholder];
+    // The shell's own ${NAME} is left to the shell.
+    if (match.startsWith('$')) return match;
+    if (name !== undefined && (PLACEHOLDERS as readonly string[]).includes(name)) return value(name as Placeholder);
     throw new JobSpecError(
       `the training command has an unknown placeholder {${name}}; known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(' ')} (write {{ and }} for literal braces)`,
     );
   });
+}
+
+/** Throws JobSpecError if the template names a placeholder there is no value for: checked before anything is exported or submitted. */
+export function checkTemplate(template: string): void {
+  fill(template, () => '');
+}
+
+/** The command with its placeholders filled; throws JobSpecError naming an unknown placeholder. */
+export function fillCommand(template: string, spec: JobSpec): string {
+  const values = placeholderValues(spec);
+  return fill(template, (name) => values[name]);
 }
 
 /**

@@ -66,6 +66,30 @@ describe('bugbench queue on the local Slurm', () => {
     expect(list.filter((j: { key: string }) => j.key === first.key)).toHaveLength(1);
   }, 120_000);
 
+  it('makes a new job for the same dataset with another command or resources, or with --force; refuses an unknown placeholder before submitting', async () => {
+    const first = await json('queue', 'submit', '--engine', 'slurm', '--format', 'swebench', '--command', 'echo first {dataset}');
+    expect(first).toMatchObject({ created: true, command: 'echo first {dataset}' });
+    const other = await json('queue', 'submit', '--engine', 'slurm', '--format', 'swebench', '--command', 'echo second {dataset}');
+    expect(other).toMatchObject({ created: true, command: 'echo second {dataset}' });
+    expect(other.id).not.toBe(first.id);
+    expect(await until(other.id, ['succeeded'])).toMatchObject({ state: 'succeeded' });
+    expect((await cli('queue', 'logs', other.id)).stdout).toMatch(/^second .*dataset-swebench\.jsonl/m);
+    const moreTime = await json('queue', 'submit', '--engine', 'slurm', '--format', 'swebench', '--command', 'echo second {dataset}', '--time-limit', '5');
+    expect(moreTime.id).not.toBe(other.id);
+    // The same again is found, and says how to run it anyway.
+    const again = await cli('queue', 'submit', '--engine', 'slurm', '--format', 'swebench', '--command', 'echo second {dataset}');
+    expect(again.stdout).toMatch(new RegExp(`^${other.id} was already submitted with the same bugs, format, command and resources .*--force`));
+    const forced = await json('queue', 'submit', '--engine', 'slurm', '--format', 'swebench', '--command', 'echo second {dataset}', '--force');
+    expect(forced.created).toBe(true);
+    expect(forced.id).not.toBe(other.id);
+
+    const before = (await json('queue', 'list')).length;
+    const typo = await cli('queue', 'submit', '--engine', 'slurm', '--format', 'swebench', '--command', 'train {nope} {dataset}', '--force');
+    expect(typo.exitCode).toBe(1);
+    expect(typo.stderr.trim()).toMatch(/^bugbench: the training command has an unknown placeholder \{nope\}; known: \{dataset\}/);
+    expect((await json('queue', 'list')).length).toBe(before);
+  }, 180_000);
+
   it('ends a job whose command exits 3 as failed with exit code 3, and a long one cancelled', async () => {
     const failing = await json('queue', 'submit', '--engine', 'slurm', '--format', 'rl', '--command', 'echo reading {dataset}; exit 3');
     expect(await until(failing.id, ['failed'])).toMatchObject({ state: 'failed', exitCode: 3 });

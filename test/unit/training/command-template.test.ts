@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { DRY_RUN_COMMAND, fillCommand, jobEnvironment, shellQuote } from '../../../src/training/command-template.js';
+import { checkTemplate, DRY_RUN_COMMAND, fillCommand, jobEnvironment, shellQuote } from '../../../src/training/command-template.js';
 import type { JobSpec } from '../../../src/training/types.js';
 
 const spec: JobSpec = {
@@ -38,6 +38,8 @@ describe('command template', () => {
   it('keeps shell variables and literal braces, and refuses unknown placeholders', () => {
     expect(fillCommand('echo ${HOME} {{dataset}} {a b}', spec)).toBe('echo ${HOME} {dataset} {a b}');
     expect(() => fillCommand('train {datset}', spec)).toThrow(/unknown placeholder \{datset\}; known: \{dataset\}/);
+    expect(() => checkTemplate('train {nope}')).toThrow(/unknown placeholder \{nope\}/);
+    expect(() => checkTemplate('train {dataset} ${lower} {{x}}')).not.toThrow();
   });
 
   it('quotes values for POSIX shells', () => {

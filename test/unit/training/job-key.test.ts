@@ -15,6 +15,16 @@ describe('jobKey', () => {
     expect(jobKey(['b-1b-2'], 'sft')).not.toBe(base);
   });
 
+  it('changes with the command, the resources and a nonce, and ignores resources left unset', () => {
+    const base = jobKey(['b-1'], 'sft', { command: 'train {dataset}' });
+    expect(jobKey(['b-1'], 'sft', { command: 'train {dataset}' })).toBe(base);
+    expect(jobKey(['b-1'], 'sft', { command: 'train2 {dataset}' })).not.toBe(base);
+    expect(jobKey(['b-1'], 'sft')).not.toBe(base);
+    expect(jobKey(['b-1'], 'sft', { command: 'train {dataset}', resources: { gpus: 1 } })).not.toBe(base);
+    expect(jobKey(['b-1'], 'sft', { command: 'train {dataset}', resources: { gpus: undefined } })).toBe(base);
+    expect(jobKey(['b-1'], 'sft', { command: 'train {dataset}', nonce: 'x' })).not.toBe(base);
+  });
+
   it('is stable across releases and usable as an engine id', () => {
     const key = jobKey(['bug-1', 'bug-2'], 'swebench');
     // A changed key would make every stored job look new: pinned.
