@@ -135,6 +135,11 @@ export async function buildHigherOrder(parentId: string, hooks: HigherOrderHooks
         skip('its patch repaired every file of the bug; what still fails comes from its own changes');
         continue;
       }
+      // A state made only of the parent's own code is part of the parent bug, not one the solver made.
+      if (readFileSync(join(staging, ARTIFACT_FILES.predPatch), 'utf8').trim() === '') {
+        skip(`its patch only repaired whole files of the bug (${[...repaired].join(', ')}) and changed nothing else: what is left is the parent's own bug, not a new state`);
+        continue;
+      }
       writeFileSync(join(staging, BUG_FILES.goldPatch), gold);
       const fingerprint = bugFingerprint(
         [readFileSync(join(staging, ARTIFACT_FILES.bugInject), 'utf8'), readFileSync(join(staging, ARTIFACT_FILES.predPatch), 'utf8')].join('\n'),

@@ -1,8 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadArtifact } from '../../src/bugs/artifact.js';
+import { formatDiffFiles, parseDiffFiles } from '../../src/bugs/diff.js';
+import { reverseDiff } from '../../src/bugs/reverse-diff.js';
 import { readTrajectory } from '../../src/agent/trajectory.js';
 import { importArtifact } from '../../src/pipeline/import.js';
 import { DEFAULT_SOLVE, solveBug } from '../../src/pipeline/solve.js';
@@ -20,12 +22,6 @@ const json = async (...args: string[]) => {
   return JSON.parse(result.stdout);
 };
 let bug = '';
-
-/** What still fails once a partial repair has fixed one of the two files of the valid-two-files bug. */
-const ORDER_2_FAIL_TO_PASS = {
-  serializer: [...VALID_FAIL_TO_PASS.filter((t) => t.includes('test_lexer')), 'tests/test_serializer.py::test_round_trip_of_floats_written_with_exponent'],
-  lexer: ['tests/test_serializer.py::test_dashed_key_stays_bare', 'tests/test_serializer.py::test_non_ascii_key_is_quoted'],
-};
 
 beforeAll(async () => {
   bug = (await importArtifact(store, artifactPath('valid-two-files'), { analysis: { policy: 'offline' } })).bug.id;
@@ -101,23 +97,34 @@ describe('solving', () => {
       expect(record).toMatchObject({ order: 2, parentId: bug, attemptId: child.attempt });
       const attempt = fresh.get('attempts', child.attempt)!;
       expect(attempt.solver).toBe('offline/partial');
-      // The partial solver repaired one of the two files; the order-2 bug is the other file's failures.
-      const repaired = readFileSync(join(home, attempt.patch!), 'utf8').includes('knotcfg/lexer.py') ? 'lexer' : 'serializer';
       expect(child).toMatchObject({ valid: true, failedCheck: null });
       const shown = await json('show', child.id);
-      // The round trip of floats written with an exponent fails with the lexer's bug only.
-      expect(shown.FAIL_TO_PASS).toEqual(ORDER_2_FAIL_TO_PASS[repaired]);
-      // The file the attempt repaired completely left both diffs: the order-2 bug is the other file's.
-      expect(readFileSync(join(home, attempt.patch!), 'utf8')).toContain(`knotcfg/${repaired}.py`);
-      expect(shown.diffs.pred_patch ?? '').not.toContain(`knotcfg/${repaired}.py`);
-      expect(shown.diffs.bug_inject).not.toContain(`knotcfg/${repaired}.py`);
-      expect(shown.diffs.bug_inject).toContain(`knotcfg/${repaired === 'lexer' ? 'serializer' : 'lexer'}.py`);
+      // The attempt left a file half-repaired: the solver's own change to it is part of the new state.
+      const files = (diff: string) => [...diff.matchAll(/^diff --git a\/(\S+)/gm)].map((m) => m[1]);
+      expect(files(shown.diffs.pred_patch ?? '')).not.toEqual([]);
+      for (const file of files(shown.diffs.pred_patch)) expect(files(shown.diffs.bug_inject)).toContain(file);
+      expect(shown.FAIL_TO_PASS.length).toBeGreaterThan(0);
     }
     // Noop attempts change no code: they make no bug; solved ones neither.
     expect(result.skipped.some((s: { reason: string }) => /changed no code/.test(s.reason))).toBe(true);
     const again = await bugbench(['higher-order', result.bugs[0].id], { env: { BUGBENCH_HOME: home } });
     expect(again.exitCode).toBe(1);
     expect(again.stderr.trim()).toBe(`bugbench: bug ${result.bugs[0].id} is of order 2; higher-order bugs stop at order 2`);
+  }, 240_000);
+
+  it('makes no order-2 bug of an attempt that only repaired whole files of the bug: what is left is the parent bug itself', async () => {
+    // A failed attempt whose patch is exactly the fix of knotcfg/lexer.py, nothing else.
+    const lexerFix = formatDiffFiles(parseDiffFiles(reverseDiff(loadArtifact(artifactPath('valid-two-files')).bugInject)).filter((f) => f.newPath === 'knotcfg/lexer.py'));
+    const id = `${bug}-whole-file-attempt`;
+    writeFileSync(join(home, `${id}.diff`), lexerFix);
+    const fresh = Store.open({ root: home });
+    const now = new Date().toISOString();
+    fresh.transact((tx) =>
+      tx.put('attempts', { id, bugId: bug, runId: 'by-hand', index: 0, solver: 'by-hand', statement: 'template', status: 'evaluated', solved: false, failing: ['tests/test_serializer.py::test_dashed_key_stays_bare'], reward: -1, patch: `${id}.diff`, evalLog: null, evalRunMs: null, detail: null, createdAt: now }),
+    );
+    const result = await json('higher-order', bug);
+    expect(result.bugs.map((b: { attempt: string }) => b.attempt)).not.toContain(id);
+    expect(result.skipped).toContainEqual({ attempt: id, reason: expect.stringMatching(/^its patch only repaired whole files of the bug \(knotcfg\/lexer\.py\) and changed nothing else/) });
   }, 240_000);
 
   it('hands the solver the bug report with --statement report, and exports its successful trajectories as SFT data', async () => {

@@ -4,8 +4,8 @@
  * bugs can be shown without an API key. They are handed the bug's fix (the
  * gold patch) by bugbench — they stand in for solvers of known skill:
  *   oracle  — applies the whole fix (solves);
- *   partial — applies the fix of some of the bug's files, or some hunks of a
- *             one-file bug (fails, leaving a smaller bug behind);
+ *   partial — applies some hunks of one file of the fix, perhaps with other
+ *             files whole (fails, leaving a half-repaired state behind);
  *   noop    — looks around and changes nothing (fails).
  * `mix` gives a run's attempts a seeded, balanced shuffle of the three.
  */
@@ -26,19 +26,25 @@ export function solverPlan(choice: SolverChoice, k: number, rng: Rng): OfflineSo
 }
 
 /**
- * Part of a fix: a non-empty strict subset of its files, or of the hunks of a
- * one-file fix; empty when the fix is one hunk and cannot be split.
+ * Part of a fix, as a solver that got somewhere but not all the way leaves it:
+ * some hunks of one file of the fix (so that file stays half-repaired, the
+ * new buggy state a higher-order bug is made of), with or without the whole
+ * fix of some other files. When no file has two hunks, a strict subset of the
+ * files; empty when the fix is one hunk and cannot be split.
  */
 export function partOfFix(fix: string, rng: Rng): string {
   const files = parseDiffFiles(fix);
+  const splittable = files.filter((f) => f.hunks.length >= 2);
+  if (splittable.length > 0) {
+    const half = splittable[rng.int(splittable.length)]!;
+    const keep = new Set(rng.shuffle([...half.hunks.keys()]).slice(0, 1 + rng.int(half.hunks.length - 1)));
+    const others = rng.shuffle(files.filter((f) => f !== half));
+    const whole = others.slice(0, rng.int(others.length + 1));
+    return formatDiffFiles([{ ...half, hunks: half.hunks.filter((_, i) => keep.has(i)) }, ...whole]);
+  }
   if (files.length >= 2) {
     const keep = 1 + rng.int(files.length - 1);
     return formatDiffFiles(rng.shuffle(files).slice(0, keep));
-  }
-  const [file] = files;
-  if (file && file.hunks.length >= 2) {
-    const keep = new Set(rng.shuffle([...file.hunks.keys()]).slice(0, 1 + rng.int(file.hunks.length - 1)));
-    return formatDiffFiles([{ ...file, hunks: file.hunks.filter((_, i) => keep.has(i)) }]);
   }
   return '';
 }
