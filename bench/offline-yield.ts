@@ -6,10 +6,12 @@
  */
 import { DEFAULT_CHECK_PARAMS } from '../src/bugs/meta.js';
 import { runInjection } from '../src/pipeline/inject.js';
+import { openStore } from '../src/store/store.js';
 import { listSamples, sampleImageTag } from '../src/sandbox/samples.js';
 
 const N = Number(process.env.BENCH_N ?? 6);
 const SEED = Number(process.env.BENCH_SEED ?? 11);
+const store = openStore();
 const images = [...listSamples().map((s) => sampleImageTag(s.name)), ...process.argv.slice(2)];
 const rows: { image: string; strategy: string; rollouts: number; submitted: number; valid: number; validRate: number; secondsPerValidBug: number | null }[] = [];
 
@@ -25,7 +27,7 @@ for (const image of images) {
       seed: SEED,
       params: DEFAULT_CHECK_PARAMS,
       maxSteps: 100,
-    });
+    }, { store });
     const seconds = (performance.now() - started) / 1000;
     const valid = result.bugs.filter((b) => b.valid).length;
     const row = {

@@ -48,7 +48,7 @@ async function run(dockerHost: string, concurrency: number): Promise<Measured> {
   try {
     const store = Store.open({ root });
     const started = performance.now();
-    const result = await runInjection({ store, image: IMAGE, strategy: 'removal', policy: 'offline', n: N, concurrency, seed: 11, params: DEFAULT_CHECK_PARAMS, maxSteps: 100 });
+    const result = await runInjection({ image: IMAGE, strategy: 'removal', policy: 'offline', n: N, concurrency, seed: 11, params: DEFAULT_CHECK_PARAMS, maxSteps: 100 }, { store });
     const ms = Math.round(performance.now() - started);
     const rollouts = store.all('rollouts').filter((r) => r.runId === result.runId).sort((a, b) => a.index - b.index);
     const perEngine: Record<string, number> = {};

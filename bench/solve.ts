@@ -34,12 +34,12 @@ async function main(): Promise<void> {
   try {
     const store = Store.open({ root });
     const artifact = join(PACKAGE_ROOT, 'test', 'fixtures', 'artifacts', 'valid-two-files');
-    const { bug } = await importArtifact(store, artifact, { analysis: { policy: 'offline' } });
+    const { bug } = await importArtifact({ folder: artifact, analysis: { policy: 'offline' } }, { store });
     if (!bug.check?.valid) throw new Error(`the sample bug is not valid: ${bug.check?.reason}`);
     const rounds: { wallMs: number; evalRunMsSum: number }[] = [];
     for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 2); round++) {
       const started = performance.now();
-      const result = await solveBug(bug.id, { ...DEFAULT_SOLVE, store, policy: 'offline', k: ATTEMPTS, concurrency: AT_ONCE, solver: 'mix', seed: round });
+      const result = await solveBug({ ...DEFAULT_SOLVE, bugId: bug.id, policy: 'offline', k: ATTEMPTS, concurrency: AT_ONCE, solver: 'mix', seed: round }, { store });
       const wallMs = performance.now() - started;
       const evalRunMsSum = result.attempts.reduce((sum, a) => sum + (a.evalRunMs ?? 0) + agentTestMs(a.trajectory), 0);
       rounds.push({ wallMs, evalRunMsSum });

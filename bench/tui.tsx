@@ -18,7 +18,8 @@ import type { RolloutEvent, RolloutEventBody } from '../src/agent/events.js';
 import type { DoctorReport } from '../src/pipeline/doctor.js';
 import type { InjectResult } from '../src/pipeline/inject.js';
 import { Store } from '../src/store/store.js';
-import { App, realCore, type WorkbenchCore } from '../src/ui/app.js';
+import { App } from '../src/ui/app.js';
+import { workbenchCore, type WorkbenchCore } from '../src/pipeline/workbench-core.js';
 import { deliveryProbe } from '../src/ui/batcher.js';
 import { renderIn } from '../test/helpers/terminal.js';
 
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
   let flood: Promise<void> = Promise.resolve();
   let floodMs = 0;
   const core: WorkbenchCore = {
-    ...realCore,
+    ...workbenchCore(store),
     diagnose: async (): Promise<DoctorReport> => ({
       engine: { ok: true, version: 'bench', host: 'bench' },
       engines: [],
@@ -64,18 +65,17 @@ async function main(): Promise<void> {
       anthropicKey: true,
       cluster: { ok: false, detail: 'not asked' },
     }),
-    store: () => store,
     engines: async () => [],
     listImages: async () => [{ id: 'sha256:bench', tag: 'bench/repo:latest', repo: 'bench', commit: 'c0ffee', created: new Date().toISOString(), sizeBytes: 0, bugs: 0, bugCounts: {}, testCommand: 'pytest' }],
-    inject: async (options): Promise<InjectResult> => {
-      options.onRun?.(RUN_ID);
+    inject: async (_settings, _deps, report): Promise<InjectResult> => {
+      report({ type: 'run-started', runId: RUN_ID, kind: 'inject' });
       const ids = Array.from({ length: ROLLOUTS }, (_, i) => `${RUN_ID}-r${i + 1}`);
       const seq = new Map(ids.map((id) => [id, 0]));
       const started = performance.now();
       const send = (id: string, body: RolloutEventBody) => {
         const n = seq.get(id)! + 1;
         seq.set(id, n);
-        options.onEvent?.(id, { ...body, seq: n, t: performance.now() - started } as RolloutEvent);
+        report({ type: 'rollout', rolloutId: id, event: { ...body, seq: n, t: performance.now() - started } as RolloutEvent });
       };
       for (const id of ids) send(id, { type: 'rollout-started', rolloutId: id, runId: RUN_ID, role: 'injector', strategy: 'removal', policy: 'anthropic', model: 'bench', image: 'bench/repo:latest' });
       flood = (async () => {

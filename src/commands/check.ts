@@ -13,9 +13,7 @@ import { describeWeakening } from '../bugs/weakening.js';
 import { UsageError } from '../errors.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { checkStoredBug } from '../pipeline/bug-checks.js';
-import { reapOrphans } from '../sandbox/orphans.js';
-import { recoverAbandoned } from '../store/recover.js';
-import { openStore } from '../store/store.js';
+import { openWorkspace } from '../pipeline/startup.js';
 import { parseFlags, positiveInt, printJson } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
 import { LiveLine } from './live-line.js';
@@ -57,9 +55,7 @@ export async function checkCommand(args: string[]): Promise<number> {
   const parallelism = parallel ?? 2;
 
   const docker = dockerClient();
-  await reapOrphans(docker);
-  const store = openStore();
-  recoverAbandoned(store);
+  const store = await openWorkspace({ docker });
   const live = values.json ? undefined : new LiveLine(process.stderr);
   const onEvent = live ? (event: CheckEvent) => showProgress(live, event) : undefined;
   const interrupt = cancelOnInterrupt('the checks');
@@ -69,15 +65,11 @@ export async function checkCommand(args: string[]): Promise<number> {
     if (store.get('bugs', ref)) {
       // A bug of the workspace: its verdict is recorded (a cancelled run records `cancelled`).
       if (values.image) throw new UsageError(`check: ${ref} is checked on its own image; --image is for artifact folders`);
-      ({ report, logDir } = await checkStoredBug(store, ref, {
-        params,
-        parallelism,
-        parallelTests: parallel !== undefined,
-        freshContainerPerRun: values['fresh-containers'],
-        all: values.all,
-        signal: interrupt.signal,
-        onEvent,
-      }));
+      ({ report, logDir } = await checkStoredBug(
+        { bugId: ref, params, parallelism, parallelTests: parallel !== undefined, freshContainerPerRun: values['fresh-containers'], all: values.all },
+        { store, docker, signal: interrupt.signal },
+        (event) => event.type === 'check' && onEvent?.(event.event),
+      ));
     } else {
       const bug = await resolveBug(docker, ref, { image: values.image, params, purpose: 'checks' });
       logDir = bug.logDir;

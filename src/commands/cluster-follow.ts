@@ -2,7 +2,7 @@
 import { cancelClusterRun, reconcileClusterRun, type TaskState } from '../pipeline/cluster-run.js';
 import { followRun } from '../pipeline/run-follow.js';
 import type { Store } from '../store/store.js';
-import { rolloutLine, tagOf } from './rollout-lines.js';
+import { lineReporter } from './reporter.js';
 
 export async function followClusterRun(store: Store, runId: string, options: { quiet: boolean; signal: AbortSignal }): Promise<void> {
   const say = (line: string) => {
@@ -26,18 +26,12 @@ export async function followClusterRun(store: Store, runId: string, options: { q
     }
   };
   try {
-    await followRun(store, runId, {
-      intervalMs: 1000,
-      onEvent: (rolloutId, event) => {
-        const line = rolloutLine(tagOf(rolloutId), event);
-        if (line) say(line);
-      },
-      done: async () => {
-        await cancelling;
-        report(await reconcileClusterRun(store, runId, options.signal.aborted));
-        return store.get('runs', runId)?.status !== 'running';
-      },
-    });
+    const until = async () => {
+      await cancelling;
+      report(await reconcileClusterRun(store, runId, options.signal.aborted));
+      return store.get('runs', runId)?.status !== 'running';
+    };
+    await followRun({ runId, intervalMs: 1000 }, { store, until }, lineReporter({ json: options.quiet }));
   } finally {
     options.signal.removeEventListener('abort', cancel);
   }

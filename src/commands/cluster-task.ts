@@ -7,14 +7,13 @@
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 import { clusterOf } from '../pipeline/cluster-run.js';
-import type { RolloutEvent } from '../agent/events.js';
 import { runInjectionShare } from '../pipeline/inject.js';
 import { runSolveShare } from '../pipeline/solve.js';
 import { reapOrphans } from '../sandbox/orphans.js';
 import { RecordNotFoundError, openStore } from '../store/store.js';
 import { parseFlags, positiveInt } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
-import { rolloutLine, tagOf } from './rollout-lines.js';
+import { lineReporter } from './reporter.js';
 
 export async function clusterTaskCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags('cluster-task', args, { task: { type: 'string' } }, 1);
@@ -33,28 +32,12 @@ export async function clusterTaskCommand(args: string[]): Promise<number> {
   const what = run.kind === 'solve' ? 'attempts' : 'rollouts';
   process.stdout.write(`task ${task} of job ${cluster.jobId} on ${node}: ${what} ${share.indices.map((i) => i + 1).join(', ') || 'none'}${share.recheck.length > 0 ? `, checks of ${share.recheck.join(', ')}` : ''}\n`);
   const interrupt = cancelOnInterrupt(`task ${task} of run ${runId}`);
-  const onEvent = (rolloutId: string, event: RolloutEvent) => {
-    const line = rolloutLine(tagOf(rolloutId), event);
-    if (line) process.stdout.write(`${line}\n`);
-  };
+  // The task's output file is its log: every line goes to stdout.
+  const report = lineReporter({ json: false, write: (line) => void process.stdout.write(`${line}\n`) });
+  const deps = { store, signal: interrupt.signal, where: { task, node } };
   try {
-    if (run.kind === 'solve') {
-      await runSolveShare(runId, share.indices, {
-        store,
-        signal: interrupt.signal,
-        where: { task, node },
-        onEvent,
-        onAttempt: (a) => process.stdout.write(`attempt ${a.id}: ${a.status}${a.status === 'evaluated' ? (a.solved ? ' (solved)' : ' (not solved)') : ''}\n`),
-      });
-    } else {
-      await runInjectionShare(runId, share, {
-        store,
-        signal: interrupt.signal,
-        where: { task, node },
-        onEvent,
-        onBug: (bug) => process.stdout.write(`bug ${bug.id}: ${bug.status}${bug.failedCheck ? ` (${bug.failedCheck})` : ''}\n`),
-      });
-    }
+    if (run.kind === 'solve') await runSolveShare(runId, share.indices, deps, report);
+    else await runInjectionShare(runId, share, deps, report);
   } finally {
     interrupt.dispose();
   }

@@ -1,31 +1,19 @@
 /** `bugbench higher-order <bug-id> [--json]`: turns the bug's failed solver attempts into order-2 bugs and checks them. */
 import { UsageError } from '../errors.js';
 import { buildHigherOrder } from '../pipeline/higher-order.js';
-import { reapOrphansEverywhere } from '../sandbox/orphans.js';
-import { recoverAbandoned } from '../store/recover.js';
-import { openStore } from '../store/store.js';
+import { openWorkspace } from '../pipeline/startup.js';
 import { parseFlags, printJson } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
+import { lineReporter } from './reporter.js';
 
 export async function higherOrderCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags('higher-order', args, { json: { type: 'boolean', default: false } }, 1);
   const id = positionals[0];
   if (!id) throw new UsageError('higher-order: give a bug id whose solver attempts failed (see `bugbench solve`)');
-  await reapOrphansEverywhere();
-  const store = openStore();
-  recoverAbandoned(store);
+  const store = await openWorkspace();
   const interrupt = cancelOnInterrupt('the higher-order checks');
   try {
-    const result = await buildHigherOrder(id, {
-      store,
-      signal: interrupt.signal,
-      onBug: values.json ? undefined : (bug, attempt) => process.stderr.write(`${bug.id} from ${attempt.id} (${attempt.solver}): checking…\n`),
-      onCheckEvent: values.json
-        ? undefined
-        : (bugId, event) => {
-            if (event.type === 'check-finished' && event.result.verdict !== 'skipped') process.stderr.write(`[${bugId}] ${event.result.name}: ${event.result.verdict}\n`);
-          },
-    });
+    const result = await buildHigherOrder({ parentId: id }, { store, signal: interrupt.signal }, lineReporter({ json: values.json }));
     if (values.json) printJson({ parent: result.parent, bugs: result.bugs.map(({ id: bugId, attempt, valid, failedCheck }) => ({ id: bugId, attempt, valid, failedCheck })), skipped: result.skipped });
     else {
       process.stdout.write(`${result.parent}: ${result.bugs.length} order-2 bug(s), ${result.bugs.filter((b) => b.valid).length} valid\n`);

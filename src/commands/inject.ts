@@ -6,26 +6,15 @@
  */
 import { DEFAULT_CHECK_PARAMS, type CheckParams } from '../bugs/meta.js';
 import { UsageError } from '../errors.js';
-import {
-  defaultPolicy,
-  resumeInjection,
-  runInjection,
-  STRATEGIES,
-  type InjectHooks,
-  type InjectResult,
-  type InjectStrategy,
-  type PolicyName,
-} from '../pipeline/inject.js';
+import { defaultPolicy, resumeInjection, runInjection, STRATEGIES, type InjectResult, type InjectSettings, type InjectStrategy, type PolicyName } from '../pipeline/inject.js';
 import { clusterOf, resumeClusterInjection, submitClusterInjection } from '../pipeline/cluster-run.js';
+import type { Deps } from '../pipeline/events.js';
 import { runResult } from '../pipeline/run-result.js';
-import { reapOrphansEverywhere } from '../sandbox/orphans.js';
+import { openWorkspace } from '../pipeline/startup.js';
 import { followClusterRun } from './cluster-follow.js';
-import { engineEventLine } from './engine-lines.js';
-import { recoverAbandoned } from '../store/recover.js';
-import { openStore } from '../store/store.js';
 import { parseFlags, positiveInt, positiveNumber, printJson } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
-import { rolloutLine } from './rollout-lines.js';
+import { lineReporter } from './reporter.js';
 
 const FLAGS = {
   image: { type: 'string' },
@@ -53,35 +42,10 @@ const FLAGS = {
 
 export async function injectCommand(args: string[]): Promise<number> {
   const { values } = parseFlags('inject', args, FLAGS);
-  await reapOrphansEverywhere();
-  const store = openStore();
-  recoverAbandoned(store);
+  const store = await openWorkspace();
   const interrupt = cancelOnInterrupt('the injection run');
-  const tagOf = (rolloutId: string) => rolloutId.replace(/^.*-(r\d+)$/, '$1');
-  const hooks: InjectHooks = {
-    store,
-    signal: interrupt.signal,
-    onEvent: values.json
-      ? undefined
-      : (rolloutId, event) => {
-          const line = rolloutLine(tagOf(rolloutId), event);
-          if (line) process.stderr.write(`${line}\n`);
-        },
-    onCheckEvent: values.json
-      ? undefined
-      : (rolloutId, event) => {
-          if (event.type === 'check-finished' && event.result.verdict !== 'skipped') {
-            process.stderr.write(`[${tagOf(rolloutId)}] check ${event.result.name}: ${event.result.verdict} — ${event.result.reason.slice(0, 140)}\n`);
-          }
-        },
-    onBug: values.json ? undefined : (bug) => process.stderr.write(`[${tagOf(bug.rollout)}] bug ${bug.id}: ${bug.status.toUpperCase()}${bug.failedCheck ? ` (${bug.failedCheck})` : ''}\n`),
-    onRun: values.json ? undefined : (runId) => process.stderr.write(`run ${runId}\n`),
-    // Image copies and lost engines are shown even with --json (on stderr): they can take minutes.
-    onEngineEvent: (event) => {
-      const line = engineEventLine(event, !values.json);
-      if (line) process.stderr.write(`${line}\n`);
-    },
-  };
+  const deps: Deps = { store, signal: interrupt.signal };
+  const report = lineReporter({ json: values.json });
   let result: InjectResult;
   try {
     if (values.cluster !== undefined && values.cluster !== 'slurm') throw new UsageError(`inject: --cluster must be slurm, got "${values.cluster}"`);
@@ -100,13 +64,13 @@ export async function injectCommand(args: string[]): Promise<number> {
       result = runResult(store, resumed.id);
     } else if (values.resume !== undefined) {
       if (values.cluster !== undefined || tasks !== undefined) throw new UsageError(`run ${values.resume} did not run on a cluster; resume it without --cluster and --tasks`);
-      result = await resumeInjection(values.resume, hooks);
+      result = await resumeInjection(values.resume, deps, report);
     } else if (values.cluster !== undefined) {
-      const { runId, jobId } = await submitClusterInjection({ ...settingsFrom(values), ...hooks, signal: undefined }, tasks ?? 2);
+      const { runId, jobId } = await submitClusterInjection(settingsFrom(values), tasks ?? 2, { store }, report);
       if (!values.json) process.stderr.write(`run ${runId}: job array ${jobId} of ${Math.min(tasks ?? 2, positiveInt('n', values.n, 1) ?? 1)} task(s) on Slurm (follow it from anywhere with \`bugbench replay ${runId}\`)\n`);
       await followClusterRun(store, runId, { quiet: values.json, signal: interrupt.signal });
       result = runResult(store, runId);
-    } else result = await runInjection({ ...settingsFrom(values), ...hooks });
+    } else result = await runInjection(settingsFrom(values), deps, report);
   } finally {
     interrupt.dispose();
   }
@@ -122,7 +86,7 @@ export async function injectCommand(args: string[]): Promise<number> {
 
 type Values = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
 
-function settingsFrom(values: Values) {
+function settingsFrom(values: Values): InjectSettings {
   if (!values.image) throw new UsageError('inject: give the repo image with --image TAG (see `bugbench images`)');
   if (!values.strategy) throw new UsageError(`inject: give --strategy, one of ${STRATEGIES.join(', ')}`);
   const policy = (values.policy ?? defaultPolicy()) as PolicyName;

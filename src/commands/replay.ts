@@ -10,7 +10,7 @@ import { followRun } from '../pipeline/run-follow.js';
 import { recoverAbandoned } from '../store/recover.js';
 import { openStore } from '../store/store.js';
 import { parseFlags } from './args.js';
-import { rolloutLine } from './rollout-lines.js';
+import { rolloutLine, tagOf } from './rollout-lines.js';
 
 /** The trajectory files a reference names: a file, a rollout id, or every rollout of a run. */
 export function findTrajectories(ref: string): string[] {
@@ -36,22 +36,21 @@ export async function replayCommand(args: string[]): Promise<number> {
   const store = openStore();
   const running = store.get('runs', ref);
   if (running?.status === 'running') {
-    await followRun(store, ref, {
-      intervalMs: 500,
-      onEvent: (rolloutId, event) => {
-        if (values.json) process.stdout.write(`${JSON.stringify({ rollout: rolloutId, ...event })}\n`);
-        else {
-          const line = rolloutLine(rolloutId.replace(/^.*-(r\d+)$/, '$1'), event);
-          if (line) process.stdout.write(`${line}\n`);
-        }
-      },
-      done: async () => {
-        store.refresh();
-        recoverAbandoned(store);
-        const run = store.get('runs', ref);
-        if (run && clusterOf(run)) await reconcileClusterRun(store, ref).catch(() => undefined);
-        return store.get('runs', ref)?.status !== 'running';
-      },
+    const until = async () => {
+      store.refresh();
+      recoverAbandoned(store);
+      const run = store.get('runs', ref);
+      if (run && clusterOf(run)) await reconcileClusterRun(store, ref).catch(() => undefined);
+      return store.get('runs', ref)?.status !== 'running';
+    };
+    await followRun({ runId: ref }, { store, until }, (reported) => {
+      if (reported.type !== 'rollout') return;
+      const { rolloutId, event } = reported;
+      if (values.json) process.stdout.write(`${JSON.stringify({ rollout: rolloutId, ...event })}\n`);
+      else {
+        const line = rolloutLine(tagOf(rolloutId), event);
+        if (line) process.stdout.write(`${line}\n`);
+      }
     });
     process.stdout.write(values.json ? '' : `run ${ref} ${store.get('runs', ref)?.status}\n`);
     return 0;

@@ -8,14 +8,11 @@ import { UsageError } from '../errors.js';
 import { defaultPolicy, POLICIES, type PolicyName } from '../pipeline/policy.js';
 import { submitClusterSolve } from '../pipeline/cluster-run.js';
 import { DEFAULT_SOLVE, solveBug, summarizeSolve, type SolveResult, type SolveSettings, type StatementKind } from '../pipeline/solve.js';
-import { reapOrphansEverywhere } from '../sandbox/orphans.js';
-import { engineEventLine } from './engine-lines.js';
-import { recoverAbandoned } from '../store/recover.js';
-import { openStore } from '../store/store.js';
+import { openWorkspace } from '../pipeline/startup.js';
 import { parseFlags, positiveInt, positiveNumber, printJson } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
 import { followClusterRun } from './cluster-follow.js';
-import { rolloutLine, tagOf } from './rollout-lines.js';
+import { lineReporter } from './reporter.js';
 
 function oneOf<T extends string>(flag: string, value: string | undefined, choices: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
@@ -49,11 +46,10 @@ export async function solveCommand(args: string[]): Promise<number> {
   if (!bugId) throw new UsageError('solve: give a bug id (see `bugbench bugs --status valid`)');
   const alpha = values.alpha === undefined ? DEFAULT_SOLVE.alpha : Number(values.alpha);
   if (!(alpha >= 0 && alpha <= 1)) throw new UsageError(`--alpha must be between 0 and 1, got "${values.alpha}"`);
-  await reapOrphansEverywhere();
-  const store = openStore();
-  recoverAbandoned(store);
+  const store = await openWorkspace();
   const interrupt = cancelOnInterrupt('the solver attempts');
   const settings: SolveSettings = {
+    bugId,
     k: positiveInt('k', values.k, 1) ?? DEFAULT_SOLVE.k,
     concurrency: positiveInt('concurrency', values.concurrency, 1) ?? DEFAULT_SOLVE.concurrency,
     policy: oneOf<PolicyName>('policy', values.policy, POLICIES, defaultPolicy()),
@@ -69,33 +65,16 @@ export async function solveCommand(args: string[]): Promise<number> {
   if (values.cluster !== undefined && values.cluster !== 'slurm') throw new UsageError(`solve: --cluster must be slurm, got "${values.cluster}"`);
   const tasks = positiveInt('tasks', values.tasks, 1);
   if (tasks !== undefined && values.cluster === undefined) throw new UsageError('solve: --tasks goes with --cluster slurm');
+  const report = lineReporter({ json: values.json, toolCalls: false });
   let result: SolveResult;
   try {
     if (values.cluster !== undefined) {
-      const { runId, jobId } = await submitClusterSolve(store, bugId, settings, tasks ?? 2);
+      const { runId, jobId } = await submitClusterSolve(settings, tasks ?? 2, { store });
       if (!values.json) process.stderr.write(`run ${runId}: job array ${jobId} of ${Math.min(tasks ?? 2, settings.k)} task(s) on Slurm (follow it from anywhere with \`bugbench replay ${runId}\`)\n`);
       await followClusterRun(store, runId, { quiet: values.json, signal: interrupt.signal });
       result = summarizeSolve(store, runId);
     } else {
-      result = await solveBug(bugId, {
-        ...settings,
-        store,
-        signal: interrupt.signal,
-        onRun: values.json ? undefined : (runId) => process.stderr.write(`run ${runId}\n`),
-        onEvent: values.json
-          ? undefined
-          : (id, event) => {
-              const line = rolloutLine(tagOf(id), event);
-              if (line && event.type !== 'tool-call-finished') process.stderr.write(`${line}\n`);
-            },
-        onEngineEvent: (event) => {
-          const line = engineEventLine(event, !values.json);
-          if (line) process.stderr.write(`${line}\n`);
-        },
-        onAttempt: values.json
-          ? undefined
-          : (a) => process.stderr.write(`[${tagOf(a.id)}] ${a.solver}: ${a.status === 'evaluated' ? (a.solved ? 'SOLVED' : `not solved (${a.failing.length} test(s) fail)`) : a.status}\n`),
-      });
+      result = await solveBug(settings, { store, signal: interrupt.signal }, report);
     }
   } finally {
     interrupt.dispose();

@@ -7,6 +7,8 @@ export async function tuiCommand(args: string[]): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UsageError('tui needs an interactive terminal; use the headless commands (see `bugbench --help`) in scripts');
   }
-  const { runWorkbench } = await import('../ui/app.js');
-  return runWorkbench();
+  const [{ runWorkbench }, { workbenchCore }, { reapQuietly }] = await Promise.all([import('../ui/app.js'), import('../pipeline/workbench-core.js'), import('../pipeline/startup.js')]);
+  // Containers of a bugbench that died go first, on every configured engine; if none answers yet, set-up reaps after starting one.
+  await reapQuietly();
+  return runWorkbench(workbenchCore());
 }

@@ -6,10 +6,9 @@
  * were interrupted, `duplicate` when an earlier bug is the same.
  */
 import { join, relative } from 'node:path';
-import type Docker from 'dockerode';
 import { loadArtifact } from '../bugs/artifact.js';
 import { reportJson } from '../bugs/check-report.js';
-import type { CheckEvent, CheckReport } from '../bugs/check-types.js';
+import type { CheckReport } from '../bugs/check-types.js';
 import { CheckSession } from '../bugs/consistency.js';
 import { DEFAULT_CHECK_PARAMS, type CheckParams } from '../bugs/meta.js';
 import { currentProcess } from '../process-identity.js';
@@ -18,8 +17,11 @@ import { statusOf, summariseReport } from '../store/check-summary.js';
 import { duplicateRoot } from '../store/duplicates.js';
 import type { BugRecord, BugStatus } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
+import { ignore, type Deps, type Report } from './events.js';
 
-export interface StoredCheckOptions {
+/** What to check and how: plain data. */
+export interface StoredCheckSettings {
+  bugId: string;
   params?: Partial<CheckParams>;
   /** Containers the checks may use (default 2). */
   parallelism?: number;
@@ -28,12 +30,6 @@ export interface StoredCheckOptions {
   /** Run every check even after one fails. */
   all?: boolean;
   runId?: string;
-  /** The engine the checks' containers go on (default: the default engine). */
-  docker?: Docker;
-  signal?: AbortSignal;
-  onEvent?: (event: CheckEvent) => void;
-  /** Called once the session exists, so a caller can step it (the TUI) or close it on cancel. */
-  onSession?: (session: CheckSession) => void;
 }
 
 export interface StoredCheck {
@@ -62,7 +58,10 @@ export interface StoredCheckSession {
   finish(): Promise<StoredCheck>;
 }
 
-export function openStoredCheck(store: Store, id: string, options: StoredCheckOptions = {}): StoredCheckSession {
+/** Opens the checks of a stored bug for a caller to step (the workbench) or run through; deps.docker is the engine (default: the default engine). */
+export function openStoredCheck(settings: StoredCheckSettings, deps: Deps, report: Report = ignore): StoredCheckSession {
+  const { store } = deps;
+  const { bugId: id, ...options } = settings;
   const found = store.get('bugs', id);
   if (!found) throw new RecordNotFoundError('bugs', id);
   const artifact = loadArtifact(bugDir(store, id));
@@ -84,17 +83,17 @@ export function openStoredCheck(store: Store, id: string, options: StoredCheckOp
     freshContainerPerRun: options.freshContainerPerRun,
     all: options.all,
     runId: options.runId,
-    docker: options.docker,
-    signal: options.signal,
-    onEvent: options.onEvent,
+    docker: deps.docker,
+    signal: deps.signal,
+    onEvent: (event) => report({ type: 'check', subject: id, event }),
   });
   // Removing the containers ends the runs under way; what they were for is judged cancelled.
   const onAbort = () => void session.close();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
+  deps.signal?.addEventListener('abort', onAbort, { once: true });
   let finished: Promise<StoredCheck> | undefined;
   const finish = () =>
     (finished ??= (async () => {
-      options.signal?.removeEventListener('abort', onAbort);
+      deps.signal?.removeEventListener('abort', onAbort);
       await session.close();
       const report = await session.report().catch(() => ({ valid: false, cancelled: true, checks: session.results, FAIL_TO_PASS: [], PASS_TO_PASS: [] }));
       // Checks left unstepped leave the bug without a verdict.
@@ -104,13 +103,13 @@ export function openStoredCheck(store: Store, id: string, options: StoredCheckOp
   return { session, logDir, finish };
 }
 
-export async function checkStoredBug(store: Store, id: string, options: StoredCheckOptions = {}): Promise<StoredCheck> {
-  const stored = openStoredCheck(store, id, options);
-  options.onSession?.(stored.session);
+/** Runs all the checks of a stored bug and records the verdict. */
+export async function checkStoredBug(settings: StoredCheckSettings, deps: Deps, report: Report = ignore): Promise<StoredCheck> {
+  const stored = openStoredCheck(settings, deps, report);
   try {
     await stored.session.runAll();
   } catch (error) {
-    if (!options.signal?.aborted) {
+    if (!deps.signal?.aborted) {
       await stored.finish();
       throw error;
     }

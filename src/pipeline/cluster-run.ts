@@ -24,7 +24,8 @@ import { SlurmClient, SlurmRequestError } from '../training/slurm/client.js';
 import { shareWorkspaceWithJobUser } from '../training/slurm/job-user.js';
 import { loadTrainingSettings } from '../training/settings.js';
 import { isTerminal, type JobState } from '../training/types.js';
-import { createInjectionRun, unfinishedWork, type InjectOptions } from './inject.js';
+import { ignore, type Deps, type Report } from './events.js';
+import { createInjectionRun, unfinishedWork, type InjectSettings } from './inject.js';
 import { createSolveRun, summarizeSolve, type SolveSettings } from './solve.js';
 
 export interface ClusterShare {
@@ -114,22 +115,24 @@ function checkTasks(tasks: number): void {
 }
 
 /** Records an injection run and submits it as an array of `tasks` tasks. */
-export async function submitClusterInjection(options: InjectOptions, tasks: number): Promise<{ runId: string; jobId: string }> {
+export async function submitClusterInjection(settings: InjectSettings, tasks: number, deps: Deps, report: Report = ignore): Promise<{ runId: string; jobId: string }> {
   checkTasks(tasks);
-  if (options.docker) throw new UsageError('a cluster run uses each node\'s own Docker engine');
-  const cluster = newCluster(dealShares({ indices: [...Array(options.n).keys()], recheck: [] }, tasks));
-  const { store, runId } = await createInjectionRun(options, cluster);
-  const jobId = await submitRecordedRun(store, runId, cluster);
-  options.onRun?.(runId);
+  if (deps.docker) throw new UsageError('a cluster run uses each node\'s own Docker engine');
+  const cluster = newCluster(dealShares({ indices: [...Array(settings.n).keys()], recheck: [] }, tasks));
+  const { runId } = await createInjectionRun(settings, deps, cluster);
+  const jobId = await submitRecordedRun(deps.store, runId, cluster);
+  report({ type: 'run-started', runId, kind: 'inject' });
   return { runId, jobId };
 }
 
 /** Records a solve run of a bug and submits its K attempts as an array of `tasks` tasks. */
-export async function submitClusterSolve(store: Store, bugId: string, settings: SolveSettings, tasks: number): Promise<{ runId: string; jobId: string }> {
+export async function submitClusterSolve(settings: SolveSettings, tasks: number, deps: Deps, report: Report = ignore): Promise<{ runId: string; jobId: string }> {
   checkTasks(tasks);
   const cluster = newCluster(dealShares({ indices: [...Array(settings.k).keys()], recheck: [] }, tasks));
-  const runId = await createSolveRun(store, bugId, settings, cluster);
-  return { runId, jobId: await submitRecordedRun(store, runId, cluster) };
+  const runId = await createSolveRun(settings, deps, cluster);
+  const jobId = await submitRecordedRun(deps.store, runId, cluster);
+  report({ type: 'run-started', runId, kind: 'solve' });
+  return { runId, jobId };
 }
 
 /** Submits a new array for what an ended cluster run left: rollouts that never finished, checks cut off. */

@@ -11,10 +11,8 @@
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type Docker from 'dockerode';
 import { isTestInfrastructure } from '../bugs/test-infrastructure.js';
 import { ARTIFACT_FILES, BUG_FILES, loadArtifact, type BugArtifact } from '../bugs/artifact.js';
-import type { CheckEvent } from '../bugs/check-types.js';
 import { formatDiffFiles, parseDiffFiles } from '../bugs/diff.js';
 import { bugFingerprint } from '../bugs/fingerprint.js';
 import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
@@ -22,10 +20,11 @@ import { buildState, goldPaths } from '../bugs/repo-state.js';
 import { installArtifact } from '../bugs/test-run.js';
 import { BugbenchError, errorMessage } from '../errors.js';
 import { Sandbox } from '../sandbox/sandbox.js';
-import { bugFolder, type AttemptRecord, type BugRecord } from '../store/records.js';
-import { openStore, RecordNotFoundError, type Store } from '../store/store.js';
+import { bugFolder } from '../store/records.js';
+import { RecordNotFoundError } from '../store/store.js';
 import { analyseBug } from './analysis.js';
 import { checkStoredBug } from './bug-checks.js';
+import { ignore, type Deps, type Report } from './events.js';
 import { addBug } from './new-bug.js';
 import { defaultPolicy, type ModelSettings } from './policy.js';
 
@@ -38,14 +37,11 @@ export class HigherOrderRefusedError extends BugbenchError {
   }
 }
 
-export interface HigherOrderHooks {
-  store?: Store;
-  signal?: AbortSignal;
-  docker?: Docker;
+export interface HigherOrderSettings {
+  /** The bug whose failed attempts become order-2 bugs. */
+  parentId: string;
+  /** Who writes the report and category of each valid new bug (default: the default policy). */
   analysis?: ModelSettings;
-  /** A new bug was recorded; its checks start. */
-  onBug?: (bug: BugRecord, attempt: AttemptRecord) => void;
-  onCheckEvent?: (bugId: string, event: CheckEvent) => void;
 }
 
 export interface HigherOrderResult {
@@ -61,7 +57,7 @@ function codePart(patch: string, artifact: BugArtifact): string {
 }
 
 /** The gold patch of the state bug + weakening + prediction, made in a fresh container of the image. */
-async function goldPatch(image: string, artifact: BugArtifact, base: string, runId: string, docker?: Docker): Promise<string> {
+async function goldPatch(image: string, artifact: BugArtifact, base: string, runId: string, docker: Deps['docker']): Promise<string> {
   const sandbox = await Sandbox.create({ image, runId, docker });
   try {
     await installArtifact(sandbox, artifact);
@@ -77,8 +73,9 @@ function onlyFiles(diff: string, keep: Set<string>): string {
   return formatDiffFiles(parseDiffFiles(diff).filter((f) => keep.has(f.newPath ?? f.oldPath ?? '')));
 }
 
-export async function buildHigherOrder(parentId: string, hooks: HigherOrderHooks = {}): Promise<HigherOrderResult> {
-  const store = hooks.store ?? openStore();
+export async function buildHigherOrder(settings: HigherOrderSettings, deps: Deps, report: Report = ignore): Promise<HigherOrderResult> {
+  const { store } = deps;
+  const { parentId } = settings;
   const parent = store.get('bugs', parentId);
   if (!parent) throw new RecordNotFoundError('bugs', parentId);
   if (parent.order >= MAX_ORDER) {
@@ -94,7 +91,7 @@ export async function buildHigherOrder(parentId: string, hooks: HigherOrderHooks
   for (const bug of store.all('bugs')) if (bug.parentId === parentId) made.set(bug.fingerprint, bug.id);
 
   for (const attempt of attempts) {
-    if (hooks.signal?.aborted) break;
+    if (deps.signal?.aborted) break;
     const skip = (reason: string) => result.skipped.push({ attempt: attempt.id, reason });
     if (attempt.status !== 'evaluated' || attempt.solved || !attempt.patch) {
       skip(attempt.solved ? 'it solved the bug' : `it has no evaluated patch (${attempt.status})`);
@@ -117,7 +114,7 @@ export async function buildHigherOrder(parentId: string, hooks: HigherOrderHooks
         copyFileSync(join(dir, name), join(staging, name));
       }
       writeFileSync(join(staging, ARTIFACT_FILES.predPatch), pred);
-      const gold = await goldPatch(parent.image, loadArtifact(staging), parent.baseCommit, `${attempt.id}-gold`, hooks.docker);
+      const gold = await goldPatch(parent.image, loadArtifact(staging), parent.baseCommit, `${attempt.id}-gold`, deps.docker);
       const buggyFiles = new Set(parseDiffFiles(gold).map((f) => f.newPath ?? f.oldPath ?? ''));
       if (buggyFiles.size === 0) {
         skip('with its patch the code is the original again');
@@ -167,14 +164,10 @@ export async function buildHigherOrder(parentId: string, hooks: HigherOrderHooks
         extraMeta: { attemptId: attempt.id, solver: attempt.solver },
       });
       made.set(fingerprint, bug.id);
-      hooks.onBug?.(bug, attempt);
-      const { bug: checked } = await checkStoredBug(store, bug.id, {
-        runId: `${bug.id}-check`,
-        signal: hooks.signal,
-        onEvent: hooks.onCheckEvent ? (event) => hooks.onCheckEvent!(bug.id, event) : undefined,
-      });
+      report({ type: 'bug-added', bug, attempt });
+      const { bug: checked } = await checkStoredBug({ bugId: bug.id, runId: `${bug.id}-check` }, deps, report);
       if (checked.check?.valid) {
-        await analyseBug(store, bug.id, hooks.analysis ?? { policy: defaultPolicy() }, hooks.signal).catch((error: unknown) =>
+        await analyseBug(store, bug.id, settings.analysis ?? { policy: defaultPolicy() }, deps.signal).catch((error: unknown) =>
           skip(`its analysis failed: ${errorMessage(error)}`),
         );
       }

@@ -4,31 +4,33 @@
  */
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type Docker from 'dockerode';
 import { ARTIFACT_FILES, loadArtifact } from '../bugs/artifact.js';
 import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
 import { UsageError } from '../errors.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { inspectRepoImage } from '../sandbox/repo-image.js';
-import type { Store } from '../store/store.js';
-import { checkStoredBug, type StoredCheck, type StoredCheckOptions } from './bug-checks.js';
+import { checkStoredBug, type StoredCheck, type StoredCheckSettings } from './bug-checks.js';
+import { ignore, type Deps, type Report } from './events.js';
 import { analyseBug } from './analysis.js';
 import { addBug } from './new-bug.js';
 import { defaultPolicy, type ModelSettings } from './policy.js';
 
-export interface ImportOptions extends StoredCheckOptions {
+export interface ImportSettings extends Omit<StoredCheckSettings, 'bugId'> {
+  /** The artifact folder. */
+  folder: string;
   /** The image to judge it on, when its meta.json names none (or another). */
   image?: string;
-  docker?: Docker;
   /** Who writes the bug report and the category of a valid bug (default: the default policy). */
   analysis?: ModelSettings;
 }
 
-export async function importArtifact(store: Store, folder: string, options: ImportOptions = {}): Promise<StoredCheck> {
+export async function importArtifact(settings: ImportSettings, deps: Deps, report: Report = ignore): Promise<StoredCheck> {
+  const { store } = deps;
+  const { folder, image: given, analysis, ...check } = settings;
   const artifact = loadArtifact(folder);
-  const image = options.image ?? artifact.meta?.image.tag;
+  const image = given ?? artifact.meta?.image.tag;
   if (!image) throw new UsageError(`${folder} has no meta.json naming its image; pass --image TAG`);
-  const facts = await inspectRepoImage(options.docker ?? dockerClient(), image);
+  const facts = await inspectRepoImage(deps.docker ?? dockerClient(), image);
   const baseCommit = artifact.meta?.baseCommit ?? facts.commit;
   if (!baseCommit) throw new UsageError(`cannot tell the base commit: neither ${folder}/meta.json nor image ${image} names one`);
   const staging = store.abs(join('bugs', `.import-${process.pid}-${Date.now()}`));
@@ -52,12 +54,13 @@ export async function importArtifact(store: Store, folder: string, options: Impo
       runId: null,
       rollout: null,
       trajectory: null,
-      params: { ...DEFAULT_CHECK_PARAMS, ...meta?.params, ...options.params },
+      params: { ...DEFAULT_CHECK_PARAMS, ...meta?.params, ...check.params },
       extraMeta: { importedFrom: artifact.dir },
     });
-    const checked = await checkStoredBug(store, bug.id, options);
+    report({ type: 'bug-added', bug });
+    const checked = await checkStoredBug({ ...check, bugId: bug.id }, deps, report);
     if (!checked.bug.check?.valid) return checked;
-    await analyseBug(store, bug.id, options.analysis ?? { policy: defaultPolicy() }, options.signal);
+    await analyseBug(store, bug.id, analysis ?? { policy: defaultPolicy() }, deps.signal);
     return { ...checked, bug: store.get('bugs', bug.id)! };
   } finally {
     rmSync(staging, { recursive: true, force: true });

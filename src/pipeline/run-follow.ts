@@ -7,18 +7,21 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RolloutEvent } from '../agent/events.js';
-import type { Store } from '../store/store.js';
+import type { Deps, Report } from './events.js';
 
-export interface FollowOptions {
-  onEvent: (rolloutId: string, event: RolloutEvent) => void;
-  /** Asked after each pass; the follow ends (after one last pass) once it answers true. */
-  done: () => Promise<boolean> | boolean;
-  signal?: AbortSignal;
+export interface FollowSettings {
+  runId: string;
+  /** How often the trajectories are read again (default 500 ms). */
   intervalMs?: number;
 }
 
-export async function followRun(store: Store, runId: string, options: FollowOptions): Promise<void> {
-  const dir = store.abs(join('runs', runId));
+/** The follow's deps: the store, the signal, and what says the run is over (asked after each pass; one last pass follows). */
+export type FollowDeps = Pick<Deps, 'store' | 'signal'> & { until: () => Promise<boolean> | boolean };
+
+/** Reports every new event of the run's trajectories as `rollout` events until `until` says the run is over. */
+export async function followRun(settings: FollowSettings, deps: FollowDeps, report: Report): Promise<void> {
+  const { runId } = settings;
+  const dir = deps.store.abs(join('runs', runId));
   // Per file: its inode (a retried rollout's trajectory is a new file under the old name) and how far it was read.
   const offsets = new Map<string, { ino: number; offset: number }>();
   const pass = () => {
@@ -53,14 +56,14 @@ export async function followRun(store: Store, runId: string, options: FollowOpti
         } catch {
           continue; // the cut-off last line of a process killed mid-append
         }
-        if (event.type !== 'messages') options.onEvent(rolloutId, event as RolloutEvent);
+        if (event.type !== 'messages') report({ type: 'rollout', rolloutId, event: event as RolloutEvent });
       }
     }
   };
   for (;;) {
     pass();
-    if (options.signal?.aborted || (await options.done())) break;
-    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 500));
+    if (deps.signal?.aborted || (await deps.until())) break;
+    await new Promise((resolve) => setTimeout(resolve, settings.intervalMs ?? 500));
   }
   pass();
 }

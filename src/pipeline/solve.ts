@@ -6,13 +6,10 @@
  * evaluation containers kept for the whole run. The solve rate gives the
  * injection reward (equation 1), each attempt its solver reward (equation 2).
  */
-import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type Docker from 'dockerode';
 import { AnthropicModel, DEFAULT_MODEL } from '../agent/anthropic-model.js';
 import { Budget } from '../agent/budget.js';
-import type { RolloutEvent, RolloutWhere } from '../agent/events.js';
 import type { Model } from '../agent/model.js';
 import { OfflineModel } from '../agent/offline/offline-model.js';
 import { Rng, rolloutSeed } from '../agent/offline/rng.js';
@@ -21,30 +18,29 @@ import { solverPrompts, templateStatement } from '../agent/prompts.js';
 import { solverSubmitHandler } from '../agent/solver-submit.js';
 import { SOLVER_SUBMIT } from '../agent/tools.js';
 import { BUG_FILES, loadArtifact, type BugArtifact } from '../bugs/artifact.js';
-import { CheckContext } from '../bugs/check-context.js';
 import { evaluateInContext, type TestSpec } from '../bugs/evaluate.js';
-import { DEFAULT_CHECK_PARAMS, REPORT_STRATEGIES } from '../bugs/meta.js';
+import { REPORT_STRATEGIES } from '../bugs/meta.js';
 import { reverseDiff } from '../bugs/reverse-diff.js';
 import { DEFAULT_ALPHA, injectReward, solveRate, solverReward } from '../bugs/rewards.js';
 import { BugbenchError, UsageError } from '../errors.js';
-import type { RunEngine } from '../sandbox/engines.js';
-import { Sandbox } from '../sandbox/sandbox.js';
-import { currentProcess } from '../process-identity.js';
 import { readJsonFile } from '../store/json-file.js';
 import { bugFolder, checkFolder, type AttemptRecord, type BugRecord, type ClusterRunInfo, type RunRecord, type SolveSummary } from '../store/records.js';
-import { openStore, RecordNotFoundError, type Store } from '../store/store.js';
+import { RecordNotFoundError, type Store } from '../store/store.js';
 import { analyseBug, readReport } from './analysis.js';
-import { forEachConcurrently } from './pool.js';
+import { ignore, type AttemptSummary, type Deps, type Report } from './events.js';
+import type { Placement } from './placement.js';
 import type { PolicyName } from './policy.js';
 import { runRollout } from './rollout.js';
-import type { Placement } from './placement.js';
-import { PreparedSandboxes } from './prepared-sandboxes.js';
-import { openRunEngines, type RunEngineEvent } from './run-engines.js';
-import { buildStartingState } from './starting-state.js';
+import { finishRun, newRunId, recordRun, runItems, type RunFloor } from './run-orchestrator.js';
+import { SolveSides } from './solve-sides.js';
+
+export type { AttemptSummary } from './events.js';
 
 export type StatementKind = 'template' | 'report';
 
+/** What a solve run is: plain data, kept in its record as it is. */
 export interface SolveSettings {
+  bugId: string;
   k: number;
   concurrency: number;
   policy: PolicyName;
@@ -60,18 +56,7 @@ export interface SolveSettings {
   budgetUsd?: number;
 }
 
-export interface SolveHooks {
-  store?: Store;
-  signal?: AbortSignal;
-  docker?: Docker;
-  onRun?: (runId: string) => void;
-  onEvent?: (attemptId: string, event: RolloutEvent) => void;
-  onAttempt?: (attempt: AttemptSummary) => void;
-  /** The run's engines: images copied onto them, attempts placed, engines lost and back. */
-  onEngineEvent?: (event: RunEngineEvent) => void;
-}
-
-export const DEFAULT_SOLVE: Omit<SolveSettings, 'policy'> = {
+export const DEFAULT_SOLVE: Omit<SolveSettings, 'policy' | 'bugId'> = {
   k: 8,
   concurrency: 2,
   solver: 'mix',
@@ -79,18 +64,6 @@ export const DEFAULT_SOLVE: Omit<SolveSettings, 'policy'> = {
   seed: 0,
   maxSteps: 100,
 };
-
-export interface AttemptSummary {
-  id: string;
-  solver: string;
-  status: AttemptRecord['status'];
-  solved: boolean;
-  failing: string[];
-  patchPath: string | null;
-  trajectory: string;
-  reward: 1 | -1 | null;
-  evalRunMs: number | null;
-}
 
 export interface SolveResult {
   bugId: string;
@@ -148,9 +121,9 @@ interface SolveContext {
   plan: OfflineSolver[];
 }
 
-async function solveContext(store: Store, bugId: string, settings: SolveSettings, verifyModel = false): Promise<SolveContext> {
-  const bug = store.get('bugs', bugId);
-  if (!bug) throw new RecordNotFoundError('bugs', bugId);
+async function solveContext(store: Store, settings: SolveSettings, verifyModel = false): Promise<SolveContext> {
+  const bug = store.get('bugs', settings.bugId);
+  if (!bug) throw new RecordNotFoundError('bugs', settings.bugId);
   if (!Number.isInteger(settings.k) || settings.k < 1) throw new UsageError('-k must be a positive integer');
   const spec = specOf(store, bug);
   const artifact = loadArtifact(store.abs(bugFolder(bug.id)));
@@ -165,37 +138,27 @@ async function solveContext(store: Store, bugId: string, settings: SolveSettings
 }
 
 /** Records a solve run and its K pending attempts; returns the run id. */
-export async function createSolveRun(store: Store, bugId: string, settings: SolveSettings, cluster?: ClusterRunInfo): Promise<string> {
-  const { bug, statementKind, plan } = await solveContext(store, bugId, settings, true);
-  const runId = `solve-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${randomUUID().slice(0, 4)}`;
+export async function createSolveRun(settings: SolveSettings, deps: Deps, cluster?: ClusterRunInfo): Promise<string> {
+  const { store } = deps;
+  const { bug, statementKind, plan } = await solveContext(store, settings, true);
+  const runId = newRunId('solve');
   const solverName = (i: number) => (settings.policy === 'anthropic' ? (settings.model ?? DEFAULT_MODEL) : `offline/${plan[i]}`);
+  const run = {
+    kind: 'solve',
+    image: bug.image,
+    strategy: settings.policy === 'anthropic' ? 'model' : settings.solver,
+    policy: settings.policy,
+    model: settings.policy === 'anthropic' ? (settings.model ?? DEFAULT_MODEL) : `offline/${settings.solver}`,
+    n: settings.k,
+    options: { ...settings, statement: statementKind },
+    ...(cluster ? { cluster } : {}),
+  } as const;
   const now = new Date().toISOString();
-  mkdirSync(store.abs(join('runs', runId)), { recursive: true });
-  const { k, concurrency, solver, alpha, seed, model, maxSteps, maxTokens, budgetUsd } = settings;
-  store.transact((tx) => {
-    tx.put('runs', {
-      id: runId,
-      kind: 'solve',
-      status: 'running',
-      image: bug.image,
-      strategy: settings.policy === 'anthropic' ? 'model' : solver,
-      policy: settings.policy,
-      model: settings.policy === 'anthropic' ? (model ?? DEFAULT_MODEL) : `offline/${solver}`,
-      n: k,
-      options: JSON.parse(JSON.stringify({ bugId, k, concurrency, solver, statement: statementKind, alpha, seed, model, maxSteps, maxTokens, budgetUsd })),
-      owner: currentProcess(),
-      startedAt: now,
-      finishedAt: null,
-      error: null,
-      ...(cluster ? { cluster } : {}),
-    });
-    for (let i = 0; i < k; i++) {
-      const id = `${runId}-a${i + 1}`;
-      const trajectory = join('runs', runId, `${id}.jsonl`);
-      tx.put('rollouts', { id, runId, role: 'solver', index: i, status: 'pending', steps: 0, costUsd: 0, tokens: 0, durationMs: 0, trajectory, bugId: null, detail: null, startedAt: null, finishedAt: null });
+  recordRun(store, runId, run, { role: 'solver', prefix: 'a' }, (tx, ids) =>
+    ids.forEach((id, i) =>
       tx.put('attempts', {
         id,
-        bugId,
+        bugId: bug.id,
         runId,
         index: i,
         solver: solverName(i),
@@ -209,151 +172,126 @@ export async function createSolveRun(store: Store, bugId: string, settings: Solv
         evalRunMs: null,
         detail: null,
         createdAt: now,
-      });
-    }
-  });
+      }),
+    ),
+  );
   return runId;
 }
 
 /** The settings a solve run was recorded with. */
-function recordedSettings(run: RunRecord): SolveSettings & { bugId: string } {
-  const options = run.options as unknown as Omit<SolveSettings, 'policy'> & { bugId: string };
+function recordedSettings(run: RunRecord): SolveSettings {
+  const options = run.options as unknown as Omit<SolveSettings, 'policy'>;
   return { ...DEFAULT_SOLVE, ...options, policy: run.policy as PolicyName };
 }
 
-export async function solveBug(bugId: string, options: SolveSettings & SolveHooks): Promise<SolveResult> {
-  const store = options.store ?? openStore();
-  const runId = await createSolveRun(store, bugId, options);
-  options.onRun?.(runId);
-  await runAttempts(store, runId, [...Array(options.k).keys()], options);
-  store.transact((tx) => tx.patch('runs', runId, { status: options.signal?.aborted ? 'cancelled' : 'finished', finishedAt: new Date().toISOString() }));
-  return summarizeSolve(store, runId);
+export async function solveBug(settings: SolveSettings, deps: Deps, report: Report = ignore): Promise<SolveResult> {
+  const runId = await createSolveRun(settings, deps);
+  report({ type: 'run-started', runId, kind: 'solve' });
+  await finishRun(deps.store, runId, deps, report, () => runAttempts(runId, [...Array(settings.k).keys()], settings, deps, report));
+  return summarizeSolve(deps.store, runId);
 }
 
 /** One cluster task's share of a recorded solve run (attempts by index), with this node's engine; the run's status is left to whoever follows the array. */
-export async function runSolveShare(runId: string, indices: number[], hooks: SolveHooks & { where?: RolloutWhere } = {}): Promise<void> {
-  const store = hooks.store ?? openStore();
-  const run = store.get('runs', runId);
+export async function runSolveShare(runId: string, indices: number[], deps: Deps, report: Report = ignore): Promise<void> {
+  const run = deps.store.get('runs', runId);
   if (!run || run.kind !== 'solve') throw new RecordNotFoundError('runs', runId);
-  await runAttempts(store, runId, indices, { ...recordedSettings(run), ...hooks });
+  await runAttempts(runId, indices, recordedSettings(run), deps, report);
 }
 
-/** Runs the attempts of a recorded run (by index), C at a time, placed on the run's engines; returns once their containers are gone. */
-async function runAttempts(store: Store, runId: string, indices: number[], options: SolveSettings & SolveHooks & { where?: RolloutWhere }): Promise<void> {
-  const run = store.get('runs', runId)!;
-  const { bug, artifact, spec, statementKind, system, task, fix, oracleTests, plan } = await solveContext(store, (run.options as { bugId: string }).bugId, options);
-  // Each engine the attempts are placed on gets its own attempt containers (the next one made ahead) and
-  // two evaluation containers kept for the run, made when the engine first gets an attempt.
-  const engines = await openRunEngines(bug.image, { docker: options.docker, signal: options.signal, onEvent: options.onEngineEvent });
-  const sides = new Map<string, { containers: PreparedSandboxes; evaluation: CheckContext }>();
-  const sideOf = (engine: RunEngine) => {
-    let side = sides.get(engine.name);
-    if (!side) {
-      const evaluation = new CheckContext({
-        artifact,
-        image: bug.image,
-        baseCommit: bug.baseCommit,
-        params: { ...DEFAULT_CHECK_PARAMS, ...artifact.meta?.params },
-        logDir: store.abs(join('runs', runId, 'eval')),
-        parallelism: 2,
-        runId: `${runId}-eval-${engine.name}`,
-        docker: engine.docker,
-      });
-      const containers = new PreparedSandboxes(async () => {
-        const sandbox = await Sandbox.create({ image: bug.image, runId: `${runId}-attempt`, docker: engine.docker });
-        try {
-          await buildStartingState(sandbox, artifact, bug.baseCommit);
-        } catch (error) {
-          await sandbox.remove().catch(() => undefined);
-          throw error;
-        }
-        return sandbox;
-      }, indices.length);
-      evaluation.warm();
-      side = { containers, evaluation };
-      sides.set(engine.name, side);
-    }
-    return side;
-  };
-  const closeSides = () => Promise.all([...sides.values()].flatMap((side) => [side.evaluation.close(), side.containers.close()]));
-  const onAbort = () => void closeSides();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  // Attempt containers are removed while the next attempts go on; the run ends once they are gone.
-  const cleanups: Promise<void>[] = [];
-  // The run's concurrency bounds the agents at work: an attempt gives its turn to the next one once its
-  // agent ends, and its evaluation goes on in the evaluation lanes meanwhile (the run ends once all are judged).
-  // An attempt retried after its engine was lost runs again at once, bounded by the engines' slots alone.
-  const judging: Promise<void>[] = [];
-  const attempt = (i: number) =>
-    new Promise<void>((agentEnded, failed) => {
-      const whole = engines.run(`${runId}-a${i + 1}`, (placement) => attemptOn(i, placement, agentEnded));
-      judging.push(whole);
-      whole.then(() => agentEnded(), failed);
-    });
-  const attemptOn = async (i: number, placement: Placement, agentEnded: () => void) => {
-    const id = `${runId}-a${i + 1}`;
-    const { containers, evaluation } = sideOf(placement.engine);
-    const patchPath = store.abs(join('runs', runId, `${id}.diff`));
-    store.transact((tx) => tx.patch('attempts', id, { status: 'running' }));
-    const outcome = await runRollout({
-      store,
-      id,
-      runId,
-      role: 'solver',
-      strategy: statementKind,
-      policy: options.policy,
-      image: bug.image,
-      model: makeSolverModel(options, plan[i]!, fix, oracleTests, rolloutSeed(options.seed, i)),
-      system,
-      task,
-      maxSteps: options.maxSteps,
-      budget: new Budget(options.budgetUsd),
-      sandbox: () => containers.take(),
-      submit: (sandbox) => ({ definition: SOLVER_SUBMIT, handle: solverSubmitHandler(sandbox, patchPath) }),
-      signal: placement.signal,
-      onEvent: options.onEvent ? (event) => options.onEvent!(id, event) : undefined,
-      docker: placement.docker,
-      where: { ...options.where, engine: placement.engine.name },
-    });
-    cleanups.push(outcome.cleanup);
-    await placement.confirm(outcome.failure);
-    agentEnded();
-    let fields: Partial<AttemptRecord>;
-    if (outcome.reason === 'submitted' && existsSync(patchPath)) {
-      const judged = await evaluateInContext(evaluation, readFileSync(patchPath, 'utf8'), spec, id, i);
-      // An evaluation cut off by a lost engine is not a verdict: the attempt runs again elsewhere.
-      await placement.confirm();
-      const cancelled = options.signal?.aborted === true && !judged.solved;
-      fields = cancelled
-        ? { status: 'cancelled', detail: 'the run was cancelled during the evaluation' }
-        : {
-            status: 'evaluated',
-            solved: judged.solved,
-            failing: judged.failing,
-            reward: solverReward(judged.solved),
-            patch: store.rel(patchPath),
-            evalLog: judged.run ? store.rel(judged.run.logPath) : null,
-            evalRunMs: judged.run?.durationMs ?? null,
-            detail: judged.error ?? null,
-          };
-    } else if (outcome.reason === 'cancelled') {
-      fields = { status: 'cancelled', detail: outcome.detail ?? null };
-    } else {
-      // An attempt that never submitted is a failed attempt (equation 2 gives it −1).
-      fields = { status: 'unsubmitted', solved: false, failing: [...spec.failToPass, ...spec.passToPass], reward: -1, detail: outcome.detail ?? outcome.reason };
-    }
-    const record = store.transact((tx) => tx.patch('attempts', id, fields));
-    options.onAttempt?.(attemptSummary(store, record));
-  };
+/**
+ * Runs the attempts of a recorded run (by index), placed on the run's engines.
+ * The run's concurrency bounds the agents at work: an attempt gives its turn
+ * to the next once its agent ends, and its evaluation goes on meanwhile (the
+ * run ends once all are judged). An attempt retried after its engine was lost
+ * runs again at once, bounded by the engines' slots alone.
+ */
+async function runAttempts(runId: string, indices: number[], settings: SolveSettings, deps: Deps, report: Report): Promise<void> {
+  const context = await solveContext(deps.store, settings);
+  const sides = new SolveSides(deps.store, runId, context.bug, context.artifact, indices.length);
+  const onAbort = () => void sides.close();
+  deps.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await forEachConcurrently(indices, options.concurrency, attempt, options.signal);
-    await Promise.all(judging);
+    await runItems(context.bug.image, settings.concurrency, indices, deps, report, (i, floor) =>
+      new Promise<void>((agentEnded, failed) => {
+        const whole = floor.engines.run(`${runId}-a${i + 1}`, (placement) => attemptOn({ runId, i, settings, context, sides, floor, placement, agentEnded }, deps, report));
+        floor.linger(whole);
+        whole.then(() => agentEnded(), failed);
+      }),
+    );
   } finally {
-    await Promise.allSettled(judging);
-    options.signal?.removeEventListener('abort', onAbort);
-    await Promise.all([closeSides(), ...cleanups]);
-    await engines.close();
+    deps.signal?.removeEventListener('abort', onAbort);
+    await sides.close();
   }
+}
+
+interface AttemptPlace {
+  runId: string;
+  i: number;
+  settings: SolveSettings;
+  context: SolveContext;
+  sides: SolveSides;
+  floor: RunFloor;
+  placement: Placement;
+  agentEnded: () => void;
+}
+
+/** One attempt on one placement: the agent in a prepared container, then its patch judged in the engine's evaluation lanes. */
+async function attemptOn(place: AttemptPlace, deps: Deps, report: Report): Promise<void> {
+  const { runId, i, settings, context, placement } = place;
+  const { store } = deps;
+  const id = `${runId}-a${i + 1}`;
+  const { containers, evaluation } = place.sides.of(placement.engine);
+  const patchPath = store.abs(join('runs', runId, `${id}.diff`));
+  store.transact((tx) => tx.patch('attempts', id, { status: 'running' }));
+  const outcome = await runRollout({
+    store,
+    id,
+    runId,
+    role: 'solver',
+    strategy: context.statementKind,
+    policy: settings.policy,
+    image: context.bug.image,
+    model: makeSolverModel(settings, context.plan[i]!, context.fix, context.oracleTests, rolloutSeed(settings.seed, i)),
+    system: context.system,
+    task: context.task,
+    maxSteps: settings.maxSteps,
+    budget: new Budget(settings.budgetUsd),
+    sandbox: () => containers.take(),
+    submit: (sandbox) => ({ definition: SOLVER_SUBMIT, handle: solverSubmitHandler(sandbox, patchPath) }),
+    signal: placement.signal,
+    onEvent: (event) => report({ type: 'rollout', rolloutId: id, event }),
+    docker: placement.docker,
+    where: { ...deps.where, engine: placement.engine.name },
+  });
+  place.floor.cleanup(outcome.cleanup);
+  await placement.confirm(outcome.failure);
+  place.agentEnded();
+  let fields: Partial<AttemptRecord>;
+  if (outcome.reason === 'submitted' && existsSync(patchPath)) {
+    const judged = await evaluateInContext(evaluation, readFileSync(patchPath, 'utf8'), context.spec, id, i);
+    // An evaluation cut off by a lost engine is not a verdict: the attempt runs again elsewhere.
+    await placement.confirm();
+    const cancelled = deps.signal?.aborted === true && !judged.solved;
+    fields = cancelled
+      ? { status: 'cancelled', detail: 'the run was cancelled during the evaluation' }
+      : {
+          status: 'evaluated',
+          solved: judged.solved,
+          failing: judged.failing,
+          reward: solverReward(judged.solved),
+          patch: store.rel(patchPath),
+          evalLog: judged.run ? store.rel(judged.run.logPath) : null,
+          evalRunMs: judged.run?.durationMs ?? null,
+          detail: judged.error ?? null,
+        };
+  } else if (outcome.reason === 'cancelled') {
+    fields = { status: 'cancelled', detail: outcome.detail ?? null };
+  } else {
+    // An attempt that never submitted is a failed attempt (equation 2 gives it −1).
+    fields = { status: 'unsubmitted', solved: false, failing: [...context.spec.failToPass, ...context.spec.passToPass], reward: -1, detail: outcome.detail ?? outcome.reason };
+  }
+  const record = store.transact((tx) => tx.patch('attempts', id, fields));
+  report({ type: 'attempt', attempt: attemptSummary(store, record) });
 }
 
 function attemptSummary(store: Store, a: AttemptRecord): AttemptSummary {

@@ -8,15 +8,9 @@
 import { Box, Text, render, useApp, useInput, useStdout, type Key } from 'ink';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { errorMessage } from '../errors.js';
-import { diagnose, fix, reportHealthy } from '../pipeline/doctor.js';
-import { runInjection } from '../pipeline/inject.js';
-import { dockerClient } from '../sandbox/docker.js';
-import { engineStatuses, type EngineStatus } from '../sandbox/engines.js';
-import { reapOrphansEverywhere } from '../sandbox/orphans.js';
-import { listRepoImages, type RepoImage } from '../sandbox/repo-image.js';
-import { countsByImage } from '../store/queries.js';
-import { recoverAbandoned } from '../store/recover.js';
-import { openStore, type Store } from '../store/store.js';
+import { reportHealthy } from '../pipeline/doctor.js';
+import type { CoreEvent } from '../pipeline/events.js';
+import { workbenchCore, type WorkbenchCore } from '../pipeline/workbench-core.js';
 import { Footer, Header, HelpOverlay } from './chrome.js';
 import { ImagesScreen } from './images-screen.js';
 import { InjectSetupScreen } from './inject-setup-screen.js';
@@ -35,32 +29,10 @@ import { initialState, reduce, type ViewState } from './state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
 import { useChecks } from './use-checks.js';
 import { useImageBuild } from './use-image-build.js';
-import { readLogTail, useReview } from './use-review.js';
+import { useReview } from './use-review.js';
 import { WorkSet } from './work.js';
 
-/** What the workbench asks of the core; tests may pass their own engine-backed functions. */
-export interface WorkbenchCore {
-  diagnose: typeof diagnose;
-  fix: typeof fix;
-  store: () => Store;
-  listImages: (store: Store) => Promise<RepoImage[]>;
-  /** Every configured engine as doctor sees it (asked again after a build). */
-  engines: () => Promise<EngineStatus[]>;
-  inject: typeof runInjection;
-}
-
-export const realCore: WorkbenchCore = {
-  diagnose,
-  fix,
-  store: () => {
-    const store = openStore();
-    recoverAbandoned(store);
-    return store;
-  },
-  listImages: (store) => listRepoImages(dockerClient(), countsByImage(store.all('bugs'))),
-  engines: () => engineStatuses(),
-  inject: runInjection,
-};
+export type { WorkbenchCore } from '../pipeline/workbench-core.js';
 
 /**
  * Rows the frame keeps for itself: the header, the footer, and one left free —
@@ -68,17 +40,18 @@ export const realCore: WorkbenchCore = {
  */
 const CHROME_ROWS = 3;
 
-export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onExitCode?: (code: number) => void }) {
+export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (code: number) => void }) {
   const [state, dispatch, latest] = useLatestReducer(reduce, initialState);
   const { exit } = useApp();
   const { stdout } = useStdout();
   const rows = stdout.rows || 40;
   const columns = stdout.columns || 100;
   const work = useRef(new WorkSet()).current;
-  const store = useMemo(() => (state.ready ? core.store() : undefined), [core, state.ready]);
-  const review = useReview(store);
-  const checks = useChecks(store, review.selected?.id, work, review.openBug);
-  const checksLog = useMemo(() => (checks.state.log ? readLogTail(checks.state.log.path) : null), [checks.state.log]);
+  // The screens reach the workspace once set-up is done.
+  const ready = state.ready ? core : undefined;
+  const review = useReview(ready);
+  const checks = useChecks(ready, review.selected?.id, work, review.openBug);
+  const checksLog = useMemo(() => (checks.state.log ? core.logTail(checks.state.log.path) : null), [core, checks.state.log]);
   const openInReview = useCallback(
     (id: string) => {
       review.openBug(id);
@@ -86,14 +59,13 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
     },
     [review.openBug, dispatch],
   );
-  const rollouts = useRollouts(store, state.run, openInReview, () => work.cancel('inject'));
-  const imageBuild = useImageBuild(work, async (tag) => {
-    if (!store) return;
-    const [images, engines] = await Promise.all([core.listImages(store), core.engines()]);
+  const rollouts = useRollouts(ready, state.run, openInReview, () => work.cancel('inject'));
+  const imageBuild = useImageBuild(core, work, async (tag) => {
+    const [images, engines] = await Promise.all([core.listImages(), core.engines()]);
     dispatch({ type: 'images-loaded', images, engines });
     dispatch({ type: 'select-image', tag });
   });
-  const training = useTraining(store);
+  const training = useTraining(ready);
 
   useEffect(() => {
     let cancelled = false;
@@ -104,8 +76,8 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
           report = await core.fix((message) => !cancelled && dispatch({ type: 'setup-progress', message }));
         }
         if (cancelled) return;
-        dispatch({ type: 'diagnosed', report, seed: Date.now() % 100_000 });
-        const images = await core.listImages(core.store());
+        dispatch({ type: 'diagnosed', report, seed: core.newSeed() });
+        const images = await core.listImages();
         if (!cancelled) dispatch({ type: 'images-loaded', images });
       } catch (error) {
         if (!cancelled) dispatch({ type: 'setup-failed', message: errorMessage(error) });
@@ -121,36 +93,30 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
     (current: ViewState) => {
       const image = current.images[current.cursor];
       const settings = formSettings(current.form);
-      if (!image || !store || !settings) return;
+      if (!image || !settings) return;
       const controller = new AbortController();
-      dispatch({ type: 'start-run' });
+      // The next run gets a seed of its own unless one is typed: the same form twice must not make the same bugs.
+      dispatch({ type: 'start-run', nextSeed: core.newSeed() });
       // A flood of events (text streams a few characters at a time) is shown one batch per frame.
       const events = batcher<RunEvent>((batch) => dispatch({ type: 'batch', events: batch }));
+      const report = (event: CoreEvent) => {
+        if (event.type === 'rollout') events.push({ ...event, at: Date.now() });
+        else if (event.type === 'check' && (event.event.type === 'check-started' || event.event.type === 'check-finished')) events.push(event);
+        else if (event.type === 'bug' || event.type === 'run-started') events.push(event);
+      };
       const done = core
-        .inject({
-          store,
-          image: image.tag,
-          ...settings,
-          maxSteps: 100,
-          signal: controller.signal,
-          onRun: (runId) => events.push({ type: 'run-started', runId }),
-          onEvent: (rolloutId, event) => events.push({ type: 'rollout-event', rolloutId, event, at: Date.now() }),
-          onCheckEvent: (rolloutId, event) => {
-            if (event.type === 'check-started' || event.type === 'check-finished') events.push({ type: 'check-event', rolloutId, event });
-          },
-          onBug: (bug) => events.push({ type: 'bug', bug }),
-        })
+        .inject({ image: image.tag, ...settings, maxSteps: 100 }, { signal: controller.signal }, report)
         .then((result) => {
           events.flush();
           dispatch({ type: 'run-finished', runId: result.runId });
         })
         .catch((error: unknown) => dispatch({ type: 'run-failed', message: errorMessage(error) }))
         .finally(async () => {
-          dispatch({ type: 'images-loaded', images: await core.listImages(store).catch(() => current.images) });
+          dispatch({ type: 'images-loaded', images: await core.listImages().catch(() => current.images) });
         });
       work.add('inject', controller, done);
     },
-    [core, store, work],
+    [core, work],
   );
 
   /** Cancels what runs, waits until its containers are gone, then leaves with `code`. */
@@ -291,11 +257,10 @@ export function App({ core = realCore, onExitCode }: { core?: WorkbenchCore; onE
   );
 }
 
-export async function runWorkbench(): Promise<number> {
-  // Containers of a bugbench that died go first, on every configured engine; if none answers yet, setup reaps after starting one.
-  await reapOrphansEverywhere().catch(() => undefined);
+/** Runs the workbench over `core` (set up by the caller: orphans reaped, workspace opened); resolves with the exit code. */
+export async function runWorkbench(core: WorkbenchCore = workbenchCore()): Promise<number> {
   let code = 0;
-  const app = render(<App onExitCode={(c) => (code = c)} />, { exitOnCtrlC: false });
+  const app = render(<App core={core} onExitCode={(c) => (code = c)} />, { exitOnCtrlC: false });
   await app.waitUntilExit();
   // The shell's prompt goes on a line of its own, below the last frame.
   process.stdout.write('\n');

@@ -1,6 +1,6 @@
 /** The list of repo images, their bugs counted by status, the selected one's details, and building a new one. */
 import { Box, Text } from 'ink';
-import { describeCounts } from '../store/queries.js';
+import { describeCounts } from '../pipeline/workbench-core.js';
 import type { EngineStatus } from '../sandbox/engines.js';
 import type { ViewState } from './state.js';
 import type { ImageBuildState } from './use-image-build.js';

@@ -4,8 +4,8 @@
  * what the detail pane shows and how far it is scrolled, and the reason being
  * typed for a rejection.
  */
-import { BUG_STATUSES, type BugRecord, type BugStatus } from '../store/records.js';
-import type { BugFilter } from '../store/queries.js';
+import { BUG_STATUSES, type BugFilter } from '../pipeline/workbench-core.js';
+import type { BugRecord, BugStatus } from '../store/records.js';
 
 export const DETAIL_VIEWS = ['summary', 'checks', 'diff', 'tests'] as const;
 export type DetailView = (typeof DETAIL_VIEWS)[number];

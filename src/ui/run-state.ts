@@ -8,8 +8,8 @@
 import { describeToolInput } from '../agent/describe.js';
 import { describeWhere, type FinishReason, type RolloutEvent } from '../agent/events.js';
 import type { CheckEvent } from '../bugs/check-types.js';
-import type { InjectedBug } from '../pipeline/inject.js';
-import { tagOf } from '../store/records.js';
+import type { CoreEvent } from '../pipeline/events.js';
+import { tagOf } from '../pipeline/workbench-core.js';
 
 /** Transcript entries kept per rollout (the oldest go first). */
 export const TRANSCRIPT_LIMIT = 4000;
@@ -60,10 +60,10 @@ export interface RunView {
   error?: string;
 }
 
+/** The core's events a run view takes (a rollout event with the wall clock when it arrived), and the view's own. */
 export type RunEvent =
-  | { type: 'rollout-event'; rolloutId: string; event: RolloutEvent; at?: number }
-  | { type: 'check-event'; rolloutId: string; event: CheckEvent }
-  | { type: 'bug'; bug: InjectedBug }
+  | (Extract<CoreEvent, { type: 'rollout' }> & { at?: number })
+  | Extract<CoreEvent, { type: 'check' | 'bug' }>
   | { type: 'run-started'; runId: string }
   | { type: 'run-finished'; runId: string }
   | { type: 'run-failed'; message: string }
@@ -172,7 +172,7 @@ export function reduceRun(run: RunView, event: RunEvent): RunView {
       const owned = new Set<string>();
       let next = run;
       for (const e of event.events) {
-        if (e.type !== 'rollout-event') {
+        if (e.type !== 'rollout') {
           next = reduceRun(next, e);
           continue;
         }
@@ -185,10 +185,10 @@ export function reduceRun(run: RunView, event: RunEvent): RunView {
       }
       return next;
     }
-    case 'rollout-event':
+    case 'rollout':
       return update(tagOf(event.rolloutId), (v) => applyRolloutEvent(v, event.event, event.at));
-    case 'check-event':
-      return update(tagOf(event.rolloutId), (v) => applyCheckEvent(v, event.event));
+    case 'check':
+      return update(tagOf(event.subject), (v) => applyCheckEvent(v, event.event));
     case 'bug':
       return update(tagOf(event.bug.rollout), (v) => ({
         ...v,

@@ -47,7 +47,8 @@ export type ViewEvent =
   | { type: 'ask-quit' }
   | { type: 'stay' }
   | { type: 'form'; key: FormKey }
-  | { type: 'start-run' }
+  /** A run starts with the form as it is; the form's seed becomes `nextSeed` for the run after it. */
+  | { type: 'start-run'; nextSeed?: number }
   | RunEvent;
 
 export const SETUP_LOG_LINES = 12;
@@ -122,7 +123,8 @@ export function reduce(state: ViewState, event: ViewEvent): ViewState {
       const image = state.images[state.cursor];
       const settings = formSettings(state.form);
       if (!image || !settings) return state;
-      return { ...go(state, 'rollouts'), run: newRunView(image.tag, settings.strategy, settings.policy, settings.n) };
+      const form = event.nextSeed === undefined ? state.form : { ...state.form, values: { ...state.form.values, seed: String(event.nextSeed) } };
+      return { ...go(state, 'rollouts'), form, run: newRunView(image.tag, settings.strategy, settings.policy, settings.n) };
     }
     default:
       return state.run ? { ...state, run: reduceRun(state.run, event) } : state;

@@ -1,21 +1,23 @@
 /**
- * A past run as the Rollouts screen shows it, read from the store: every
- * rollout with its status, spend, time and bug; a rollout's transcript read
- * from its trajectory when it is looked at (and kept until the file grows).
+ * A past run as the Rollouts screen shows it, from its records: every rollout
+ * with its status, spend, time and bug; a rollout's transcript made from its
+ * trajectory when it is looked at (again only once the core reads a grown file).
  */
-import { existsSync, statSync } from 'node:fs';
 import { describeWhere } from '../agent/events.js';
-import { readTrajectory } from '../agent/trajectory.js';
+import type { Trajectory } from '../agent/trajectory.js';
 import { CHECK_NAMES } from '../bugs/check-types.js';
+import type { WorkbenchCore } from '../pipeline/workbench-core.js';
 import type { RolloutRecord, RunRecord } from '../store/records.js';
-import type { Store } from '../store/store.js';
 import { applyRolloutEvent, emptyRollout, tagOf, type RolloutStatus, type RolloutView, type RunView } from './run-state.js';
 
 const VERDICTS: Record<string, string> = { p: 'pass', f: 'fail', s: 'skipped', c: 'cancelled' };
 
-function rolloutView(store: Store, record: RolloutRecord): RolloutView {
+/** What a stored run's view is read from. */
+export type RunRecords = Pick<WorkbenchCore, 'rolloutsOf' | 'bug'>;
+
+function rolloutView(records: RunRecords, record: RolloutRecord): RolloutView {
   const view = emptyRollout(tagOf(record.id));
-  const bug = record.bugId ? store.get('bugs', record.bugId) : undefined;
+  const bug = record.bugId ? records.bug(record.bugId) : undefined;
   const status: RolloutStatus = record.status === 'pending' ? 'waiting' : record.status;
   return {
     ...view,
@@ -33,12 +35,8 @@ function rolloutView(store: Store, record: RolloutRecord): RolloutView {
   };
 }
 
-export function storedRunView(store: Store, run: RunRecord): RunView {
-  const rollouts = store
-    .all('rollouts')
-    .filter((r) => r.runId === run.id)
-    .sort((a, b) => a.index - b.index);
-  const views = rollouts.map((r) => rolloutView(store, r));
+export function storedRunView(records: RunRecords, run: RunRecord): RunView {
+  const views = records.rolloutsOf(run.id).map((r) => rolloutView(records, r));
   return {
     image: run.image,
     strategy: run.strategy,
@@ -53,16 +51,16 @@ export function storedRunView(store: Store, run: RunRecord): RunView {
   };
 }
 
-const transcripts = new Map<string, { size: number; view: RolloutView }>();
+const transcripts = new WeakMap<Trajectory, RolloutView['transcript']>();
 
-/** The transcript of a stored rollout, from its trajectory (read again only when the file has grown). */
-export function storedTranscript(store: Store, record: RolloutRecord): RolloutView['transcript'] {
-  const path = store.abs(record.trajectory);
-  if (!existsSync(path)) return [];
-  const size = statSync(path).size;
-  const cached = transcripts.get(path);
-  if (cached && cached.size === size) return cached.view.transcript;
-  const view = readTrajectory(path).events.reduce((v, event) => applyRolloutEvent(v, event), emptyRollout(tagOf(record.id)));
-  transcripts.set(path, { size, view });
-  return view.transcript;
+/** The transcript of a stored rollout, from its trajectory (made again only when the core read the file anew). */
+export function storedTranscript(core: Pick<WorkbenchCore, 'trajectory'>, record: RolloutRecord): RolloutView['transcript'] {
+  const trajectory = core.trajectory(record.id);
+  if (!trajectory) return [];
+  let transcript = transcripts.get(trajectory);
+  if (!transcript) {
+    transcript = trajectory.events.reduce((v, event) => applyRolloutEvent(v, event), emptyRollout(tagOf(record.id))).transcript;
+    transcripts.set(trajectory, transcript);
+  }
+  return transcript;
 }

@@ -8,12 +8,9 @@
 import type { Key } from 'ink';
 import { useEffect, useRef } from 'react';
 import { errorMessage } from '../errors.js';
-import { bugDetails } from '../pipeline/bug-details.js';
-import { openStoredCheck, type StoredCheckSession } from '../pipeline/bug-checks.js';
-import { buildHigherOrder } from '../pipeline/higher-order.js';
-import { defaultPolicy } from '../pipeline/policy.js';
-import { DEFAULT_SOLVE, solveBug } from '../pipeline/solve.js';
-import type { Store } from '../store/store.js';
+import type { StoredCheckSession } from '../pipeline/bug-checks.js';
+import { DEFAULT_SOLVE } from '../pipeline/solve.js';
+import type { WorkbenchCore } from '../pipeline/workbench-core.js';
 import { allNine, checkLine, initialChecks, originalResults, reduceChecks, type ChecksState } from './checks-state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
 import type { WorkSet } from './work.js';
@@ -25,14 +22,10 @@ export interface ChecksModel {
 }
 
 /** The checks of the bug's last report, as lines. */
-function reportLines(store: Store, id: string) {
-  try {
-    const checks = bugDetails(store, id).checks ?? [];
-    const original = originalResults(checks);
-    return checks.map((c) => checkLine(c, original));
-  } catch {
-    return [];
-  }
+function reportLines(core: WorkbenchCore, id: string) {
+  const checks = core.bugDetails(id)?.checks ?? [];
+  const original = originalResults(checks);
+  return checks.map((c) => checkLine(c, original));
 }
 
 interface LiveSession {
@@ -41,14 +34,14 @@ interface LiveSession {
   ended: () => void;
 }
 
-export function useChecks(store: Store | undefined, bugId: string | undefined, work: WorkSet, openBug: (id: string) => void): ChecksModel {
+export function useChecks(core: WorkbenchCore | undefined, bugId: string | undefined, work: WorkSet, openBug: (id: string) => void): ChecksModel {
   const [state, dispatch, latest] = useLatestReducer(reduceChecks, initialChecks);
   const live = useRef<LiveSession | undefined>(undefined);
 
   useEffect(() => {
-    if (!store || !bugId || latest().busy || latest().bugId === bugId) return;
-    dispatch({ type: 'show-bug', bugId, lines: reportLines(store, bugId) });
-  }, [store, bugId, dispatch, latest]);
+    if (!core || !bugId || latest().busy || latest().bugId === bugId) return;
+    dispatch({ type: 'show-bug', bugId, lines: reportLines(core, bugId) });
+  }, [core, bugId, dispatch, latest]);
 
   /** Ends the session: its verdict (or cancellation) is recorded, and the work is done. */
   const finish = async () => {
@@ -65,18 +58,16 @@ export function useChecks(store: Store | undefined, bugId: string | undefined, w
   };
 
   const start = (): LiveSession | undefined => {
-    if (!store || !bugId) return undefined;
+    if (!core || !bugId) return undefined;
     const controller = new AbortController();
-    const stored = openStoredCheck(store, bugId, {
-      signal: controller.signal,
-      runId: `${bugId}-tui-check`,
-      onEvent: (event) => {
-        if (event.type === 'check-started') dispatch({ type: 'check-started', name: event.check });
-        else if (event.type === 'check-finished') {
-          const results = live.current?.stored.session.results ?? [event.result];
-          dispatch({ type: 'check-finished', line: checkLine(event.result, originalResults(results)) });
-        }
-      },
+    const stored = core.openChecks({ bugId, runId: `${bugId}-tui-check` }, { signal: controller.signal }, (reported) => {
+      if (reported.type !== 'check') return;
+      const event = reported.event;
+      if (event.type === 'check-started') dispatch({ type: 'check-started', name: event.check });
+      else if (event.type === 'check-finished') {
+        const results = live.current?.stored.session.results ?? [event.result];
+        dispatch({ type: 'check-finished', line: checkLine(event.result, originalResults(results)) });
+      }
     });
     let ended: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (ended = resolve));
@@ -118,38 +109,32 @@ export function useChecks(store: Store | undefined, bugId: string | undefined, w
     });
 
   const solve = () => {
-    if (!store || !bugId) return;
-    const bug = store.get('bugs', bugId);
+    if (!core || !bugId) return;
+    const bug = core.bug(bugId);
     if (!bug) return;
     const controller = new AbortController();
-    const policy = defaultPolicy();
+    const policy = core.defaultPolicy();
     dispatch({ type: 'solve-started', image: bug.image, k: DEFAULT_SOLVE.k, policy });
-    const done = solveBug(bugId, {
-      ...DEFAULT_SOLVE,
-      store,
-      policy,
-      seed: Date.now() % 100_000,
-      signal: controller.signal,
-      onEvent: (rolloutId, event) => dispatch({ type: 'solve-event', event: { type: 'rollout-event', rolloutId, event } }),
-      onAttempt: (a) => dispatch({ type: 'solve-attempt', id: a.id, solved: a.solved, reward: a.reward }),
-    })
+    const done = core
+      .solve({ ...DEFAULT_SOLVE, bugId, policy, seed: core.newSeed() }, { signal: controller.signal }, (event) => {
+        if (event.type === 'rollout') dispatch({ type: 'solve-event', event });
+        else if (event.type === 'attempt') dispatch({ type: 'solve-attempt', id: event.attempt.id, solved: event.attempt.solved, reward: event.attempt.reward });
+      })
       .then((result) => dispatch({ type: 'solve-done', solveRate: result.solveRate, injectReward: result.injectReward }))
       .catch((error: unknown) => dispatch({ type: 'message', text: errorMessage(error), error: true }));
     work.add('solve', controller, done);
   };
 
   const higher = () => {
-    if (!store || !bugId) return;
+    if (!core || !bugId) return;
     const controller = new AbortController();
     dispatch({ type: 'higher-started', parent: bugId });
-    const done = buildHigherOrder(bugId, {
-      store,
-      signal: controller.signal,
-      onBug: (bug, attempt) => dispatch({ type: 'higher-child', child: { id: bug.id, attempt: attempt.id, solver: attempt.solver, marks: '', status: 'checking' } }),
-      onCheckEvent: (id, event) => {
-        if (event.type === 'check-finished') dispatch({ type: 'higher-mark', id, verdict: event.result.verdict });
-      },
-    })
+    const done = core
+      .higherOrder({ parentId: bugId }, { signal: controller.signal }, (event) => {
+        if (event.type === 'bug-added' && event.attempt) {
+          dispatch({ type: 'higher-child', child: { id: event.bug.id, attempt: event.attempt.id, solver: event.attempt.solver, marks: '', status: 'checking' } });
+        } else if (event.type === 'check' && event.event.type === 'check-finished') dispatch({ type: 'higher-mark', id: event.subject, verdict: event.event.result.verdict });
+      })
       .then((result) => dispatch({ type: 'higher-done', skipped: result.skipped.length, statuses: Object.fromEntries(result.bugs.map((b) => [b.id, b.status])) }))
       .catch((error: unknown) => {
         dispatch({ type: 'higher-done', skipped: 0, statuses: {} });

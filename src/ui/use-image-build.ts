@@ -5,8 +5,7 @@
  */
 import type { Key } from 'ink';
 import { errorMessage } from '../errors.js';
-import { dockerClient } from '../sandbox/docker.js';
-import { buildRepoImage } from '../sandbox/repo-image.js';
+import type { WorkbenchCore } from '../pipeline/workbench-core.js';
 import { useLatestReducer } from './use-latest-reducer.js';
 import type { WorkSet } from './work.js';
 
@@ -64,12 +63,13 @@ export interface ImageBuildModel {
   onKey: (input: string, key: Key) => boolean;
 }
 
-export function useImageBuild(work: WorkSet, onBuilt: (tag: string) => Promise<void>): ImageBuildModel {
+export function useImageBuild(core: WorkbenchCore, work: WorkSet, onBuilt: (tag: string) => Promise<void>): ImageBuildModel {
   const [state, dispatch, latest] = useLatestReducer(reduceImageBuild, initialImageBuild);
 
   const start = (dir: string) => {
     dispatch({ type: 'start', dir });
-    const done = buildRepoImage(dockerClient(), { dir, progress: (message) => dispatch({ type: 'progress', message: message.trim() }) })
+    const done = core
+      .buildImage(dir, (message) => dispatch({ type: 'progress', message: message.trim() }))
       .then(async (image) => {
         // The list is read again first, so that the new image is there when the build says it is done.
         await onBuilt(image.tag).catch(() => undefined);

@@ -3,56 +3,27 @@
  * store, kept fresh while other processes write), the selected bug's details,
  * and what its keys do — accept and reject go to the core.
  */
-import { existsSync, openSync, readSync, closeSync, fstatSync } from 'node:fs';
 import type { Key } from 'ink';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { errorMessage } from '../errors.js';
-import { bugDetails, type BugDetails } from '../pipeline/bug-details.js';
-import { acceptBug, rejectBug } from '../pipeline/review.js';
-import { filterBugs } from '../store/queries.js';
+import type { BugDetails } from '../pipeline/bug-details.js';
+import type { WorkbenchCore } from '../pipeline/workbench-core.js';
 import type { BugRecord } from '../store/records.js';
-import type { Store } from '../store/store.js';
 import { detailLines } from './review-lines.js';
 import { initialReview, reduceReview, type ReviewState } from './review-state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
 
 /** How often the screen looks for what other processes wrote. */
 const REFRESH_MS = 1000;
-/** The end of a log is what matters; a log is read up to this much from its end. */
-const LOG_TAIL_BYTES = 256 * 1024;
-
-export function readLogTail(path: string): string[] {
-  if (!existsSync(path)) return [`(no log at ${path})`];
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    const start = Math.max(0, size - LOG_TAIL_BYTES);
-    const buffer = Buffer.alloc(size - start);
-    readSync(fd, buffer, 0, buffer.length, start);
-    const lines = buffer.toString('utf8').replace(/\n$/, '').split('\n');
-    return start > 0 ? [`[… ${start} bytes before these]`, ...lines.slice(1)] : lines;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Newest first, as a reviewer wants them. */
 function newestFirst(bugs: BugRecord[]): BugRecord[] {
   return [...bugs].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
-/** The bugs the filters let through, and the selected one (the first when none is). */
-function listed(all: BugRecord[], state: ReviewState): { bugs: BugRecord[]; selected: BugRecord | undefined } {
-  const bugs = filterBugs(all, state.filter);
+/** The bugs the filters let through (newest first), and the selected one (the first when none is). */
+function listed(core: WorkbenchCore | undefined, state: ReviewState): { bugs: BugRecord[]; selected: BugRecord | undefined } {
+  const bugs = core ? newestFirst(core.bugs(state.filter)) : [];
   return { bugs, selected: bugs.find((b) => b.id === state.selectedId) ?? bugs[0] };
-}
-
-function readDetails(store: Store, id: string): BugDetails | undefined {
-  try {
-    return bugDetails(store, id);
-  } catch {
-    return undefined;
-  }
 }
 
 export interface ReviewModel {
@@ -73,45 +44,45 @@ export interface ReviewModel {
   latest: () => ReviewState;
 }
 
-export function useReview(store: Store | undefined): ReviewModel {
+export function useReview(core: WorkbenchCore | undefined): ReviewModel {
   const [state, dispatch, latest] = useLatestReducer(reduceReview, initialReview);
   const [version, setVersion] = useState(0);
 
   useEffect(() => {
-    if (!store) return;
-    const off = store.onChange(() => setVersion((v) => v + 1));
-    const timer = setInterval(() => store.refresh(), REFRESH_MS);
+    if (!core) return;
+    const off = core.subscribe(() => setVersion((v) => v + 1));
+    const timer = setInterval(() => core.refresh(), REFRESH_MS);
     return () => {
       off();
       clearInterval(timer);
     };
-  }, [store]);
+  }, [core]);
 
-  const all = useMemo(() => (store ? newestFirst(store.all('bugs')) : []), [store, version]);
-  const { bugs, selected } = listed(all, state);
+  const all = useMemo(() => (core ? newestFirst(core.bugs()) : []), [core, version]);
+  const { bugs, selected } = useMemo(() => listed(core, state), [core, version, state.filter, state.selectedId]);
   // The selection is held by id: a bug made later does not take it over.
   useEffect(() => {
     if (state.selectedId === null && selected) dispatch({ type: 'pin', id: selected.id });
   }, [state.selectedId, selected, dispatch]);
-  const details = useMemo(() => (store && selected ? readDetails(store, selected.id) : undefined), [store, selected?.id, selected?.updatedAt]);
-  const log = useMemo(() => (state.log ? readLogTail(state.log.path) : null), [state.log]);
+  const details = useMemo(() => (core && selected ? core.bugDetails(selected.id) : undefined), [core, selected?.id, selected?.updatedAt]);
+  const log = useMemo(() => (core && state.log ? core.logTail(state.log.path) : null), [core, state.log]);
 
   const openBug = useCallback((id: string) => dispatch({ type: 'select-id', id }), [dispatch]);
 
   const onKey = (input: string, key: Key, pageRows: number) => {
-    if (!store) return;
+    if (!core) return;
     // The state the previous key left, even if no frame showed it yet.
     const state = latest();
-      const { bugs, selected } = listed(all, state);
-    const details = selected ? readDetails(store, selected.id) : undefined;
-    const log = state.log ? readLogTail(state.log.path) : null;
+    const { bugs, selected } = listed(core, state);
+    const details = selected ? core.bugDetails(selected.id) : undefined;
+    const log = state.log ? core.logTail(state.log.path) : null;
     if (state.rejecting !== null) {
       if (key.escape) dispatch({ type: 'reject-cancel' });
       else if (key.backspace || key.delete) dispatch({ type: 'reject-erase' });
       else if (key.return) {
         if (!selected || state.rejecting.trim() === '') return;
         try {
-          rejectBug(store, selected.id, state.rejecting);
+          core.reject(selected.id, state.rejecting);
           dispatch({ type: 'message', text: `${selected.id} rejected`, error: false });
         } catch (error) {
           dispatch({ type: 'message', text: errorMessage(error), error: true });
@@ -139,7 +110,7 @@ export function useReview(store: Store | undefined): ReviewModel {
     if (input === 'V') return dispatch({ type: 'cycle-view', delta: -1 });
     if (input === 'a' && selected) {
       try {
-        acceptBug(store, selected.id);
+        core.accept(selected.id);
         dispatch({ type: 'message', text: `${selected.id} accepted`, error: false });
       } catch (error) {
         dispatch({ type: 'message', text: errorMessage(error), error: true });

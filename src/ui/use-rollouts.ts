@@ -6,11 +6,10 @@
 import type { Key } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { EventStream } from '../agent/events.js';
-import { readTrajectory, replay } from '../agent/trajectory.js';
+import { replay } from '../agent/trajectory.js';
 import { errorMessage } from '../errors.js';
-import { cancelClusterRun } from '../pipeline/cluster-run.js';
+import type { WorkbenchCore } from '../pipeline/workbench-core.js';
 import type { RunRecord } from '../store/records.js';
-import type { Store } from '../store/store.js';
 import { batcher } from './batcher.js';
 import { initialRollouts, reduceRollouts, type RolloutsState } from './rollouts-state.js';
 import type { RunView, TranscriptLine } from './run-state.js';
@@ -32,22 +31,22 @@ export interface RolloutsModel {
   onKey: (input: string, key: Key, pageRows: number, rowCount: number) => void;
 }
 
-export function useRollouts(store: Store | undefined, liveRun: RunView | undefined, openBug: (id: string) => void, cancelLive: () => void): RolloutsModel {
+export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | undefined, openBug: (id: string) => void, cancelLive: () => void): RolloutsModel {
   const [state, dispatch, latest] = useLatestReducer(reduceRollouts, initialRollouts);
   const [version, setVersion] = useState(0);
   const replaying = useRef<AbortController | undefined>(undefined);
 
   useEffect(() => {
-    if (!store) return;
-    return store.onChange(() => setVersion((v) => v + 1));
-  }, [store]);
+    if (!core) return;
+    return core.subscribe(() => setVersion((v) => v + 1));
+  }, [core]);
 
-  const runs = useMemo(() => (store ? [...store.all('runs')].sort((a, b) => b.startedAt.localeCompare(a.startedAt)) : []), [store, version]);
+  const runs = useMemo(() => (core ? core.runs() : []), [core, version]);
   // The live run until it has a record, then the run its record names; else the one picked, else the newest.
   const pickedId = state.runId ?? liveRun?.runId ?? runs[0]?.id ?? null;
   const live = liveRun !== undefined && (state.runId === null || state.runId === liveRun.runId);
   const record = runs.find((r) => r.id === pickedId);
-  const run = useMemo(() => (live ? liveRun : store && record ? storedRunView(store, record) : undefined), [live, liveRun, store, record, version]);
+  const run = useMemo(() => (live ? liveRun : core && record ? storedRunView(core, record) : undefined), [live, liveRun, core, record, version]);
   const runIndex = Math.max(0, runs.findIndex((r) => r.id === (run?.runId ?? pickedId)));
   const tag = run?.tags[Math.min(state.focus, run.tags.length - 1)];
   const view = tag ? run?.rollouts[tag] : undefined;
@@ -63,10 +62,10 @@ export function useRollouts(store: Store | undefined, liveRun: RunView | undefin
 
   const transcript = useMemo(() => {
     if (state.replay && state.replay.tag === tag) return state.replay.view.transcript;
-    if (live || !store || !run?.runId || !tag) return view?.transcript ?? [];
-    const rollout = store.get('rollouts', `${run.runId}-${tag}`);
-    return rollout ? storedTranscript(store, rollout) : [];
-  }, [state.replay, tag, live, store, run, view, version, ticks]);
+    if (live || !core || !run?.runId || !tag) return view?.transcript ?? [];
+    const rollout = core.rollout(`${run.runId}-${tag}`);
+    return rollout ? storedTranscript(core, rollout) : [];
+  }, [state.replay, tag, live, core, run, view, version, ticks]);
 
   useEffect(() => () => replaying.current?.abort(), []);
   // What `c` did to a cluster run, until another run is shown.
@@ -74,13 +73,12 @@ export function useRollouts(store: Store | undefined, liveRun: RunView | undefin
   useEffect(() => setNote(null), [record?.id]);
 
   const startReplay = () => {
-    if (!store || !run?.runId || !tag || view?.status === 'running' || view?.status === 'waiting') return;
-    const rollout = store.get('rollouts', `${run.runId}-${tag}`);
-    if (!rollout) return;
+    if (!core || !run?.runId || !tag || view?.status === 'running' || view?.status === 'waiting') return;
+    const trajectory = core.trajectory(`${run.runId}-${tag}`);
+    if (!trajectory) return;
     replaying.current?.abort();
     const controller = new AbortController();
     replaying.current = controller;
-    const trajectory = readTrajectory(store.abs(rollout.trajectory));
     dispatch({ type: 'replay-start', tag, speed: REPLAY_SPEED });
     const stream = new EventStream();
     const events = batcher<Parameters<typeof stream.forward>[0]>((batch) => {
@@ -117,9 +115,9 @@ export function useRollouts(store: Store | undefined, liveRun: RunView | undefin
       return;
     }
     if (input === 'c' && live) return cancelLive();
-    if (input === 'c' && store && record?.cluster && record.status === 'running') {
+    if (input === 'c' && core && record?.cluster && record.status === 'running') {
       setNote(`cancelling Slurm job ${record.cluster.jobId}…`);
-      void cancelClusterRun(store, record.id).then(
+      void core.cancelClusterRun(record.id).then(
         () => setNote(`cancelled Slurm job ${record.cluster!.jobId}; its tasks stop their rollouts`),
         (error: unknown) => setNote(`could not cancel: ${errorMessage(error)}`),
       );

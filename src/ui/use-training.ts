@@ -6,10 +6,8 @@
 import type { Key } from 'ink';
 import { useEffect, useMemo, useState } from 'react';
 import { errorMessage } from '../errors.js';
-import { cancelJob, jobLogs, refreshJobs, submitTraining } from '../pipeline/training.js';
+import type { WorkbenchCore } from '../pipeline/workbench-core.js';
 import type { JobRecord } from '../store/records.js';
-import type { Store } from '../store/store.js';
-import { defaultEngine } from '../training/queue.js';
 import { isTerminal, type JobState } from '../training/types.js';
 import { initialTraining, reduceTraining, type TrainingState } from './training-state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
@@ -27,33 +25,34 @@ export interface TrainingModel {
   capturing: () => boolean;
 }
 
-export function useTraining(store: Store | undefined): TrainingModel {
+export function useTraining(core: WorkbenchCore | undefined): TrainingModel {
   const [state, dispatch, latest] = useLatestReducer(reduceTraining, initialTraining);
   const [version, setVersion] = useState(0);
   const [log, setLog] = useState<string[]>([]);
 
   useEffect(() => {
-    if (!store) return;
-    return store.onChange(() => setVersion((v) => v + 1));
-  }, [store]);
+    if (!core) return;
+    return core.subscribe(() => setVersion((v) => v + 1));
+  }, [core]);
 
-  const jobs = useMemo(() => (store ? [...store.all('jobs')].sort((a, b) => b.submittedAt.localeCompare(a.submittedAt)) : []), [store, version]);
+  const jobs = useMemo(() => (core ? core.jobs() : []), [core, version]);
   const focused = jobs[Math.min(state.focus, jobs.length - 1)];
   const running = jobs.some((j) => !isTerminal(j.state as JobState));
 
   useEffect(() => {
-    if (!store || !running) return;
-    const timer = setInterval(() => void refreshJobs(store).catch(() => undefined), POLL_MS);
+    if (!core || !running) return;
+    const timer = setInterval(() => void core.refreshJobs().catch(() => undefined), POLL_MS);
     return () => clearInterval(timer);
-  }, [store, running]);
+  }, [core, running]);
 
   // The focused job's log: read now, and again while the job runs.
   useEffect(() => {
-    if (!store || !focused) return setLog([]);
+    if (!core || !focused) return setLog([]);
     let stop = false;
     const read = () =>
-      jobLogs(store, focused.id, 16 * 1024)
-        .then((logs) => !stop && setLog(logs.text.replace(/\n$/, '').split('\n')))
+      core
+        .jobLog(focused.id, 16 * 1024)
+        .then((lines) => !stop && setLog(lines))
         .catch((error: unknown) => !stop && setLog([`(no log: ${errorMessage(error)})`]));
     void read();
     const timer = isTerminal(focused.state as JobState) ? undefined : setInterval(() => void read(), POLL_MS);
@@ -61,14 +60,15 @@ export function useTraining(store: Store | undefined): TrainingModel {
       stop = true;
       if (timer) clearInterval(timer);
     };
-  }, [store, focused?.id, focused?.state]);
+  }, [core, focused?.id, focused?.state]);
 
   const submit = () => {
     const form = latest().form;
-    if (!store || !form) return;
+    if (!core || !form) return;
     dispatch({ type: 'close-form' });
     dispatch({ type: 'busy', what: `exporting and submitting ${form.format} to ${form.engine}…` });
-    submitTraining(store, { engine: form.engine, format: form.format, command: form.command.trim() || undefined })
+    core
+      .submitTraining({ engine: form.engine, format: form.format, command: form.command.trim() || undefined })
       .then(({ job, created }) => {
         dispatch({ type: 'focus', delta: -Infinity, count: jobs.length + 1 });
         dispatch({ type: 'message', text: `${job.id} ${created ? 'submitted' : 'was already submitted'}: ${job.bugCount} bug(s) as ${job.format}`, error: false });
@@ -91,14 +91,15 @@ export function useTraining(store: Store | undefined): TrainingModel {
     }
     if (key.upArrow || input === 'k') return dispatch({ type: 'focus', delta: -1, count: jobs.length });
     if (key.downArrow || input === 'j') return dispatch({ type: 'focus', delta: 1, count: jobs.length });
-    if (input === 'n') return dispatch({ type: 'open-form', engine: defaultEngine() ?? 'local', command: '' });
-    if (input === 'r' && store) {
-      void refreshJobs(store).then(({ errors }) => errors.length > 0 && dispatch({ type: 'message', text: errors.join('; '), error: true }));
+    if (input === 'n') return dispatch({ type: 'open-form', engine: core?.defaultTrainingEngine() ?? 'local', command: '' });
+    if (input === 'r' && core) {
+      void core.refreshJobs().then(({ errors }) => errors.length > 0 && dispatch({ type: 'message', text: errors.join('; '), error: true }));
       return;
     }
-    if (input === 'x' && store && focused) {
+    if (input === 'x' && core && focused) {
       dispatch({ type: 'busy', what: `cancelling ${focused.id}…` });
-      cancelJob(store, focused.id)
+      core
+        .cancelJob(focused.id)
         .then((job) => dispatch({ type: 'message', text: `${job.id} ${job.state}`, error: false }))
         .catch((error: unknown) => dispatch({ type: 'message', text: errorMessage(error), error: true }));
     }

@@ -27,8 +27,8 @@ afterEach(async () => {
 });
 
 beforeAll(async () => {
-  solvable = (await importArtifact(store, artifactPath('valid-two-files'), { analysis: { policy: 'offline' } })).bug.id;
-  const made = await runInjection({ store, image: 'bugbench/repo-slotsmith:latest', strategy: 'removal', policy: 'offline', n: 1, concurrency: 1, seed: 9, params: DEFAULT_CHECK_PARAMS, maxSteps: 100 });
+  solvable = (await importArtifact({ folder: artifactPath('valid-two-files'), analysis: { policy: 'offline' } }, { store })).bug.id;
+  const made = await runInjection({ image: 'bugbench/repo-slotsmith:latest', strategy: 'removal', policy: 'offline', n: 1, concurrency: 1, seed: 9, params: DEFAULT_CHECK_PARAMS, maxSteps: 100 }, { store });
   tricky = made.bugs[0]!.id;
   expect(made.bugs[0]!.valid).toBe(true);
 }, 180_000);
@@ -58,7 +58,15 @@ function firstText(request: { body?: Record<string, unknown> }): string {
   return typeof content === 'string' ? content : content.map((b) => b.text ?? '').join('');
 }
 
-const settings = { ...DEFAULT_SOLVE, store, policy: 'anthropic' as const, k: 1, concurrency: 1, maxSteps: 10 };
+/** A patch that only adds a comment line above the first line a fix's first hunk finds in the buggy file. */
+function noteIn(fix: ReturnType<typeof parseDiffFiles>[number]): string {
+  const hunk = fix.hunks[0]!;
+  const first = hunk.lines.find((line) => line[0] === ' ' || line[0] === '-')!.slice(1);
+  const path = fix.newPath ?? fix.oldPath!;
+  return `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n@@ -${hunk.oldStart},1 +${hunk.oldStart},2 @@\n+# TODO: this part still looks wrong to me\n ${first}\n`;
+}
+
+const settings = { ...DEFAULT_SOLVE, policy: 'anthropic' as const, k: 1, concurrency: 1, maxSteps: 10 };
 
 describe('a scripted model solving through the tools', () => {
   it('solves one bug, fails another, and the failed repair becomes a valid order-2 bug analysed by the model', async () => {
@@ -68,22 +76,22 @@ describe('a scripted model solving through the tools', () => {
         { text: 'The exponent handling and key quoting regressed; restoring both.', tools: [applying('toolu_s1', fix)] },
         { text: 'Done.', tools: [{ id: 'toolu_s2', name: 'submit', input: {} }] },
       ],
-      () => solveBug(solvable, settings),
+      () => solveBug({ ...settings, bugId: solvable }, { store }),
     );
     expect(solved.result).toMatchObject({ solveRate: 1, injectReward: -0.8 });
     expect(solved.result.attempts[0]).toMatchObject({ solver: 'claude-sonnet-5-5', solved: true, reward: 1 });
     // The task the model read is the template around the oracle tests.
     expect(firstText(solved.mock.messageRequests[0]!)).toMatch(/<issue>\nThe project's test suite is being extended/);
 
-    // The second bug: the model repairs only one of its two files.
+    // The second bug: the model repairs one of its two files, and only leaves a note in the other.
     const trickyFix = parseDiffFiles(reverseDiff(readFileSync(join(home, 'bugs', tricky, 'bug_inject.diff'), 'utf8')));
-    const half = formatDiffFiles(trickyFix.slice(0, 1));
+    const half = formatDiffFiles(trickyFix.slice(0, 1)) + noteIn(trickyFix[1]!);
     const failed = await withModel(
       [
         { text: 'Only the first module looks wrong to me.', tools: [applying('toolu_t1', half)] },
         { text: 'Submitting.', tools: [{ id: 'toolu_t2', name: 'submit', input: {} }] },
       ],
-      () => solveBug(tricky, settings),
+      () => solveBug({ ...settings, bugId: tricky }, { store }),
     );
     expect(failed.result).toMatchObject({ solveRate: 0, injectReward: -0.8 });
     expect(failed.result.attempts[0]).toMatchObject({ solved: false, reward: -1 });
@@ -94,7 +102,7 @@ describe('a scripted model solving through the tools', () => {
         { text: report },
         { text: '<reasoning>A function stopped returning what callers expect.</reasoning>\n<category>B</category>' },
       ],
-      () => buildHigherOrder(tricky, { store }),
+      () => buildHigherOrder({ parentId: tricky }, { store }),
     );
     expect(higher.result.bugs).toHaveLength(1);
     const child = store.get('bugs', higher.result.bugs[0]!.id)!;

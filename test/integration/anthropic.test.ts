@@ -182,7 +182,7 @@ describe('a scripted model injecting through the tools', () => {
         params: DEFAULT_CHECK_PARAMS,
         maxSteps: 20,
         budgetUsd: 5,
-      });
+      }, { store: openStore() });
       expect(result.rollouts[0]).toMatchObject({ reason: 'submitted', steps: 5 });
       expect(result.bugs).toHaveLength(1);
       const bug = result.bugs[0]!;

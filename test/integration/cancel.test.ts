@@ -1,3 +1,4 @@
+import { openStore } from '../../src/store/store.js';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHECK_PARAMS } from '../../src/bugs/meta.js';
@@ -22,12 +23,12 @@ describe('cancelling an injection', () => {
       seed: 1,
       params: DEFAULT_CHECK_PARAMS,
       maxSteps: 100,
-      signal: controller.signal,
-      onEvent: (_, event) => {
-        if (event.type === 'rollout-started') runId = event.runId;
-        // abort while the baseline test run (step 4) is under way
-        if (event.type === 'tool-call-started' && event.step === 4) setTimeout(() => controller.abort(), 50);
-      },
+    }, { store: openStore(), signal: controller.signal }, (reported) => {
+      if (reported.type !== 'rollout') return;
+      const event = reported.event;
+      if (event.type === 'rollout-started') runId = event.runId;
+      // abort while the baseline test run (step 4) is under way
+      if (event.type === 'tool-call-started' && event.step === 4) setTimeout(() => controller.abort(), 50);
     });
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(result.status).toBe('cancelled');

@@ -58,7 +58,7 @@ describe('rollouts that make the same bug', () => {
     ]);
     const built = await bugbench(['images', 'build', dir, '--tag', TAG]);
     expect(built.exitCode, built.stderr).toBe(0);
-    const result = await runInjection({ image: TAG, strategy: 'removal', policy: 'offline', n: 4, concurrency: 4, seed: 1, params: INJECTION_TEST_PARAMS, maxSteps: 100 });
+    const result = await runInjection({ image: TAG, strategy: 'removal', policy: 'offline', n: 4, concurrency: 4, seed: 1, params: INJECTION_TEST_PARAMS, maxSteps: 100 }, { store: openStore() });
     expect(result.bugs).toHaveLength(4);
     const statuses = result.bugs.map((b) => b.status).sort();
     expect(statuses, JSON.stringify(result.bugs)).toEqual(['duplicate', 'duplicate', 'duplicate', 'valid']);

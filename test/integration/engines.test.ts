@@ -28,7 +28,9 @@ let second = '';
 const savedHost = process.env.DOCKER_HOST;
 
 const inject = (onEngineEvent?: (event: RunEngineEvent) => void) =>
-  runInjection({ image: IMAGE, strategy: 'removal', policy: 'offline', n: 6, concurrency: 2, seed: 11, params: INJECTION_TEST_PARAMS, maxSteps: 100, onEngineEvent });
+  runInjection({ image: IMAGE, strategy: 'removal', policy: 'offline', n: 6, concurrency: 2, seed: 11, params: INJECTION_TEST_PARAMS, maxSteps: 100 }, { store: openStore() }, (event) => {
+    if (event.type === 'engine') onEngineEvent?.(event.event);
+  });
 
 /** Per rollout index: how it ended, its bug's fingerprint and the checks' verdict. */
 function outcome(result: InjectResult): string[] {
@@ -113,7 +115,7 @@ describe('several Docker engines', () => {
     const store = openStore();
     const bug = store.all('bugs').find((b) => b.image === IMAGE && b.check?.valid && b.status === 'valid');
     expect(bug).toBeDefined();
-    const solve = () => solveBug(bug!.id, { ...DEFAULT_SOLVE, policy: 'offline', k: 4, concurrency: 2, solver: 'mix', seed: 3 });
+    const solve = () => solveBug({ ...DEFAULT_SOLVE, bugId: bug!.id, policy: 'offline', k: 4, concurrency: 2, solver: 'mix', seed: 3 }, { store: openStore() });
     process.env.DOCKER_HOST = FIRST;
     const one = await solve();
     process.env.DOCKER_HOST = `${FIRST}?slots=1,${second}?slots=1&name=second`;

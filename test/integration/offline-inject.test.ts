@@ -1,3 +1,4 @@
+import { openStore } from '../../src/store/store.js';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EventStream, type RolloutEvent } from '../../src/agent/events.js';
@@ -9,7 +10,7 @@ import { INJECTION_TEST_PARAMS } from '../helpers/check-params.js';
 import { makePlainProject } from '../helpers/plain-project.js';
 
 const inject = (image: string, strategy: InjectStrategy, n: number, seed = 21) =>
-  runInjection({ image, strategy, policy: 'offline', n, concurrency: 2, seed, params: INJECTION_TEST_PARAMS, maxSteps: 100 });
+  runInjection({ image, strategy, policy: 'offline', n, concurrency: 2, seed, params: INJECTION_TEST_PARAMS, maxSteps: 100 }, { store: openStore() });
 
 describe('the offline injector', () => {
   it.each([
@@ -60,8 +61,7 @@ describe('the offline injector', () => {
       seed: 3,
       params: INJECTION_TEST_PARAMS,
       maxSteps: 100,
-      onEvent: (_, event) => live.push(event),
-    });
+    }, { store: openStore() }, (event) => event.type === 'rollout' && live.push(event.event));
     const path = result.rollouts[0]!.trajectory;
     const trajectory = readTrajectory(path);
     expect(trajectory.messages?.length).toBeGreaterThan(4);
@@ -82,7 +82,7 @@ describe('the offline injector', () => {
 
 describe('removal+history', () => {
   it('draws the removal or the history prompt per rollout from the seed, and every bug records which one it got', async () => {
-    const result = await runInjection({ image: 'bugbench/repo-slotsmith:latest', strategy: 'removal+history', policy: 'offline', n: 6, concurrency: 2, seed: 11, params: INJECTION_TEST_PARAMS, maxSteps: 100 });
+    const result = await runInjection({ image: 'bugbench/repo-slotsmith:latest', strategy: 'removal+history', policy: 'offline', n: 6, concurrency: 2, seed: 11, params: INJECTION_TEST_PARAMS, maxSteps: 100 }, { store: openStore() });
     expect(result.rollouts).toHaveLength(6);
     const prompts = result.bugs.map((b) => JSON.parse(readFileSync(`${b.artifactDir}/meta.json`, 'utf8')).prompt as string);
     expect(prompts).toHaveLength(result.bugs.length);

@@ -22,7 +22,7 @@ const json = async (...args: string[]) => {
 
 beforeAll(async () => {
   const store = Store.open({ root: home });
-  const { bug } = await importArtifact(store, artifactPath('valid-two-files'), { analysis: { policy: 'offline' } });
+  const { bug } = await importArtifact({ folder: artifactPath('valid-two-files'), analysis: { policy: 'offline' } }, { store });
   acceptBug(store, bug.id, 'for the queue test');
 }, 120_000);
 

@@ -24,7 +24,7 @@ const json = async (...args: string[]) => {
 let bug = '';
 
 beforeAll(async () => {
-  bug = (await importArtifact(store, artifactPath('valid-two-files'), { analysis: { policy: 'offline' } })).bug.id;
+  bug = (await importArtifact({ folder: artifactPath('valid-two-files'), analysis: { policy: 'offline' } }, { store })).bug.id;
 }, 120_000);
 
 describe('solving', () => {
@@ -62,22 +62,17 @@ describe('solving', () => {
     const order: string[] = [];
     let working = 0;
     let mostAtOnce = 0;
-    const result = await solveBug(bug, {
-      ...DEFAULT_SOLVE,
-      store,
-      policy: 'offline',
-      k: 3,
-      concurrency: 1,
-      solver: 'oracle',
-      onEvent: (id, event) => {
+    const result = await solveBug({ ...DEFAULT_SOLVE, bugId: bug, policy: 'offline', k: 3, concurrency: 1, solver: 'oracle' }, { store }, (reported) => {
+      if (reported.type === 'rollout') {
+        const { rolloutId: id, event } = reported;
         if (event.type === 'rollout-started') {
           working += 1;
           mostAtOnce = Math.max(mostAtOnce, working);
           order.push(`start ${id.split('-').at(-1)}`);
         }
         if (event.type === 'finished') working -= 1;
-      },
-      onAttempt: (attempt) => order.push(`judged ${attempt.id.split('-').at(-1)}`),
+      }
+      if (reported.type === 'attempt') order.push(`judged ${reported.attempt.id.split('-').at(-1)}`);
     });
     expect(result.solveRate).toBe(1);
     expect(mostAtOnce).toBe(1);

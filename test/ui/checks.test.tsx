@@ -5,16 +5,17 @@ import { render } from 'ink-testing-library';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { importArtifact } from '../../src/pipeline/import.js';
 import { Store } from '../../src/store/store.js';
-import { App, realCore } from '../../src/ui/app.js';
+import { App } from '../../src/ui/app.js';
+import { workbenchCore } from '../../src/pipeline/workbench-core.js';
 import { artifactPath } from '../helpers/artifacts.js';
 
 const root = mkdtempSync(join(tmpdir(), 'bugbench-checks-ui-'));
 const store = Store.open({ root });
-const core = { ...realCore, store: () => store };
+const core = workbenchCore(store);
 let bug = '';
 
 beforeAll(async () => {
-  bug = (await importArtifact(store, artifactPath('valid-two-files'), { analysis: { policy: 'offline' } })).bug.id;
+  bug = (await importArtifact({ folder: artifactPath('valid-two-files'), analysis: { policy: 'offline' } }, { store })).bug.id;
 }, 120_000);
 
 const UP = '\u001B[A';

@@ -11,7 +11,8 @@ import { execa } from 'execa';
 import { describe, expect, it, vi } from 'vitest';
 import { clusterOf, clusterTaskStates } from '../../src/pipeline/cluster-run.js';
 import { Store } from '../../src/store/store.js';
-import { App, realCore } from '../../src/ui/app.js';
+import { App } from '../../src/ui/app.js';
+import { workbenchCore } from '../../src/pipeline/workbench-core.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
 import { BIN } from '../helpers/cli.js';
 import { fits, renderIn } from '../helpers/terminal.js';
@@ -40,7 +41,7 @@ describe('a cluster run on the Rollouts screen', () => {
     );
     const jobId = clusterOf(store.get('runs', runId)!)!.jobId;
 
-    const term = renderIn(<App core={{ ...realCore, store: () => store }} />, SIZE);
+    const term = renderIn(<App core={workbenchCore(store)} />, SIZE);
     const frame = () => plain(term.lastFrame());
     try {
       await vi.waitFor(() => expect(frame()).toContain('Repo images'), { timeout: 60_000 });

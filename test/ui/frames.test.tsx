@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importArtifact } from '../../src/pipeline/import.js';
 import { acceptBug } from '../../src/pipeline/review.js';
 import { Store } from '../../src/store/store.js';
-import { App, realCore } from '../../src/ui/app.js';
+import { App } from '../../src/ui/app.js';
+import { workbenchCore } from '../../src/pipeline/workbench-core.js';
 import { SCREENS } from '../../src/ui/screens.js';
 import { artifactPath } from '../helpers/artifacts.js';
 import { fits, renderIn } from '../helpers/terminal.js';
@@ -14,12 +15,12 @@ const SIZE = { columns: 80, rows: 24 };
 const root = mkdtempSync(join(tmpdir(), 'bugbench-frames-ui-'));
 chmodSync(root, 0o755);
 const store = Store.open({ root });
-const core = { ...realCore, store: () => store };
+const core = workbenchCore(store);
 let bug = '';
 
 beforeAll(async () => {
   // A library with one accepted bug, so that every screen has something to draw.
-  bug = (await importArtifact(store, artifactPath('valid-two-files'), { analysis: { policy: 'offline' } })).bug.id;
+  bug = (await importArtifact({ folder: artifactPath('valid-two-files'), analysis: { policy: 'offline' } }, { store })).bug.id;
   acceptBug(store, bug, 'frames test');
 }, 120_000);
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { dockerClient } from '../../src/sandbox/docker.js';
 import { Store } from '../../src/store/store.js';
-import { App, realCore } from '../../src/ui/app.js';
+import { App } from '../../src/ui/app.js';
+import { workbenchCore } from '../../src/pipeline/workbench-core.js';
 import { reduceImageBuild, initialImageBuild, BUILD_LOG_LINES } from '../../src/ui/use-image-build.js';
 import { makeGitRepo } from '../helpers/git-repo.js';
 import { fits, renderIn } from '../helpers/terminal.js';
@@ -12,7 +13,7 @@ import { fits, renderIn } from '../helpers/terminal.js';
 const SIZE = { columns: 80, rows: 24 };
 const TAG = 'bugbench/repo-uibuildlib:latest';
 const store = Store.open({ root: mkdtempSync(join(tmpdir(), 'bugbench-images-ui-')) });
-const core = { ...realCore, store: () => store };
+const core = workbenchCore(store);
 
 afterAll(async () => {
   await dockerClient().getImage(TAG).remove({ force: true }).catch(() => undefined);

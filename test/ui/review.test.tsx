@@ -5,18 +5,19 @@ import { render } from 'ink-testing-library';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { importArtifact } from '../../src/pipeline/import.js';
 import { Store } from '../../src/store/store.js';
-import { App, realCore } from '../../src/ui/app.js';
+import { App } from '../../src/ui/app.js';
+import { workbenchCore } from '../../src/pipeline/workbench-core.js';
 import { artifactPath } from '../helpers/artifacts.js';
 
 const root = mkdtempSync(join(tmpdir(), 'bugbench-review-ui-'));
 const store = Store.open({ root });
-const core = { ...realCore, store: () => store };
+const core = workbenchCore(store);
 let valid = '';
 let invalid = '';
 
 beforeAll(async () => {
-  valid = (await importArtifact(store, artifactPath('valid-two-files'))).bug.id;
-  invalid = (await importArtifact(store, artifactPath('weakening-hides-nothing'))).bug.id;
+  valid = (await importArtifact({ folder: artifactPath('valid-two-files') }, { store })).bug.id;
+  invalid = (await importArtifact({ folder: artifactPath('weakening-hides-nothing') }, { store })).bug.id;
 }, 120_000);
 
 const DOWN = '\u001B[B';

@@ -6,16 +6,17 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { importArtifact } from '../../src/pipeline/import.js';
 import { acceptBug } from '../../src/pipeline/review.js';
 import { Store } from '../../src/store/store.js';
-import { App, realCore } from '../../src/ui/app.js';
+import { App } from '../../src/ui/app.js';
+import { workbenchCore } from '../../src/pipeline/workbench-core.js';
 import { artifactPath } from '../helpers/artifacts.js';
 
 const root = mkdtempSync(join(tmpdir(), 'bugbench-training-ui-'));
 chmodSync(root, 0o755); // the Slurm job user reads the dataset
 const store = Store.open({ root });
-const core = { ...realCore, store: () => store };
+const core = workbenchCore(store);
 
 beforeAll(async () => {
-  const { bug } = await importArtifact(store, artifactPath('valid-two-files'), { analysis: { policy: 'offline' } });
+  const { bug } = await importArtifact({ folder: artifactPath('valid-two-files'), analysis: { policy: 'offline' } }, { store });
   acceptBug(store, bug.id, 'for the training screen');
 }, 120_000);
 

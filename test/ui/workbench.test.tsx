@@ -1,10 +1,11 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
-import { App, realCore } from '../../src/ui/app.js';
+import { App } from '../../src/ui/app.js';
+import { workbenchCore } from '../../src/pipeline/workbench-core.js';
 
 describe('workbench', () => {
   it('checks the engine, then lists the sample images from the real engine and moves the selection', async () => {
-    const { lastFrame, stdin, unmount } = render(<App core={realCore} />);
+    const { lastFrame, stdin, unmount } = render(<App core={workbenchCore()} />);
     await vi.waitFor(() => expect(lastFrame()).toContain('Repo images'), { timeout: 20_000 });
     const frame = lastFrame()!;
     expect(frame).toMatch(/bugbench\/repo-\w+:latest/);
@@ -23,7 +24,7 @@ describe('workbench', () => {
   });
 
   it('runs an offline injection from the images screen and shows each rollout live', async () => {
-    const { lastFrame, stdin, unmount } = render(<App core={realCore} />);
+    const { lastFrame, stdin, unmount } = render(<App core={workbenchCore()} />);
     await vi.waitFor(() => expect(lastFrame()).toContain('Repo images'), { timeout: 20_000 });
     const knotcfg = () => /› \S*knotcfg/.test(lastFrame()!);
     for (let i = 0; i < 10 && !knotcfg(); i++) {
@@ -67,13 +68,13 @@ describe('workbench', () => {
 
   it('shows the setup error when the engine cannot be set up', async () => {
     const core = {
-      ...realCore,
-      diagnose: realCore.diagnose,
+      ...workbenchCore(),
+      diagnose: workbenchCore().diagnose,
       fix: async () => {
         throw new Error('no Docker engine answers and starting one needs root');
       },
     };
-    const report = await realCore.diagnose();
+    const report = await workbenchCore().diagnose();
     const unhealthy = { ...report, engine: { ...report.engine, ok: false } };
     const { lastFrame, unmount } = render(<App core={{ ...core, diagnose: async () => unhealthy }} />);
     await vi.waitFor(() => expect(lastFrame()).toContain('Setup failed'), { timeout: 10_000 });

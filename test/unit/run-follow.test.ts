@@ -1,3 +1,4 @@
+import type { CoreEvent } from '../../src/pipeline/events.js';
 import { appendFileSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,10 +18,14 @@ describe('following a run from its trajectories', () => {
     writeFileSync(file, line(0, 'a') + line(1, 'b') + '{"type":"text-del');
     const seen: string[] = [];
     let passes = 0;
-    await followRun(store, 'run-x', {
-      intervalMs: 1,
-      onEvent: (rollout, event) => seen.push(`${rollout}:${event.type === 'text-delta' ? event.text : event.type}`),
-      done: () => {
+    const report = (reported: CoreEvent) => {
+      if (reported.type !== 'rollout') return;
+      const { rolloutId: rollout, event } = reported;
+      seen.push(`${rollout}:${event.type === 'text-delta' ? event.text : event.type}`);
+    };
+    await followRun({ runId: 'run-x', intervalMs: 1 }, {
+      store,
+      until: () => {
         passes++;
         if (passes === 1) {
           // The first try was cut off; the retry writes a new, longer file under the same name.
@@ -30,7 +35,7 @@ describe('following a run from its trajectories', () => {
         if (passes === 2) appendFileSync(file, `${line(4, 'g')}${JSON.stringify({ type: 'messages', messages: [] })}\n`);
         return passes >= 3;
       },
-    });
+    }, report);
     expect(seen).toEqual(['run-x-r1:a', 'run-x-r1:b', 'run-x-r1:c', 'run-x-r1:d', 'run-x-r1:e', 'run-x-r1:f', 'run-x-r1:g']);
   });
 });

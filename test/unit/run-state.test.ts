@@ -8,7 +8,7 @@ import { initialState, reduce } from '../../src/ui/state.js';
 let seq = 0;
 const ev = (body: RolloutEventBody, t = 0): RolloutEvent => ({ ...body, seq: seq++, t }) as RolloutEvent;
 const feed = (run: RunView, ...bodies: RolloutEventBody[]) =>
-  reduceRun(run, { type: 'batch', events: bodies.map((body) => ({ type: 'rollout-event' as const, rolloutId: 'run-x-r2', event: ev(body), at: 1_000_000 })) });
+  reduceRun(run, { type: 'batch', events: bodies.map((body) => ({ type: 'rollout' as const, rolloutId: 'run-x-r2', event: ev(body), at: 1_000_000 })) });
 
 describe('the run view', () => {
   it('builds a rollout transcript from streamed text, partial tool input and whole results', () => {
@@ -60,7 +60,7 @@ describe('the run view', () => {
   it('counts a rollout done only once its bug has a verdict, and cancelled ones apart', () => {
     let run = newRunView('img', 'removal', 'offline', 3);
     const finish = (id: string, reason: 'submitted' | 'cancelled') =>
-      reduceRun(run, { type: 'rollout-event', rolloutId: id, event: ev({ type: 'finished', reason, steps: 3, costUsd: 0, durationMs: 1 }) });
+      reduceRun(run, { type: 'rollout', rolloutId: id, event: ev({ type: 'finished', reason, steps: 3, costUsd: 0, durationMs: 1 }) });
     run = finish('run-x-r1', 'submitted');
     expect(runProgress(run)).toMatchObject({ done: 0, checking: 1, cancelled: 0 });
     run = reduceRun(run, { type: 'bug', bug: { id: 'b1', rollout: 'run-x-r1', valid: true, status: 'valid', failedCheck: null, artifactDir: '', trajectory: '' } });
