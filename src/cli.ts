@@ -3,6 +3,7 @@
  * turns errors into one line on stderr and an exit code (2 for bad usage, 1 for
  * everything else).
  */
+import { readFileSync } from 'node:fs';
 import { BugbenchError, UsageError, errorMessage } from './errors.js';
 
 export type Command = (args: string[]) => Promise<number>;
@@ -121,11 +122,31 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
 
 export function usage(): string {
   const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(14)}${c.summary}`);
-  return ['usage: bugbench <command> [options]', '', 'commands:', ...rows, '', 'Add --help after a command for its options.'].join('\n');
+  return ['usage: bugbench <command> [options]', '', 'commands:', ...rows, '', 'Add --help after a command for its options; `bugbench --version` prints the version.'].join('\n');
+}
+
+/** The version of this package, from its package.json. */
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+/** A reader that stops reading (`bugbench runs | head -1`) ends the output, not the program with a stack trace. */
+function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
 }
 
 export async function main(argv: string[]): Promise<number> {
+  quietOnClosedPipe();
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V' || name === 'version') {
+    process.stdout.write(`bugbench ${version()}\n`);
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${usage()}\n`);
     return name ? 0 : 2;

@@ -81,7 +81,9 @@ export async function runAgent(run: AgentRun): Promise<AgentResult> {
     if (calls.length === 0) {
       if (idleTurns++ >= 1) {
         const said = content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join(' ').trim();
-        return finish('error', `the model stopped without submitting${said ? `: ${said}` : ''}`);
+        // The offline policy is a scripted agent, not a model: say which one stopped.
+        const who = run.model.name.startsWith('offline/') ? `the offline agent (${run.model.name})` : 'the model';
+        return finish('error', `${who} stopped without submitting${said ? `: ${said}` : ''}`);
       }
       messages.push({ role: 'user', content: NUDGE });
       continue;

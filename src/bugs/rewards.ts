@@ -20,7 +20,8 @@ export function injectReward(checksPassed: boolean, s: number, alpha: number = D
   if (!(s >= 0 && s <= 1)) throw new RangeError(`the solve rate must be between 0 and 1, got ${s}`);
   if (!checksPassed) return -1;
   if (s === 0 || s === 1) return -alpha;
-  return 1 - (1 + alpha) * s;
+  // Rounded to a millionth, so 1 − 1.8 × 3/8 reads 0.325 and not 0.32499999999999996.
+  return Math.round((1 - (1 + alpha) * s) * 1e6) / 1e6;
 }
 
 /** Equation (2): +1 for a solved attempt, −1 otherwise. */

@@ -13,7 +13,25 @@ export function parseFlags<T extends Options>(command: string, args: string[], o
     return parsed;
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`${command}: ${(error as Error).message.split('\n')[0]}`);
+    throw new UsageError(`${command}: ${flagProblem(error as Error & { code?: string }, command)}`);
+  }
+}
+
+/** Node's parseArgs errors in bugbench's words: one line, the flag named, what to do. */
+export function flagProblem(error: Error & { code?: string }, command: string): string {
+  const flag = /'(-[^'\s]*)/.exec(error.message)?.[1] ?? '';
+  const shown = flag.replace(/["'`]/g, '');
+  switch (error.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `Unknown option '${shown}'; \`bugbench ${command} --help\` lists the options`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      if (error.message.includes('does not take an argument')) return `${shown} takes no value`;
+      if (error.message.includes('ambiguous')) return `${shown} needs a value (write ${shown}=-VALUE for one that starts with a dash)`;
+      return `${shown} needs a value`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument "${/'([^']*)'/.exec(error.message)?.[1] ?? ''}"`;
+    default:
+      return error.message.split('\n')[0]!;
   }
 }
 

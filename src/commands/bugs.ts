@@ -1,10 +1,10 @@
 /** `bugbench bugs [--status S] [--image T] [--strategy S] [--order N] [--json]` */
-import { UsageError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
 import { bugDir } from '../pipeline/bug-checks.js';
 import { filterBugs, type BugFilter } from '../store/queries.js';
 import { BUG_STATUSES, trajectoryOf, type BugRecord, type BugStatus } from '../store/records.js';
-import { recoverAbandoned } from '../store/recover.js';
-import { openStore, type Store } from '../store/store.js';
+import { recoveredStore } from '../pipeline/startup.js';
+import type { Store } from '../store/store.js';
 import { parseFlags, positiveInt, printJson } from './args.js';
 import { formatTable } from './table.js';
 
@@ -28,11 +28,16 @@ export async function bugsCommand(args: string[]): Promise<number> {
     strategy: values.strategy,
     order: positiveInt('order', values.order, 1),
   };
-  const store = openStore();
-  recoverAbandoned(store);
-  const bugs = filterBugs(store.all('bugs'), filter);
+  const store = recoveredStore();
+  const all = store.all('bugs');
+  // An image the workspace has never seen is a mistake (a typo, a missing tag), not an empty answer.
+  if (filter.image !== undefined && !all.some((b) => b.image === filter.image) && !store.get('images', filter.image)) {
+    const known = [...new Set(all.map((b) => b.image))].sort();
+    throw new NotFoundError(`no image ${filter.image} in the workspace${known.length > 0 ? `; its bugs are on ${known.join(', ')}` : ''}`);
+  }
+  const bugs = filterBugs(all, filter);
   if (values.json) printJson(bugs.map((bug) => bugJson(store, bug)));
-  else process.stdout.write(formatBugs(bugs));
+  else process.stdout.write(formatBugs(bugs, all.length));
   return 0;
 }
 
@@ -49,8 +54,9 @@ function note(bug: BugRecord): string {
   return '';
 }
 
-export function formatBugs(bugs: BugRecord[]): string {
-  if (bugs.length === 0) return 'no bugs match; make some with `bugbench inject`\n';
+/** `total`: the bugs of the workspace, to tell an empty library from filters that match nothing. */
+export function formatBugs(bugs: BugRecord[], total = bugs.length): string {
+  if (bugs.length === 0) return total === 0 ? 'no bugs yet; make some with `bugbench inject` or `bugbench import`\n' : `no bug matches these filters (the workspace has ${total})\n`;
   const rows = bugs.map((b) => [
     b.id,
     b.status,

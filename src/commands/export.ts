@@ -1,7 +1,6 @@
 /** `bugbench export --format swebench|sft|rl --out FILE [--status S] [--json]` */
 import { UsageError } from '../errors.js';
-import { recoverAbandoned } from '../store/recover.js';
-import { openStore } from '../store/store.js';
+import { recoveredStore } from '../pipeline/startup.js';
 import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../datasets/export.js';
 import { parseFlags, printJson, stderrProgress } from './args.js';
 import { parseStatus } from './bugs.js';
@@ -19,8 +18,7 @@ export async function exportCommand(args: string[]): Promise<number> {
   }
   if (!values.out) throw new UsageError('export: give the file to write with --out FILE');
   const status = parseStatus(values.status) ?? 'accepted';
-  const store = openStore();
-  recoverAbandoned(store);
+  const store = recoveredStore();
   const result = await exportDataset(store, { format: format as ExportFormat, out: values.out, status, progress: values.json ? undefined : stderrProgress });
   if (values.json) printJson(result);
   else {

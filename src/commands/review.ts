@@ -1,8 +1,7 @@
 /** `bugbench accept <bug-id> [--reason R]` and `bugbench reject <bug-id> --reason R` */
 import { UsageError } from '../errors.js';
 import { acceptBug, rejectBug } from '../pipeline/review.js';
-import { recoverAbandoned } from '../store/recover.js';
-import { openStore } from '../store/store.js';
+import { recoveredStore } from '../pipeline/startup.js';
 import { parseFlags, printJson } from './args.js';
 import { bugJson } from './bugs.js';
 
@@ -12,8 +11,7 @@ function reviewCommand(decision: 'accept' | 'reject') {
     const id = positionals[0];
     if (!id) throw new UsageError(`${decision}: give a bug id (see \`bugbench bugs --status valid\`)`);
     if (decision === 'reject' && !values.reason?.trim()) throw new UsageError('reject: give the reason with --reason R');
-    const store = openStore();
-    recoverAbandoned(store);
+    const store = recoveredStore();
     const bug = decision === 'accept' ? acceptBug(store, id, values.reason ?? null) : rejectBug(store, id, values.reason!);
     if (values.json) printJson(bugJson(store, bug));
     else process.stdout.write(`${bug.id} ${bug.status} by ${bug.review?.by}${bug.review?.reason ? `: ${bug.review.reason}` : ''}\n`);

@@ -1,7 +1,7 @@
 /** `bugbench runs [--json]`: every run of the workspace, newest first, with what it made. */
 import { reconcileClusterRun } from '../pipeline/cluster-run.js';
-import { recoverAbandoned } from '../store/recover.js';
-import { openStore, type Store } from '../store/store.js';
+import { recoveredStore } from '../pipeline/startup.js';
+import type { Store } from '../store/store.js';
 import type { RunRecord } from '../store/records.js';
 import { parseFlags, printJson } from './args.js';
 import { formatTable } from './table.js';
@@ -30,8 +30,7 @@ export function runRows(store: Store): RunRow[] {
 
 export async function runsCommand(args: string[]): Promise<number> {
   const { values } = parseFlags('runs', args, { json: { type: 'boolean', default: false } });
-  const store = openStore();
-  recoverAbandoned(store);
+  const store = recoveredStore();
   // A cluster run's status comes from its job array: ask Slurm about those still running (best effort).
   for (const run of store.all('runs').filter((r) => r.status === 'running' && r.cluster)) await reconcileClusterRun(store, run.id).catch(() => undefined);
   const rows = runRows(store);

@@ -1,16 +1,14 @@
 /** `bugbench show <bug-id> [--json]`: one bug in full. */
 import { UsageError } from '../errors.js';
 import { bugDetails, type BugDetails } from '../pipeline/bug-details.js';
-import { recoverAbandoned } from '../store/recover.js';
-import { openStore } from '../store/store.js';
+import { recoveredStore } from '../pipeline/startup.js';
 import { parseFlags, printJson } from './args.js';
 
 export async function showCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags('show', args, { json: { type: 'boolean', default: false } }, 1);
   const id = positionals[0];
   if (!id) throw new UsageError('show: give a bug id (see `bugbench bugs`)');
-  const store = openStore();
-  recoverAbandoned(store);
+  const store = recoveredStore();
   const details = bugDetails(store, id);
   if (values.json) printJson(showJson(details));
   else process.stdout.write(formatDetails(details));

@@ -128,13 +128,16 @@ export function recordVerdict(store: Store, id: string, report: CheckReport, log
     const bug = tx.get('bugs', id)!;
     let status = bug.status;
     let duplicateOf = bug.duplicateOf;
-    if (VERDICT_STATUSES.includes(status)) status = statusOf(summary);
+    // Checks stopped before a verdict (a session left half-stepped, a cancelled run) leave the verdict the bug had.
+    const kept = summary.cancelled && bug.check !== null && !bug.check.cancelled;
+    const check = kept ? bug.check! : summary;
+    if (VERDICT_STATUSES.includes(status)) status = statusOf(check);
     // An accepted bug that no longer holds up loses its acceptance; the review stays on record.
     else if (status === 'accepted' && !summary.valid && !summary.cancelled) status = 'invalid';
     if (status === 'valid') {
       const root = duplicateRoot(store.all('bugs'), bug);
       if (root) [status, duplicateOf] = ['duplicate', root];
     }
-    return tx.patch('bugs', id, { status, duplicateOf, check: summary, checkingBy: null, updatedAt: at });
+    return tx.patch('bugs', id, { status, duplicateOf, check, checkingBy: null, updatedAt: at });
   });
 }

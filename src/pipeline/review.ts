@@ -58,6 +58,9 @@ function decide(store: Store, id: string, review: Review, refusal: (bug: BugReco
 }
 
 export function acceptBug(store: Store, id: string, reason: string | null = null, by: string = reviewer()): BugRecord {
+  // Accepting an accepted bug again without a reason changes nothing: its review and reason stay.
+  const current = store.get('bugs', id);
+  if (current?.status === 'accepted' && reason === null && current.review?.decision === 'accepted') return current;
   return decide(store, id, { decision: 'accepted', reason, by, at: new Date().toISOString() }, acceptRefusal);
 }
 

@@ -14,7 +14,7 @@ import { dockerClient } from '../sandbox/docker.js';
 import { engineStatuses, type EngineStatus } from '../sandbox/engines.js';
 import { buildRepoImage, listRepoImages, type RepoImage } from '../sandbox/repo-image.js';
 import { countsByImage, filterBugs, type BugFilter } from '../store/queries.js';
-import type { BugRecord, JobRecord, RolloutRecord, RunRecord } from '../store/records.js';
+import type { AttemptRecord, BugRecord, JobRecord, RolloutRecord, RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { readLogTail } from '../training/log-tail.js';
 import { defaultEngine } from '../training/queue.js';
@@ -60,6 +60,8 @@ export interface WorkbenchCore {
   run(id: string): RunRecord | undefined;
   rolloutsOf(runId: string): RolloutRecord[];
   rollout(id: string): RolloutRecord | undefined;
+  /** A solver attempt (its id is its rollout's). */
+  attempt(id: string): AttemptRecord | undefined;
   /** A rollout's recorded trajectory (read again only once its file has grown); undefined when there is none yet. */
   trajectory(rolloutId: string): Trajectory | undefined;
   inject(settings: InjectSettings, deps: WorkDeps, report: Report): Promise<InjectResult>;
@@ -127,6 +129,7 @@ export function workbenchCore(given?: Store): WorkbenchCore {
         .filter((r) => r.runId === runId)
         .sort((a, b) => a.index - b.index),
     rollout: (id) => store().get('rollouts', id),
+    attempt: (id) => store().get('attempts', id),
     trajectory: (rolloutId) => {
       const rollout = store().get('rollouts', rolloutId);
       const path = rollout && store().abs(rollout.trajectory);

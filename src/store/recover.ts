@@ -1,10 +1,13 @@
 /**
  * Work a dead process left half done: its runs become `interrupted`, their
  * rollouts that were under way too, and bugs whose checks it was running
- * become `cancelled` (never `invalid`: nothing was judged). Cheap when there
+ * get back the verdict they had before, or become `cancelled` when they had
+ * none (never `invalid`: nothing was judged). Cheap when there
  * is nothing to do, so every command that starts work calls it.
  */
 import { processAlive } from '../process-identity.js';
+import { statusOf } from './check-summary.js';
+import { duplicateRoot } from './duplicates.js';
 import type { Store } from './store.js';
 
 export interface Recovered {
@@ -40,7 +43,10 @@ export function recoverAbandoned(store: Store): Recovered {
     }
     for (const bug of bugs) {
       if (tx.get('bugs', bug.id)?.status !== 'checking') continue;
-      tx.patch('bugs', bug.id, { status: 'cancelled', checkingBy: null, updatedAt: now });
+      let status = bug.check && !bug.check.cancelled ? statusOf(bug.check) : 'cancelled';
+      const root = status === 'valid' ? duplicateRoot(store.all('bugs'), bug) : undefined;
+      if (root) status = 'duplicate';
+      tx.patch('bugs', bug.id, { status, ...(root ? { duplicateOf: root } : {}), checkingBy: null, updatedAt: now });
       recovered.bugs.push(bug.id);
     }
   });

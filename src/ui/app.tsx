@@ -252,7 +252,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
           <ReviewScreen model={review} rows={body} columns={columns} />
         )}
       </Box>
-      {state.ready ? <Footer screen={state.screen} confirmQuit={state.confirmQuit} /> : null}
+      {state.ready ? <Footer screen={state.screen} confirmQuit={state.confirmQuit} columns={columns} /> : null}
     </Box>
   );
 }

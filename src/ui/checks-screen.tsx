@@ -6,12 +6,33 @@
  */
 import { Box, Text } from 'ink';
 import type { BugRecord } from '../store/records.js';
-import { allNine, type ChecksState, type CheckLine } from './checks-state.js';
+import { allNine, type AttemptResult, type ChecksState, type CheckLine } from './checks-state.js';
 import { VERDICT_MARK } from './review-lines.js';
 import { Line } from './review-screen.js';
-import { tagOf } from './run-state.js';
+import { tagOf, type RolloutView } from './run-state.js';
 
 const COLOR: Record<string, string | undefined> = { pass: 'green', fail: 'red', cancelled: 'yellow', running: 'cyan' };
+
+/** Width of one attempt's cell in the solve grid. */
+const CELL = 26;
+
+/** One attempt as a cell: its tag and solver, then solved (+1) or not (−1, with how many tests fail), or where it is. */
+export function attemptCell(tag: string, view: RolloutView, result: AttemptResult | undefined): string {
+  const solver = (result?.solver ?? '').replace(/^offline\//, '');
+  const where = result
+    ? result.status === 'evaluated' || result.status === 'unsubmitted'
+      ? result.solved
+        ? '✓ +1'
+        : `✗ −1 (${result.failing} fail)`
+      : result.status
+    : view.status === 'running'
+      ? `step ${view.step}`
+      : view.status === 'waiting'
+        ? 'waiting'
+        : 'judging…';
+  const text = `${tag} ${solver ? `${solver} ` : ''}${where}`;
+  return text.length >= CELL ? `${text.slice(0, CELL - 2)}… ` : text.padEnd(CELL);
+}
 
 function mark(line: CheckLine): string {
   return line.verdict === 'pending' ? ' ' : line.verdict === 'running' ? '…' : (VERDICT_MARK[line.verdict] ?? '?');
@@ -46,12 +67,15 @@ export function ChecksScreen({ state, bug, log, rows, columns }: { state: Checks
         ? `last report (${bug.check?.at.replace('T', ' ').slice(0, 19) ?? '?'}); enter steps a new check, a runs them all`
         : 'not checked yet: enter runs the first check, a runs them all';
   const solve = state.solve;
-  const solveRows = solve ? 1 + Math.min(solve.view.tags.length, 4) : 0;
+  // Every attempt in a grid of cells, as many to a row as the width takes.
+  const perRow = Math.max(1, Math.floor(columns / CELL));
+  const attemptCells = solve ? solve.view.tags.map((tag) => attemptCell(tag, solve.view.rollouts[tag]!, solve.results[tag])) : [];
+  const attemptRows = Array.from({ length: Math.ceil(attemptCells.length / perRow) }, (_, r) => attemptCells.slice(r * perRow, (r + 1) * perRow).join(''));
+  const solveRows = solve ? 1 + attemptRows.length : 0;
   const higherRows = state.higher ? 1 + Math.min(state.higher.children.length, 3) : 0;
   const detailRows = Math.max(2, rows - 3 - lines.length - solveRows - higherRows - 1);
   const detail = log ? [{ text: `── log of ${state.log!.title} (esc closes)` }, ...log.map((text) => ({ text, dim: false }))] : detailLines(lines[state.cursor]);
-  const attempts = solve ? solve.view.tags.map((tag) => solve.view.rollouts[tag]!) : [];
-  const firstAttempt = Math.max(0, Math.min(attempts.length - 4, attempts.findIndex((a) => a.status === 'running')));
+  const judgedAttempts = solve ? Object.keys(solve.results).length : 0;
 
   return (
     <Box flexDirection="column">
@@ -73,13 +97,13 @@ export function ChecksScreen({ state, bug, log, rows, columns }: { state: Checks
       {solve ? (
         <>
           <Text bold wrap="truncate-end">
-            solving {attempts.filter((a) => !['waiting', 'running'].includes(a.status)).length}/{attempts.length}
-            {solve.solveRate !== null ? ` · solve rate ${solve.solveRate.toFixed(3)} · injection reward ${solve.injectReward!.toFixed(3)}` : ''} · solver rewards {solve.rewards || '—'}
+            {solve.solveRate !== null
+              ? `solved ${Object.values(solve.results).filter((r) => r.solved).length} of ${judgedAttempts} · solve rate ${solve.solveRate.toFixed(3)} · injection reward ${solve.injectReward!.toFixed(3)}`
+              : `solving: ${judgedAttempts} of ${solve.view.tags.length} judged`}
           </Text>
-          {attempts.slice(firstAttempt, firstAttempt + 4).map((a) => (
-            <Text key={a.tag} dimColor={a.status === 'waiting'} wrap="truncate-end">
-              {'  '}
-              {a.tag.padEnd(4)} {a.status === 'running' ? `step ${a.step}` : a.status.padEnd(10)} {a.lastAction}
+          {attemptRows.map((row, i) => (
+            <Text key={i} wrap="truncate-end">
+              {row}
             </Text>
           ))}
         </>

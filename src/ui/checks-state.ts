@@ -8,7 +8,7 @@
  */
 import { CHECK_NAMES } from '../bugs/check-types.js';
 import type { TestMap } from '../bugs/test-results.js';
-import { newRunView, reduceRun, type RunEvent, type RunView } from './run-state.js';
+import { newRunView, reduceRun, tagOf, type RunEvent, type RunView } from './run-state.js';
 
 export interface RunSummary {
   label: string;
@@ -103,6 +103,8 @@ export interface HigherChild {
 
 export interface ChecksState {
   bugId: string | null;
+  /** When the shown report was recorded (a newer one replaces it). */
+  checkedAt?: string;
   /** The checks judged so far (a stored report, or this session's). */
   lines: CheckLine[];
   /** Where the lines come from: the bug's last report, or a session stepped here. */
@@ -111,10 +113,19 @@ export interface ChecksState {
   busy: boolean;
   cursor: number;
   log: { title: string; path: string } | null;
-  solve: { view: RunView; solveRate: number | null; injectReward: number | null; rewards: string } | null;
+  solve: { view: RunView; solveRate: number | null; injectReward: number | null; rewards: string; results: Record<string, AttemptResult> } | null;
   higher: { parent: string; children: HigherChild[]; skipped: number; busy: boolean } | null;
   message: { text: string; error: boolean } | null;
   scroll: number;
+}
+
+/** A judged solver attempt, by its tag (a1…): who solved, whether, its reward (equation 2), how many spec tests still fail. */
+export interface AttemptResult {
+  solver: string;
+  status: string;
+  solved: boolean;
+  reward: number | null;
+  failing: number;
 }
 
 export const initialChecks: ChecksState = {
@@ -132,7 +143,7 @@ export const initialChecks: ChecksState = {
 };
 
 export type ChecksEvent =
-  | { type: 'show-bug'; bugId: string; lines: CheckLine[] }
+  | { type: 'show-bug'; bugId: string; lines: CheckLine[]; checkedAt?: string }
   | { type: 'session-started' }
   | { type: 'check-started'; name: string }
   | { type: 'check-finished'; line: CheckLine }
@@ -143,7 +154,7 @@ export type ChecksEvent =
   | { type: 'scroll'; delta: number; max: number }
   | { type: 'solve-started'; image: string; k: number; policy: string }
   | { type: 'solve-event'; event: RunEvent }
-  | { type: 'solve-attempt'; id: string; solved: boolean; reward: number | null }
+  | { type: 'solve-attempt'; id: string; result: AttemptResult }
   | { type: 'solve-done'; solveRate: number; injectReward: number }
   | { type: 'higher-started'; parent: string }
   | { type: 'higher-child'; child: HigherChild }
@@ -158,7 +169,7 @@ export function reduceChecks(state: ChecksState, event: ChecksEvent): ChecksStat
     case 'show-bug': {
       // The higher-order panel stays while moving between a parent and its children.
       const family = state.higher && (state.higher.parent === event.bugId || state.higher.children.some((c) => c.id === event.bugId));
-      return { ...initialChecks, bugId: event.bugId, lines: event.lines, source: event.lines.length > 0 ? 'report' : 'none', higher: family ? state.higher : null };
+      return { ...initialChecks, bugId: event.bugId, checkedAt: event.checkedAt, lines: event.lines, source: event.lines.length > 0 ? 'report' : 'none', higher: family ? state.higher : null };
     }
     case 'session-started':
       return { ...state, lines: [], source: 'session', busy: true, cursor: 0, log: null, message: null };
@@ -179,11 +190,13 @@ export function reduceChecks(state: ChecksState, event: ChecksEvent): ChecksStat
     case 'scroll':
       return { ...state, scroll: Math.min(Math.max(0, event.max), Math.max(0, state.scroll + event.delta)) };
     case 'solve-started':
-      return { ...state, solve: { view: newRunView(event.image, 'solve', event.policy, event.k, 'a'), solveRate: null, injectReward: null, rewards: '' }, message: null };
+      return { ...state, solve: { view: newRunView(event.image, 'solve', event.policy, event.k, 'a'), solveRate: null, injectReward: null, rewards: '', results: {} }, message: null };
     case 'solve-event':
       return state.solve ? { ...state, solve: { ...state.solve, view: reduceRun(state.solve.view, event.event) } } : state;
     case 'solve-attempt':
-      return state.solve ? { ...state, solve: { ...state.solve, rewards: `${state.solve.rewards}${event.solved ? '+' : '−'}` } } : state;
+      return state.solve
+        ? { ...state, solve: { ...state.solve, rewards: `${state.solve.rewards}${event.result.solved ? '+' : '−'}`, results: { ...state.solve.results, [tagOf(event.id)]: event.result } } }
+        : state;
     case 'solve-done':
       return state.solve ? { ...state, solve: { ...state.solve, solveRate: event.solveRate, injectReward: event.injectReward, view: { ...state.solve.view, done: true } } } : state;
     case 'higher-started':

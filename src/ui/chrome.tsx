@@ -1,6 +1,6 @@
 /** The workbench's frame: a header naming the screens, a footer with the current screen's keys, the `?` overlay. */
 import { Box, Text } from 'ink';
-import { GLOBAL_KEYS, SCREENS, screenInfo, type ScreenId } from './screens.js';
+import { fitFooter, GLOBAL_KEYS, SCREENS, screenInfo, type ScreenId } from './screens.js';
 
 export function Header({ screen, ready, note }: { screen: ScreenId; ready: boolean; note?: string }) {
   return (
@@ -22,7 +22,9 @@ export function Header({ screen, ready, note }: { screen: ScreenId; ready: boole
   );
 }
 
-export function Footer({ screen, confirmQuit, extra }: { screen: ScreenId; confirmQuit: boolean; extra?: string }) {
+const ALWAYS = ' · ? help · q quit';
+
+export function Footer({ screen, confirmQuit, extra, columns }: { screen: ScreenId; confirmQuit: boolean; extra?: string; columns: number }) {
   if (confirmQuit) {
     return (
       <Text color="yellow" wrap="truncate-end">
@@ -30,18 +32,13 @@ export function Footer({ screen, confirmQuit, extra }: { screen: ScreenId; confi
       </Text>
     );
   }
-  // The screen's keys give way (cut with an ellipsis) before the two keys that explain the rest.
+  // The screen's keys give way (their words first) before the two keys that explain the rest.
+  const room = columns - ALWAYS.length - (extra ? extra.length + 3 : 0);
   return (
-    <Box>
-      <Box flexShrink={1} overflow="hidden">
-        <Text dimColor wrap="truncate-end">
-          {[...(extra ? [extra] : []), screenInfo(screen).footer].join(' · ')}
-        </Text>
-      </Box>
-      <Box flexShrink={0}>
-        <Text dimColor> · ? help · q quit</Text>
-      </Box>
-    </Box>
+    <Text dimColor wrap="truncate-end">
+      {[...(extra ? [extra] : []), fitFooter(screenInfo(screen).footer, Math.max(0, room))].join(' · ')}
+      {ALWAYS}
+    </Text>
   );
 }
 
@@ -51,16 +48,17 @@ export function HelpOverlay({ screen }: { screen: ScreenId }) {
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold>Keys of {info.title}</Text>
-      {info.keys.map(([k, what]) => (
-        <Text key={k} wrap="truncate-end">
-          <Text color="cyan">{k.padEnd(width)}</Text> {what}
-        </Text>
-      ))}
-      <Text bold>Everywhere</Text>
-      {GLOBAL_KEYS.map(([k, what]) => (
-        <Text key={k} wrap="truncate-end">
-          <Text color="cyan">{k.padEnd(width)}</Text> {what}
-        </Text>
+      {[...info.keys, ...GLOBAL_KEYS].map(([k, what], i) => (
+        <Box key={k} flexDirection="column">
+          {i === info.keys.length ? <Text bold>Everywhere</Text> : null}
+          <Box>
+            <Box flexShrink={0} width={width + 1}>
+              <Text color="cyan">{k}</Text>
+            </Box>
+            {/* A long description wraps under itself, whole words, instead of being cut. */}
+            <Text wrap="wrap">{what}</Text>
+          </Box>
+        </Box>
       ))}
       <Text dimColor>? or esc closes this</Text>
     </Box>

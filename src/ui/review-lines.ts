@@ -28,8 +28,17 @@ export const STATUS_COLOR: Record<string, StyledLine['color']> = {
   checking: 'yellow',
 };
 
-function fit(text: string, width: number): string {
-  return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text.padEnd(width);
+/** `text` cut to `width` with an ellipsis where it was cut, or padded to it. */
+export function clip(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text;
+}
+
+/** A bug id fitted to `width`: cut in the middle, so the unique hash at its end stays. */
+export function fitId(id: string, width: number): string {
+  if (id.length <= width) return id.padEnd(width);
+  const tail = id.slice(id.lastIndexOf('-'));
+  if (tail.length + 2 > width) return `${id.slice(0, Math.max(0, width - 1))}…`;
+  return `${id.slice(0, width - tail.length - 1)}…${tail}`;
 }
 
 /** One bug in the list, fitted to `width`; ids get `idWidth` (the longest listed) when there is room. */
@@ -37,7 +46,7 @@ export function bugRow(bug: BugRecord, width: number, idWidth = bug.id.length): 
   const f2p = bug.check?.valid ? `${bug.check.failToPass} F2P` : bug.check?.failedCheck ? `✗ ${bug.check.failedCheck}` : '';
   const fixed = ` ${bug.status.padEnd(9)} ${bug.strategy.padEnd(11)} o${bug.order} ${f2p.padEnd(18)} ${bug.createdAt.slice(5, 16).replace('T', ' ')}`;
   // The id keeps at least 16 characters; on a narrow terminal the row's tail goes first.
-  const row = fit(bug.id, Math.max(16, Math.min(idWidth, width - fixed.length))) + fixed;
+  const row = fitId(bug.id, Math.max(16, Math.min(idWidth, width - fixed.length))) + fixed;
   return row.length > width ? `${row.slice(0, width - 1)}…` : row;
 }
 
@@ -58,6 +67,10 @@ function summaryLines(d: BugDetails): StyledLine[] {
     lines.push({ text: `checks    ${marks}  ${r.check.valid ? `valid: ${r.check.failToPass} FAIL_TO_PASS, ${r.check.passToPass} PASS_TO_PASS` : r.check.cancelled ? 'cancelled before a verdict' : `failed ${r.check.failedCheck}`}` });
     if (!r.check.valid && r.check.reason) lines.push({ text: `          ${r.check.reason}`, color: 'red' });
   } else lines.push({ text: 'checks    none yet', dim: true });
+  if (r.solve) {
+    const s = r.solve;
+    lines.push({ text: `solving   ${s.solved} of ${s.attempts} attempt(s) solved · solve rate ${s.solveRate.toFixed(3)} · injection reward ${s.injectReward.toFixed(3)} (α ${s.alpha})` });
+  } else if (r.check?.valid) lines.push({ text: 'solving   no attempts yet (s on Checks, or `bugbench solve`)', dim: true });
   for (const review of d.reviews) {
     lines.push({ text: `review    ${review.decision} by ${review.by} at ${when(review.at)}${review.reason ? `: ${review.reason}` : ''}`, color: review.decision === 'accepted' ? 'cyan' : 'magenta' });
   }

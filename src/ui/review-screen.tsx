@@ -1,6 +1,6 @@
 /** The Review screen: bugs filtered by status, image, strategy and order; the selected one's detail; accept and reject. */
 import { Box, Text } from 'ink';
-import { bugRow, detailLines, STATUS_COLOR, type StyledLine } from './review-lines.js';
+import { bugRow, clip, detailLines, STATUS_COLOR, type StyledLine } from './review-lines.js';
 import { DETAIL_VIEWS } from './review-state.js';
 import type { ReviewModel } from './use-review.js';
 
@@ -15,7 +15,7 @@ export function reviewLayout(rows: number, bugCount: number) {
 export function Line({ line, width }: { line: StyledLine; width: number }) {
   return (
     <Text color={line.color} bold={line.bold} dimColor={line.dim} inverse={line.inverse} wrap="truncate-end">
-      {line.text.length > width ? line.text.slice(0, width) : line.text || ' '}
+      {clip(line.text, width) || ' '}
     </Text>
   );
 }
@@ -34,7 +34,7 @@ export function ReviewScreen({ model, rows, columns }: { model: ReviewModel; row
     ? [{ text: `── log of ${state.log!.title} (esc closes)`, bold: true }, ...log.map((text) => ({ text }))]
     : details
       ? detailLines(details, state.view, state.checkCursor)
-      : [{ text: bugs.length === 0 ? 'no bug matches these filters' : 'reading the bug…', dim: true }];
+      : [{ text: bugs.length === 0 ? '' : 'reading the bug…', dim: true }];
   const shown = lines.slice(state.scroll, state.scroll + detailRows);
   const views = DETAIL_VIEWS.map((v) => (v === state.view ? `[${v}]` : v)).join(' ');
   const more = lines.length > detailRows ? ` ${state.scroll + 1}–${Math.min(lines.length, state.scroll + detailRows)}/${lines.length}` : '';
@@ -45,7 +45,11 @@ export function ReviewScreen({ model, rows, columns }: { model: ReviewModel; row
         <Text bold>{bugs.length} bug(s)</Text>
         <Text dimColor> {filters}</Text>
       </Text>
-      {visible.length === 0 ? <Text dimColor>no bugs yet: run an injection (2) or `bugbench import` one</Text> : null}
+      {visible.length === 0 ? (
+        <Text dimColor wrap="truncate-end">
+          {model.all.length === 0 ? 'no bugs yet: run an injection (2) or `bugbench import` one' : `no bug matches these filters (${model.all.length} in all; f i t o change them)`}
+        </Text>
+      ) : null}
       {visible.map((bug) => {
         const on = bug.id === selected?.id;
         return (

@@ -29,7 +29,7 @@ function clock(ms: number): string {
 function statusText(view: RolloutView, runDone: boolean): string {
   if (view.status === 'waiting') return runDone ? 'not started' : 'waiting';
   if (view.status === 'running') return `step ${view.step}`;
-  if (view.status === 'submitted' && !view.bug) return 'checking';
+  if (view.status === 'submitted' && !view.bug) return view.attempt ? (view.attempt.solved ? 'solved' : 'not solved') : 'checking';
   return `${view.status} ${view.step}`;
 }
 
@@ -52,7 +52,7 @@ export function rolloutRow(view: RolloutView, runDone: boolean, policy: string, 
 function RowLine({ row, width }: { row: Row; width: number }) {
   return (
     <Text color={row.error ? 'red' : ROW_COLOR[row.kind]} dimColor={row.kind === 'output'} wrap="truncate-end">
-      {row.text.length > width ? row.text.slice(0, width) : row.text || ' '}
+      {fit(row.text, width).trimEnd() || ' '}
     </Text>
   );
 }
@@ -74,8 +74,9 @@ export function RolloutsScreen({ model, rows, columns }: { model: RolloutsModel;
   const end = Math.max(0, all.length - state.scroll);
   const shown = all.slice(Math.max(0, end - height), end);
   const where = model.runs.length > 1 ? ` · [/] run ${model.runIndex + 1} of ${model.runs.length}` : '';
-  const counts = `${progress.done}/${progress.total} done${progress.cancelled ? `, ${progress.cancelled} cancelled` : ''}${progress.checking ? `, ${progress.checking} checking` : ''}${run.strategy === 'featadd' ? `, ${progress.broke} feature(s) broke something` : ''}, ${progress.valid} valid`;
-  const replay = state.replay?.tag === tag ? ` · replaying at ${state.replay.speed}×${state.replay.done ? ' (done)' : ''}` : '';
+  const outcome = progress.attempts > 0 ? `${progress.solved} solved` : `${progress.valid} valid${progress.duplicates ? `, ${progress.duplicates} duplicate` : ''}`;
+  const counts = `${progress.done}/${progress.total} done${progress.cancelled ? `, ${progress.cancelled} cancelled` : ''}${progress.checking ? `, ${progress.checking} checking` : ''}${run.strategy === 'featadd' ? `, ${progress.broke} feature(s) broke something` : ''}, ${outcome}`;
+  const replay = state.replay?.tag === tag && state.replay.runId === run.runId ? ` · replaying at ${state.replay.speed}×${state.replay.done ? ' (done)' : ''}` : '';
   const scrolled = state.scroll > 0 ? ` · ${state.scroll} rows up (G: end)` : '';
 
   return (

@@ -13,17 +13,18 @@ export interface RolloutsState {
   focus: number;
   scroll: number;
   unfold: boolean;
-  replay: { tag: string; view: RolloutView; speed: number; done: boolean } | null;
+  replay: { runId: string; tag: string; view: RolloutView; speed: number; done: boolean } | null;
 }
 
 export const initialRollouts: RolloutsState = { runId: null, focus: 0, scroll: 0, unfold: false, replay: null };
 
 export type RolloutsEvent =
-  | { type: 'show-run'; runId: string }
+  /** Show a run by id, or (null) the live run, else the newest. */
+  | { type: 'show-run'; runId: string | null }
   | { type: 'focus'; delta: number; count: number }
   | { type: 'scroll'; delta: number; max: number }
   | { type: 'toggle-fold' }
-  | { type: 'replay-start'; tag: string; speed: number }
+  | { type: 'replay-start'; runId: string; tag: string; speed: number }
   | { type: 'replay-event'; event: RolloutEvent }
   | { type: 'replay-done' }
   | { type: 'replay-stop' };
@@ -41,7 +42,7 @@ export function reduceRollouts(state: RolloutsState, event: RolloutsEvent): Roll
     case 'toggle-fold':
       return { ...state, unfold: !state.unfold, scroll: 0 };
     case 'replay-start':
-      return { ...state, scroll: 0, replay: { tag: event.tag, view: emptyRollout(event.tag), speed: event.speed, done: false } };
+      return { ...state, scroll: 0, replay: { runId: event.runId, tag: event.tag, view: emptyRollout(event.tag), speed: event.speed, done: false } };
     case 'replay-event':
       return state.replay ? { ...state, replay: { ...state.replay, view: applyRolloutEvent(state.replay.view, event.event) } } : state;
     case 'replay-done':

@@ -44,9 +44,13 @@ export interface RolloutView {
   /** Where it runs ("task 0, node n1, engine e2"), when that is known. */
   where: string;
   bug?: { id: string; valid: boolean; status?: string; failedCheck: string | null };
+  /** A solver attempt's result, once judged (its rollout makes no bug). */
+  attempt?: { solved: boolean; status: string };
 }
 
 export interface RunView {
+  /** Tells one run view made by newRunView from the next (a new live run), even before its run id is known. */
+  serial?: number;
   image: string;
   strategy: string;
   policy: string;
@@ -76,10 +80,12 @@ export function emptyRollout(tag: string): RolloutView {
   return { tag, status: 'waiting', step: 0, costUsd: 0, tokens: 0, startedAt: null, durationMs: null, lastAction: '', transcript: [], checks: [], checking: null, where: '' };
 }
 
+let made = 0;
+
 /** A run of `n` rollouts named r1…rn, or for solver attempts (`prefix` a) a1…an. */
 export function newRunView(image: string, strategy: string, policy: string, n: number, prefix: 'r' | 'a' = 'r'): RunView {
   const tags = Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
-  return { image, strategy, policy, tags, rollouts: Object.fromEntries(tags.map((tag) => [tag, emptyRollout(tag)])), focus: 0, done: false };
+  return { serial: ++made, image, strategy, policy, tags, rollouts: Object.fromEntries(tags.map((tag) => [tag, emptyRollout(tag)])), focus: 0, done: false };
 }
 
 /** An output's lines, its head and tail kept past the cap. */
@@ -212,15 +218,20 @@ export function reduceRun(run: RunView, event: RunEvent): RunView {
 export function runProgress(run: RunView) {
   const views = run.tags.map((t) => run.rollouts[t]!);
   const ended = (v: RolloutView) => !['waiting', 'running'].includes(v.status);
-  // Submitted and without a verdict yet: its checks are under way.
-  const checking = views.filter((v) => v.status === 'submitted' && !v.bug).length;
+  // Submitted and without a verdict yet: its checks (or a solver attempt's evaluation) are under way.
+  const judging = (v: RolloutView) => v.status === 'submitted' && !v.bug && !v.attempt;
+  const checking = views.filter(judging).length;
   return {
     total: views.length,
     running: views.filter((v) => v.status === 'running').length,
     checking,
-    done: views.filter((v) => ended(v) && v.status !== 'cancelled' && v.status !== 'interrupted' && !(v.status === 'submitted' && !v.bug)).length,
+    done: views.filter((v) => ended(v) && v.status !== 'cancelled' && v.status !== 'interrupted' && !judging(v)).length,
     cancelled: views.filter((v) => v.status === 'cancelled' || v.status === 'interrupted').length,
-    valid: views.filter((v) => v.bug?.valid).length,
+    // A duplicate passed its checks but is another bug's copy: it is not a new valid bug.
+    valid: views.filter((v) => v.bug?.valid && v.bug.status !== 'duplicate').length,
+    duplicates: views.filter((v) => v.bug?.status === 'duplicate').length,
+    solved: views.filter((v) => v.attempt?.solved).length,
+    attempts: views.filter((v) => v.attempt).length,
     broke: views.filter((v) => v.bug).length,
   };
 }

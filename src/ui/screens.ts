@@ -10,8 +10,8 @@ export interface ScreenInfo {
   title: string;
   /** The screen's keys: what to press, what it does. */
   keys: [string, string][];
-  /** The few keys the footer names, shortest form. */
-  footer: string;
+  /** The keys the footer names, most wanted first: each key with a word or two (words give way first on a narrow terminal). */
+  footer: [string, string][];
 }
 
 export const SCREENS: ScreenInfo[] = [
@@ -24,7 +24,7 @@ export const SCREENS: ScreenInfo[] = [
       ['enter', 'set up a run on it'],
       ['b', 'build an image from a git repository (type its path, enter)'],
     ],
-    footer: '↑/↓ select · enter run on it · b build',
+    footer: [['↑/↓', 'select'], ['enter', 'run on it'], ['b', 'build']],
   },
   {
     id: 'run',
@@ -36,7 +36,7 @@ export const SCREENS: ScreenInfo[] = [
       ['0-9, backspace', 'type a number (on a number field digits do not switch screens: tab or esc leaves)'],
       ['enter', 'start the run (values in red must be fixed first)'],
     ],
-    footer: '↑/↓ field · ←/→ change · type digits · enter start',
+    footer: [['enter', 'start'], ['↑/↓', 'field'], ['←/→', 'change'], ['0-9', 'type']],
   },
   {
     id: 'rollouts',
@@ -51,7 +51,7 @@ export const SCREENS: ScreenInfo[] = [
       ['enter', 'open its bug in Review'],
       ['c', 'cancel the live run'],
     ],
-    footer: '↑/↓ rollout · [/] run · PgUp/PgDn scroll · f fold · p replay · enter bug · c cancel',
+    footer: [['↑/↓', 'rollout'], ['enter', 'bug'], ['c', 'cancel'], ['[/]', 'run'], ['p', 'replay'], ['f', 'fold'], ['PgUp/PgDn', 'scroll']],
   },
   {
     id: 'checks',
@@ -67,7 +67,7 @@ export const SCREENS: ScreenInfo[] = [
       ['o', 'open the next higher-order bug here'],
       ['c', 'cancel the checks, attempts or higher-order bugs under way'],
     ],
-    footer: 'enter next check · a all · ↑/↓ check · l log · s solve · h higher-order · o open child · c cancel',
+    footer: [['enter', 'next check'], ['a', 'all'], ['s', 'solve'], ['h', 'higher-order'], ['c', 'cancel'], ['o', 'open child'], ['l', 'log'], ['↑/↓', 'check']],
   },
   {
     id: 'review',
@@ -83,7 +83,7 @@ export const SCREENS: ScreenInfo[] = [
       ['a', 'accept the bug'],
       ['r', 'reject it (type the reason, enter)'],
     ],
-    footer: '↑/↓ select · enter detail · v view · l log · a accept · r reject · f/i/t/o filter',
+    footer: [['a', 'accept'], ['r', 'reject'], ['enter', 'detail'], ['f/i/t/o', 'filter'], ['v', 'view'], ['↑/↓', 'select'], ['l', 'log']],
   },
   {
     id: 'training',
@@ -96,7 +96,7 @@ export const SCREENS: ScreenInfo[] = [
       ['x', 'cancel the focused job'],
       ['r', 'ask the engines about the jobs now'],
     ],
-    footer: '↑/↓ job · n submit accepted bugs · x cancel job · r refresh',
+    footer: [['n', 'submit accepted bugs'], ['x', 'cancel job'], ['r', 'refresh'], ['↑/↓', 'job']],
   },
 ];
 
@@ -111,4 +111,22 @@ export const GLOBAL_KEYS: [string, string][] = [
 
 export function screenInfo(id: ScreenId): ScreenInfo {
   return SCREENS.find((s) => s.id === id)!;
+}
+
+/**
+ * The footer's text for a width: every key with its words when they fit;
+ * otherwise the least wanted keys lose their words first, and only when even
+ * the bare keys do not fit are keys left out (with "…"). Keys come in the
+ * order given; the help (`?`) always lists everything.
+ */
+export function fitFooter(items: [string, string][], width: number): string {
+  const text = (shown: (string | undefined)[]) => shown.filter((s) => s !== undefined).join(' · ');
+  const full = items.map(([key, words]) => `${key} ${words}`);
+  for (let bare = 0; bare <= items.length; bare++) {
+    const shown = items.map(([key], i) => (i >= items.length - bare ? key : full[i]));
+    if (text(shown).length <= width) return text(shown);
+  }
+  const keys = items.map(([key]) => key);
+  while (keys.length > 0 && `${text(keys)} …`.length > width) keys.pop();
+  return keys.length === items.length ? text(keys) : `${text(keys)} …`;
 }

@@ -13,7 +13,7 @@ import { applyRolloutEvent, emptyRollout, tagOf, type RolloutStatus, type Rollou
 const VERDICTS: Record<string, string> = { p: 'pass', f: 'fail', s: 'skipped', c: 'cancelled' };
 
 /** What a stored run's view is read from. */
-export type RunRecords = Pick<WorkbenchCore, 'rolloutsOf' | 'bug'>;
+export type RunRecords = Pick<WorkbenchCore, 'rolloutsOf' | 'bug' | 'attempt'>;
 
 function rolloutView(records: RunRecords, record: RolloutRecord): RolloutView {
   const view = emptyRollout(tagOf(record.id));
@@ -32,7 +32,14 @@ function rolloutView(records: RunRecords, record: RolloutRecord): RolloutView {
     checking: bug?.status === 'checking' ? 'checks' : null,
     where: describeWhere({ task: record.task ?? undefined, node: record.node ?? undefined, engine: record.engine ?? undefined }),
     bug: bug ? { id: bug.id, valid: bug.check?.valid === true, status: bug.status, failedCheck: bug.check?.failedCheck ?? null } : undefined,
+    attempt: judgedAttempt(records, record.id),
   };
+}
+
+/** A solver rollout's attempt once it has a result. */
+function judgedAttempt(records: RunRecords, id: string): RolloutView['attempt'] {
+  const attempt = records.attempt(id);
+  return attempt && (attempt.status === 'evaluated' || attempt.status === 'unsubmitted') ? { solved: attempt.solved === true, status: attempt.status } : undefined;
 }
 
 export function storedRunView(records: RunRecords, run: RunRecord): RunView {

@@ -19,10 +19,12 @@ export interface TrainingState {
   focus: number;
   form: TrainingForm | null;
   busy: string | null;
+  /** The job `x` was pressed on: a second `x` cancels it, any other key keeps it. */
+  confirmCancel: string | null;
   message: { text: string; error: boolean } | null;
 }
 
-export const initialTraining: TrainingState = { focus: 0, form: null, busy: null, message: null };
+export const initialTraining: TrainingState = { focus: 0, form: null, busy: null, confirmCancel: null, message: null };
 
 export type TrainingEvent =
   | { type: 'focus'; delta: number; count: number }
@@ -33,6 +35,7 @@ export type TrainingEvent =
   | { type: 'form-type'; text: string }
   | { type: 'form-erase' }
   | { type: 'busy'; what: string | null }
+  | { type: 'ask-cancel'; id: string | null }
   | { type: 'message'; text: string; error: boolean };
 
 function cycle<T>(values: readonly T[], current: T, delta: number): T {
@@ -61,7 +64,9 @@ export function reduceTraining(state: TrainingState, event: TrainingEvent): Trai
     case 'form-erase':
       return form?.field === 'command' ? { ...state, form: { ...form, command: form.command.slice(0, -1) } } : state;
     case 'busy':
-      return { ...state, busy: event.what };
+      return { ...state, busy: event.what, confirmCancel: null };
+    case 'ask-cancel':
+      return { ...state, confirmCancel: event.id, message: event.id ? { text: `x again cancels ${event.id}; any other key keeps it running`, error: false } : null };
     case 'message':
       return { ...state, message: { text: event.text, error: event.error }, busy: null };
   }

@@ -38,10 +38,12 @@ export function useChecks(core: WorkbenchCore | undefined, bugId: string | undef
   const [state, dispatch, latest] = useLatestReducer(reduceChecks, initialChecks);
   const live = useRef<LiveSession | undefined>(undefined);
 
+  // The bug's last report, shown again whenever a new one is recorded (a check that was under way when the bug was opened).
+  const checkedAt = bugId ? core?.bug(bugId)?.check?.at : undefined;
   useEffect(() => {
-    if (!core || !bugId || latest().busy || latest().bugId === bugId) return;
-    dispatch({ type: 'show-bug', bugId, lines: reportLines(core, bugId) });
-  }, [core, bugId, dispatch, latest]);
+    if (!core || !bugId || latest().busy || (latest().bugId === bugId && latest().checkedAt === checkedAt)) return;
+    dispatch({ type: 'show-bug', bugId, lines: reportLines(core, bugId), checkedAt });
+  }, [core, bugId, checkedAt, dispatch, latest]);
 
   /** Ends the session: its verdict (or cancellation) is recorded, and the work is done. */
   const finish = async () => {
@@ -118,7 +120,10 @@ export function useChecks(core: WorkbenchCore | undefined, bugId: string | undef
     const done = core
       .solve({ ...DEFAULT_SOLVE, bugId, policy, seed: core.newSeed() }, { signal: controller.signal }, (event) => {
         if (event.type === 'rollout') dispatch({ type: 'solve-event', event });
-        else if (event.type === 'attempt') dispatch({ type: 'solve-attempt', id: event.attempt.id, solved: event.attempt.solved, reward: event.attempt.reward });
+        else if (event.type === 'attempt') {
+          const a = event.attempt;
+          dispatch({ type: 'solve-attempt', id: a.id, result: { solver: a.solver, status: a.status, solved: a.solved, reward: a.reward, failing: a.failing.length } });
+        }
       })
       .then((result) => dispatch({ type: 'solve-done', solveRate: result.solveRate, injectReward: result.injectReward }))
       .catch((error: unknown) => dispatch({ type: 'message', text: errorMessage(error), error: true }));

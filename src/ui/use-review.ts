@@ -80,7 +80,8 @@ export function useReview(core: WorkbenchCore | undefined): ReviewModel {
       if (key.escape) dispatch({ type: 'reject-cancel' });
       else if (key.backspace || key.delete) dispatch({ type: 'reject-erase' });
       else if (key.return) {
-        if (!selected || state.rejecting.trim() === '') return;
+        if (!selected) return;
+        if (state.rejecting.trim() === '') return dispatch({ type: 'message', text: 'type the reason for the rejection first (esc leaves without rejecting)', error: true });
         try {
           core.reject(selected.id, state.rejecting);
           dispatch({ type: 'message', text: `${selected.id} rejected`, error: false });

@@ -61,13 +61,25 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
   }, [running]);
 
   const transcript = useMemo(() => {
-    if (state.replay && state.replay.tag === tag) return state.replay.view.transcript;
+    if (state.replay && state.replay.runId === run?.runId && state.replay.tag === tag) return state.replay.view.transcript;
     if (live || !core || !run?.runId || !tag) return view?.transcript ?? [];
     const rollout = core.rollout(`${run.runId}-${tag}`);
     return rollout ? storedTranscript(core, rollout) : [];
   }, [state.replay, tag, live, core, run, view, version, ticks]);
 
   useEffect(() => () => replaying.current?.abort(), []);
+  // A new live run is shown as it starts, whatever past run was browsed to before.
+  useEffect(() => {
+    if (liveRun) dispatch({ type: 'show-run', runId: null });
+  }, [liveRun?.serial]);
+  // A replay belongs to its run: showing another run stops it.
+  const shownRun = run?.runId;
+  useEffect(() => {
+    if (latest().replay && latest().replay!.runId !== shownRun) {
+      replaying.current?.abort();
+      dispatch({ type: 'replay-stop' });
+    }
+  }, [shownRun]);
   // What `c` did to a cluster run, until another run is shown.
   const [note, setNote] = useState<string | null>(null);
   useEffect(() => setNote(null), [record?.id]);
@@ -79,7 +91,7 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
     replaying.current?.abort();
     const controller = new AbortController();
     replaying.current = controller;
-    dispatch({ type: 'replay-start', tag, speed: REPLAY_SPEED });
+    dispatch({ type: 'replay-start', runId: run.runId, tag, speed: REPLAY_SPEED });
     const stream = new EventStream();
     const events = batcher<Parameters<typeof stream.forward>[0]>((batch) => {
       if (!controller.signal.aborted) for (const event of batch) dispatch({ type: 'replay-event', event });

@@ -89,6 +89,10 @@ export function useTraining(core: WorkbenchCore | undefined): TrainingModel {
       else if (typing && input && !key.ctrl && !key.meta) dispatch({ type: 'form-type', text: input });
       return;
     }
+    // Cancelling a job takes a second x: a training job can hold hours of cluster time.
+    if (current.confirmCancel) {
+      if (input !== 'x' || !focused || focused.id !== current.confirmCancel) return dispatch({ type: 'ask-cancel', id: null });
+    } else if (input === 'x' && focused && !isTerminal(focused.state as JobState)) return dispatch({ type: 'ask-cancel', id: focused.id });
     if (key.upArrow || input === 'k') return dispatch({ type: 'focus', delta: -1, count: jobs.length });
     if (key.downArrow || input === 'j') return dispatch({ type: 'focus', delta: 1, count: jobs.length });
     if (input === 'n') return dispatch({ type: 'open-form', engine: core?.defaultTrainingEngine() ?? 'local', command: '' });

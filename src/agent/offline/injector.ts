@@ -228,7 +228,7 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
     for (const f of narrowest.candidate.files) usedFiles.add(f);
   }
   if (usedFiles.size < options.minChangedFiles || chosen.length === 0) {
-    return `After ${trials} tries I have changes in ${usedFiles.size} file(s), fewer than the ${options.minChangedFiles} needed, so I stop here.`;
+    return `After ${trials} ${trials === 1 ? 'try' : 'tries'} I have changes in ${usedFiles.size} file(s), fewer than the ${options.minChangedFiles} needed, so I stop here.`;
   }
 
   // Put the chosen changes together and see what breaks.

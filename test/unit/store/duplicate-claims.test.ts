@@ -5,12 +5,13 @@
  * holding the fingerprint and the others `duplicate` of it.
  */
 import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckReport } from '../../../src/bugs/check-types.js';
 import { recordVerdict } from '../../../src/pipeline/bug-checks.js';
 import type { BugRecord } from '../../../src/store/records.js';
+import { recoverAbandoned } from '../../../src/store/recover.js';
 import { Store } from '../../../src/store/store.js';
 
 const ids = ['b1', 'b2', 'b3', 'b4'];
@@ -85,5 +86,24 @@ describe('claiming a fingerprint', () => {
     // Checked again, the holder is not a duplicate of its own duplicate.
     recordVerdict(a, 'b4', report(true), join(a.root, 'bugs', 'b4', 'checks', 'y'));
     expect(a.get('bugs', 'b4')!.status).toBe('valid');
+  });
+
+  it('keeps the verdict a bug had when a later check session stops before a verdict, and gives it back after a crash', () => {
+    const { a } = workspace();
+    recordVerdict(a, 'b1', report(true), join(a.root, 'bugs', 'b1', 'checks', 'x'));
+    const before = a.get('bugs', 'b1')!.check;
+    // A session opened on it (status checking) and left half-stepped records a cancelled report.
+    a.transact((tx) => tx.patch('bugs', 'b1', { status: 'checking' }));
+    const cancelled = { ...report(false), cancelled: true, checks: report(true).checks.slice(0, 2) } as CheckReport;
+    recordVerdict(a, 'b1', cancelled, join(a.root, 'bugs', 'b1', 'checks', 'y'));
+    expect(a.get('bugs', 'b1')).toMatchObject({ status: 'valid', check: before });
+    // A process that died mid-check leaves it checking; the next start gives the verdict back.
+    a.transact((tx) => tx.patch('bugs', 'b1', { status: 'checking', checkingBy: { host: hostname(), pid: 1, start: 'not-init' } }));
+    recoverAbandoned(a);
+    expect(a.get('bugs', 'b1')!.status).toBe('valid');
+    // A bug that never had a verdict is cancelled, as before.
+    a.transact((tx) => tx.patch('bugs', 'b2', { status: 'checking', checkingBy: { host: hostname(), pid: 1, start: 'not-init' } }));
+    recoverAbandoned(a);
+    expect(a.get('bugs', 'b2')!.status).toBe('cancelled');
   });
 });

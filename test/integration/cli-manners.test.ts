@@ -1,0 +1,98 @@
+/**
+ * The small things a well-kept command line gets right: a reader that stops
+ * reading, --version, bugbench's own words for bad flags, an unknown image,
+ * an empty answer told apart from an empty library (issue 18, items 13–17).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { acceptBug } from '../../src/pipeline/review.js';
+import { Store } from '../../src/store/store.js';
+import { BIN, bugbench } from '../helpers/cli.js';
+
+const home = () => mkdtempSync(join(tmpdir(), 'bugbench-cli-manners-'));
+
+function seed(root: string): Store {
+  const store = Store.open({ root });
+  store.transact((tx) => {
+    for (let i = 0; i < 1500; i++) {
+      tx.put('runs', { id: `run-${i}`, kind: 'inject', status: 'finished', image: 'img:1', strategy: 'removal', policy: 'offline', model: 'offline/removal', n: 1, options: {}, owner: { host: 'h', pid: 1, start: '1' }, startedAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(), finishedAt: null, error: null });
+    }
+    tx.put('bugs', {
+      id: 'img-removal-12345678',
+      status: 'valid',
+      image: 'img:1',
+      repo: 'img',
+      baseCommit: 'c0',
+      strategy: 'removal',
+      policy: 'offline',
+      model: 'offline/removal',
+      order: 1,
+      parentId: null,
+      attemptId: null,
+      runId: null,
+      rollout: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      fingerprint: 'f',
+      duplicateOf: null,
+      checkingBy: null,
+      check: { valid: true, cancelled: false, failedCheck: null, reason: 'all 9 checks pass', verdicts: 'ppppppppp', at: '2026-01-01T00:00:00.000Z', dir: null, failToPass: 1, passToPass: 9 },
+      review: null,
+    });
+  });
+  return store;
+}
+
+describe('the command line', () => {
+  it('ends quietly when the reader of its output goes away', async () => {
+    const root = home();
+    seed(root);
+    for (const command of ['runs', 'runs --json']) {
+      const piped = await execa('bash', ['-c', `node ${BIN} ${command} 2>err.txt | head -1; cat err.txt`], { cwd: root, env: { BUGBENCH_HOME: root }, reject: false });
+      expect(piped.stdout.split('\n')[0]).not.toBe('');
+      expect(piped.stdout).not.toMatch(/EPIPE|Error|at /);
+    }
+  });
+
+  it('prints its version, and says in its own words what is wrong with a flag', async () => {
+    const version = await bugbench(['--version']);
+    expect(version.stdout.trim()).toMatch(/^bugbench \d+\.\d+\.\d+$/);
+    const missing = await bugbench(['inject', '--image']);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr.trim()).toBe('bugbench: inject: --image needs a value');
+    const dashed = await bugbench(['bugs', '--image', '-x']);
+    expect(dashed.stderr.trim()).toBe('bugbench: bugs: --image needs a value (write --image=-VALUE for one that starts with a dash)');
+    const unknown = await bugbench(['runs', '--fr"ob']);
+    expect(unknown.stderr.trim()).toBe("bugbench: runs: Unknown option '--frob'; `bugbench runs --help` lists the options");
+    const value = await bugbench(['runs', '--json=yes']);
+    expect(value.stderr.trim()).toBe('bugbench: runs: --json takes no value');
+  });
+
+  it('refuses an image the workspace never saw, and tells an empty answer from an empty library', async () => {
+    const root = home();
+    const empty = await bugbench(['bugs'], { env: { BUGBENCH_HOME: root } });
+    expect(empty.stdout).toMatch(/^no bugs yet; make some with `bugbench inject`/);
+    seed(root);
+    const none = await bugbench(['bugs', '--image', 'nosuch:latest'], { env: { BUGBENCH_HOME: root } });
+    expect(none.exitCode).toBe(1);
+    expect(none.stderr.trim()).toBe('bugbench: no image nosuch:latest in the workspace; its bugs are on img:1');
+    const filtered = await bugbench(['bugs', '--status', 'rejected'], { env: { BUGBENCH_HOME: root } });
+    expect(filtered.exitCode).toBe(0);
+    expect(filtered.stdout.trim()).toBe('no bug matches these filters (the workspace has 1)');
+  });
+
+  it('keeps the reason of an acceptance when the bug is accepted again without one', async () => {
+    const root = home();
+    const store = seed(root);
+    acceptBug(store, 'img-removal-12345678', 'clean two-file bug');
+    const again = await bugbench(['accept', 'img-removal-12345678'], { env: { BUGBENCH_HOME: root } });
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout).toMatch(/accepted by .*: clean two-file bug/);
+    const fresh = Store.open({ root });
+    expect(fresh.all('reviews')).toHaveLength(1);
+    expect(fresh.get('bugs', 'img-removal-12345678')!.review?.reason).toBe('clean two-file bug');
+  });
+});
