@@ -13,13 +13,14 @@
 import type { TestConvention, TestParts } from './test-infrastructure/convention.js';
 import { FOLDERS_CONVENTION } from './test-infrastructure/folders.js';
 import { GO_CONVENTION } from './test-infrastructure/go.js';
+import { JAVA_CONVENTION } from './test-infrastructure/java.js';
 import { JAVASCRIPT_CONVENTION } from './test-infrastructure/javascript.js';
 import { PYTEST_CONVENTION } from './test-infrastructure/pytest.js';
 import { RUST_CONVENTION } from './test-infrastructure/rust.js';
 
 export type { TestConvention, TestParts } from './test-infrastructure/convention.js';
 
-export const CONVENTIONS: TestConvention[] = [PYTEST_CONVENTION, GO_CONVENTION, JAVASCRIPT_CONVENTION, RUST_CONVENTION, FOLDERS_CONVENTION];
+export const CONVENTIONS: TestConvention[] = [PYTEST_CONVENTION, GO_CONVENTION, JAVASCRIPT_CONVENTION, RUST_CONVENTION, JAVA_CONVENTION, FOLDERS_CONVENTION];
 
 /** Why `path` is part of the tests by its name, or undefined when its name does not say. */
 export function testInfrastructureReason(path: string): string | undefined {

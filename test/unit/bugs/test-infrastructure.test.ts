@@ -61,3 +61,30 @@ describe('test configuration inside shared files', () => {
     expect(await testConfigChange('pyproject.toml', 'name = 1\n', 'name = 1\ntool.pytest.ini_options.addopts = "-x"\n')).toMatch(/pytest configuration/);
   });
 });
+
+describe('one rule for every ecosystem', () => {
+  it('gives the most specific reason when several conventions name a file', () => {
+    expect(testInfrastructureReason('tests/test_x.py')).toBe('a pytest test module');
+    expect(testInfrastructureReason('tests/x_test.go')).toBe('a Go test file (*_test.go)');
+    expect(testInfrastructureReason('test/parse.test.js')).toBe('a JavaScript test file (*.test.js)');
+    expect(testInfrastructureReason('src/test/java/a/BTest.java')).toBe('under src/test/ (test sources)');
+    expect(testInfrastructureReason('tests/common/mod.rs')).toBe('under a test folder (tests/)');
+  });
+
+  it('leaves the files of other languages that merely look alike alone', () => {
+    for (const path of ['pkg/core.test.py', 'src/examples/demo.py', 'pkg/spec/model.py', 'benchmarks/run.py', 'pkg/testdata.py']) {
+      expect(testInfrastructureReason(path)).toBeUndefined();
+    }
+  });
+
+  it('compares nothing for files no convention reads', async () => {
+    expect(mayHoldTestConfig('README.md')).toBe(false);
+    expect(await testConfigChange('README.md', 'a', 'b')).toBeUndefined();
+  });
+
+  it('names every changed part of a file', async () => {
+    const before = JSON.stringify({ scripts: { test: 'jest' }, jest: { verbose: true } });
+    const after = JSON.stringify({ scripts: { test: 'jest -t x' }, jest: { verbose: false } });
+    expect(await testConfigChange('package.json', before, after)).toBe('package.json\'s test script; package.json\'s "jest" field');
+  });
+});
