@@ -1,103 +1,26 @@
 /**
  * Which files of a repository belong to its tests even when test_files.txt
  * does not list them: the files a test runner reads to decide what runs and
- * how (pytest's conftest.py and configuration), and everything under a test
- * folder. A bug that edits one can fail tests without touching the library,
- * and its "fix" is to undo a test change, so bug_inject.diff must leave them
- * alone. Each convention is one entry of CONVENTIONS; pytest's come first, and
- * other languages' go beside them.
+ * how, and the parts of shared files that do so. A bug that edits one can
+ * fail tests without touching the library, and its "fix" is to undo a test
+ * change, so bug_inject.diff must leave them alone.
+ *
+ * Each ecosystem's convention is one entry of CONVENTIONS, in its own file
+ * under test-infrastructure/; the shared test folders (test/, tests/,
+ * testing/) come last, so a more specific reason wins. Adding a language is
+ * adding one convention here.
  */
-import { posix } from 'node:path';
+import type { TestConvention, TestParts } from './test-infrastructure/convention.js';
+import { FOLDERS_CONVENTION } from './test-infrastructure/folders.js';
+import { GO_CONVENTION } from './test-infrastructure/go.js';
+import { JAVA_CONVENTION } from './test-infrastructure/java.js';
+import { JAVASCRIPT_CONVENTION } from './test-infrastructure/javascript.js';
+import { PYTEST_CONVENTION } from './test-infrastructure/pytest.js';
+import { RUST_CONVENTION } from './test-infrastructure/rust.js';
 
-export interface TestConvention {
-  name: string;
-  /** Why `path` belongs to the tests by its name alone, or undefined. */
-  byPath(path: string): string | undefined;
-  /** Whether `path` is named as a module of tests (rather than a helper, fixture or configuration). */
-  isTestModule(path: string): boolean;
-  /** Names of files only part of which configures the tests (setup.cfg, pyproject.toml). */
-  configFiles?: string[];
-  /**
-   * That part of such a file's `text`, or undefined when it has none. A
-   * change that leaves the part equal does not touch the tests.
-   */
-  configPart?(path: string, text: string): { part: string; where: string } | undefined;
-}
+export type { TestConvention, TestParts } from './test-infrastructure/convention.js';
 
-/** Folder names whose contents are tests or test helpers. */
-const TEST_FOLDERS = new Set(['test', 'tests', 'testing']);
-
-/** Lines of `text` from each header `isHeader` accepts up to the next header (any `[...]` line). */
-function sections(text: string, isHeader: (name: string) => boolean): string {
-  const kept: string[] = [];
-  let inside = false;
-  for (const line of text.split('\n')) {
-    const header = /^\s*\[\s*([^\]]*?)\s*\]\s*(?:[#;].*)?$/.exec(line);
-    if (header) inside = isHeader(header[1]!);
-    if (inside) kept.push(line.trimEnd());
-  }
-  return kept.join('\n');
-}
-
-/** pyproject.toml's pytest tables, and dotted `tool.pytest…` / `pytest.…` keys outside them (whole table kept). */
-function pyprojectPytest(text: string): string {
-  const kept: string[] = [];
-  let table = '';
-  let block: string[] = [];
-  const flush = () => {
-    const pytestTable = table === 'tool.pytest' || table.startsWith('tool.pytest.');
-    const dotted =
-      (table === '' && block.some((l) => /^\s*tool\s*\.\s*pytest\b/.test(l))) ||
-      (table === 'tool' && block.some((l) => /^\s*pytest\s*[.=]/.test(l)));
-    if (pytestTable || dotted) kept.push(`[${table}]`, ...block.map((l) => l.trimEnd()));
-    block = [];
-  };
-  for (const line of text.split('\n')) {
-    const header = /^\s*\[\s*([^\]\[]*?)\s*\]\s*(?:#.*)?$/.exec(line);
-    if (header && !line.trimStart().startsWith('[[')) {
-      flush();
-      table = header[1]!.replace(/\s*\.\s*/g, '.').replace(/"/g, '');
-      continue;
-    }
-    block.push(line);
-  }
-  flush();
-  return kept.join('\n');
-}
-
-export const PYTEST_CONVENTION: TestConvention = {
-  name: 'pytest',
-  configFiles: ['setup.cfg', 'pyproject.toml'],
-  byPath(path) {
-    const parts = path.split('/');
-    const base = parts.at(-1) ?? '';
-    if (base === 'conftest.py') return 'a pytest conftest';
-    if (base === 'pytest.ini' || base === '.pytest.ini') return 'pytest configuration';
-    if (base === 'tox.ini') return 'tox configuration (it can hold pytest settings)';
-    const folder = parts.slice(0, -1).find((p) => TEST_FOLDERS.has(p));
-    if (folder) return `under a test folder (${folder}/)`;
-    if (this.isTestModule(path)) return 'a pytest test module';
-    return undefined;
-  },
-  isTestModule(path) {
-    const base = posix.basename(path);
-    return /^test_.*\.py$/.test(base) || /.+_test\.py$/.test(base);
-  },
-  configPart(path, text) {
-    const base = posix.basename(path);
-    if (base === 'setup.cfg') {
-      const part = sections(text, (name) => name === 'tool:pytest');
-      return part === '' ? undefined : { part, where: '[tool:pytest]' };
-    }
-    if (base === 'pyproject.toml') {
-      const part = pyprojectPytest(text);
-      return part === '' ? undefined : { part, where: '[tool.pytest.ini_options]' };
-    }
-    return undefined;
-  },
-};
-
-export const CONVENTIONS: TestConvention[] = [PYTEST_CONVENTION];
+export const CONVENTIONS: TestConvention[] = [PYTEST_CONVENTION, GO_CONVENTION, JAVASCRIPT_CONVENTION, RUST_CONVENTION, JAVA_CONVENTION, FOLDERS_CONVENTION];
 
 /** Why `path` is part of the tests by its name, or undefined when its name does not say. */
 export function testInfrastructureReason(path: string): string | undefined {
@@ -117,21 +40,31 @@ export function isTestModulePath(path: string): boolean {
   return CONVENTIONS.some((c) => c.isTestModule(path));
 }
 
-/** Whether only the content can tell (the file mixes test configuration with other settings). */
+/** Whether only the content can tell (the file may mix test setup with code or other settings). */
 export function mayHoldTestConfig(path: string): boolean {
-  return CONVENTIONS.some((c) => c.configFiles?.includes(posix.basename(path)));
+  return CONVENTIONS.some((c) => c.mayHoldTests?.(path));
+}
+
+/** The test parts of `text` by every convention that reads `path`, by reason. */
+async function partsOf(conventions: TestConvention[], path: string, text: string | undefined): Promise<TestParts> {
+  const parts: TestParts = new Map();
+  if (text === undefined) return parts;
+  for (const convention of conventions) {
+    await convention.load?.();
+    for (const [reason, part] of convention.testParts?.(path, text) ?? []) parts.set(reason, part);
+  }
+  return parts;
 }
 
 /**
  * Why changing `path` from `before` to `after` (undefined: the file does not
- * exist on that side) changes test configuration, or undefined.
+ * exist on that side) changes a part of it that belongs to the tests, or
+ * undefined. Asynchronous because some conventions load a grammar first.
  */
-export function testConfigChange(path: string, before: string | undefined, after: string | undefined): string | undefined {
-  for (const convention of CONVENTIONS) {
-    if (!convention.configPart) continue;
-    const old = before === undefined ? undefined : convention.configPart(path, before);
-    const now = after === undefined ? undefined : convention.configPart(path, after);
-    if ((old?.part ?? '') !== (now?.part ?? '')) return `${convention.name} configuration (${(old ?? now)!.where})`;
-  }
-  return undefined;
+export async function testConfigChange(path: string, before: string | undefined, after: string | undefined): Promise<string | undefined> {
+  const conventions = CONVENTIONS.filter((c) => c.mayHoldTests?.(path));
+  if (conventions.length === 0) return undefined;
+  const [old, now] = await Promise.all([partsOf(conventions, path, before), partsOf(conventions, path, after)]);
+  const changed = [...new Set([...old.keys(), ...now.keys()])].filter((reason) => (old.get(reason) ?? '') !== (now.get(reason) ?? ''));
+  return changed.length > 0 ? changed.join('; ') : undefined;
 }

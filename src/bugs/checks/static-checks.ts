@@ -23,11 +23,12 @@ async function bugTouchesTests(ctx: CheckContext): Promise<string | undefined> {
   const versions = await versionsAcrossDiff(await ctx.sandbox(), ctx.base, DIFFS_IN_CONTAINER.bug, mixed);
   // A diff that does not apply is reported by the first run that builds the buggy state.
   if (!versions) return undefined;
-  const config = mixed.flatMap((p) => {
+  const config: string[] = [];
+  for (const p of mixed) {
     const v = versions.get(p);
-    const why = v && testConfigChange(p, v.before, v.after);
-    return why ? [`${p} (${why})`] : [];
-  });
+    const why = v && (await testConfigChange(p, v.before, v.after));
+    if (why) config.push(`${p} (${why})`);
+  }
   return config.length > 0 ? `bug_inject.diff touches test infrastructure: ${config.join(', ')}` : undefined;
 }
 

@@ -22,6 +22,7 @@ describe('test infrastructure by name', () => {
 
   it('tells test modules from helpers', () => {
     expect(isTestModulePath('tests/test_x.py')).toBe(true);
+    expect(isTestModulePath('pkg/core_test.py')).toBe(true);
     expect(isTestModulePath('tests/conftest.py')).toBe(false);
     expect(isTestModulePath('tests/helpers.py')).toBe(false);
   });
@@ -35,27 +36,55 @@ describe('test configuration inside shared files', () => {
     expect(mayHoldTestConfig('setup.cfg')).toBe(true);
     expect(mayHoldTestConfig('sub/pyproject.toml')).toBe(true);
     expect(mayHoldTestConfig('setup.py')).toBe(false);
+    expect(mayHoldTestConfig('setup.cfg.orig')).toBe(false);
   });
 
-  it('ignores changes outside the pytest section', () => {
-    expect(testConfigChange('setup.cfg', setupCfg, setupCfg.replace('max-line-length = 100', 'max-line-length = 120'))).toBeUndefined();
-    expect(testConfigChange('pyproject.toml', pyproject, pyproject.replace('line-length = 100', 'line-length = 88'))).toBeUndefined();
-    expect(testConfigChange('pyproject.toml', pyproject, pyproject.replace('name = "x"', 'name = "y"'))).toBeUndefined();
+  it('ignores changes outside the pytest section', async () => {
+    expect(await testConfigChange('setup.cfg', setupCfg, setupCfg.replace('max-line-length = 100', 'max-line-length = 120'))).toBeUndefined();
+    expect(await testConfigChange('pyproject.toml', pyproject, pyproject.replace('line-length = 100', 'line-length = 88'))).toBeUndefined();
+    expect(await testConfigChange('pyproject.toml', pyproject, pyproject.replace('name = "x"', 'name = "y"'))).toBeUndefined();
   });
 
-  it('sees a change to the pytest section, or one added or removed', () => {
-    expect(testConfigChange('setup.cfg', setupCfg, setupCfg.replace('addopts = -q', 'addopts = -q -p no:x'))).toBe('pytest configuration ([tool:pytest])');
-    expect(testConfigChange('setup.cfg', '[metadata]\nname = x\n', setupCfg)).toBe('pytest configuration ([tool:pytest])');
-    expect(testConfigChange('pyproject.toml', pyproject, pyproject.replace('testpaths = ["tests"]', 'testpaths = ["tests"]\naddopts = "-k not slow"'))).toBe(
+  it('sees a change to the pytest section, or one added or removed', async () => {
+    expect(await testConfigChange('setup.cfg', setupCfg, setupCfg.replace('addopts = -q', 'addopts = -q -p no:x'))).toBe('pytest configuration ([tool:pytest])');
+    expect(await testConfigChange('setup.cfg', '[metadata]\nname = x\n', setupCfg)).toBe('pytest configuration ([tool:pytest])');
+    expect(await testConfigChange('pyproject.toml', pyproject, pyproject.replace('testpaths = ["tests"]', 'testpaths = ["tests"]\naddopts = "-k not slow"'))).toBe(
       'pytest configuration ([tool.pytest.ini_options])',
     );
-    expect(testConfigChange('pyproject.toml', '[project]\nname = "x"\n', `${'[project]\nname = "x"\n'}[tool.pytest]\nminversion = "9"\n`)).toMatch(/pytest configuration/);
-    expect(testConfigChange('pyproject.toml', undefined, pyproject)).toMatch(/pytest configuration/);
+    expect(await testConfigChange('pyproject.toml', '[project]\nname = "x"\n', `${'[project]\nname = "x"\n'}[tool.pytest]\nminversion = "9"\n`)).toMatch(/pytest configuration/);
+    expect(await testConfigChange('pyproject.toml', undefined, pyproject)).toMatch(/pytest configuration/);
   });
 
-  it('sees pytest settings given as dotted keys', () => {
+  it('sees pytest settings given as dotted keys', async () => {
     const before = '[tool]\nblack.line-length = 88\n';
-    expect(testConfigChange('pyproject.toml', before, `${before}pytest.ini_options.addopts = "-x"\n`)).toMatch(/pytest configuration/);
-    expect(testConfigChange('pyproject.toml', 'name = 1\n', 'name = 1\ntool.pytest.ini_options.addopts = "-x"\n')).toMatch(/pytest configuration/);
+    expect(await testConfigChange('pyproject.toml', before, `${before}pytest.ini_options.addopts = "-x"\n`)).toMatch(/pytest configuration/);
+    expect(await testConfigChange('pyproject.toml', 'name = 1\n', 'name = 1\ntool.pytest.ini_options.addopts = "-x"\n')).toMatch(/pytest configuration/);
+  });
+});
+
+describe('one rule for every ecosystem', () => {
+  it('gives the most specific reason when several conventions name a file', () => {
+    expect(testInfrastructureReason('tests/test_x.py')).toBe('a pytest test module');
+    expect(testInfrastructureReason('tests/x_test.go')).toBe('a Go test file (*_test.go)');
+    expect(testInfrastructureReason('test/parse.test.js')).toBe('a JavaScript test file (*.test.js)');
+    expect(testInfrastructureReason('src/test/java/a/BTest.java')).toBe('under src/test/ (test sources)');
+    expect(testInfrastructureReason('tests/common/mod.rs')).toBe('under a test folder (tests/)');
+  });
+
+  it('leaves the files of other languages that merely look alike alone', () => {
+    for (const path of ['pkg/core.test.py', 'src/examples/demo.py', 'pkg/spec/model.py', 'benchmarks/run.py', 'pkg/testdata.py']) {
+      expect(testInfrastructureReason(path)).toBeUndefined();
+    }
+  });
+
+  it('compares nothing for files no convention reads', async () => {
+    expect(mayHoldTestConfig('README.md')).toBe(false);
+    expect(await testConfigChange('README.md', 'a', 'b')).toBeUndefined();
+  });
+
+  it('names every changed part of a file', async () => {
+    const before = JSON.stringify({ scripts: { test: 'jest' }, jest: { verbose: true } });
+    const after = JSON.stringify({ scripts: { test: 'jest -t x' }, jest: { verbose: false } });
+    expect(await testConfigChange('package.json', before, after)).toBe('package.json\'s test script; package.json\'s "jest" field');
   });
 });
