@@ -13,6 +13,7 @@
  * partial reading is never trusted.
  */
 import { LineSplitter } from './lines.js';
+import { goTestReader } from './go-test.js';
 import { pytestSummaryReader } from './pytest-summary.js';
 import { worstOutcome } from './test-ids.js';
 import type { LogOutcome, LogReader, LogReading } from './types.js';
@@ -21,7 +22,7 @@ export type { LogOutcome, LogReader, LogReading } from './types.js';
 export { PYTEST_READER } from './pytest-summary.js';
 export { worstOutcome } from './test-ids.js';
 
-export const READERS: (() => LogReader)[] = [pytestSummaryReader];
+export const READERS: (() => LogReader)[] = [pytestSummaryReader, goTestReader];
 
 /** One reading of a log that several readers claimed. */
 export function joinReadings(readings: LogReading[]): LogReading | undefined {
