@@ -13,6 +13,7 @@
  * partial reading is never trusted.
  */
 import { LineSplitter } from './lines.js';
+import { cargoTestReader } from './cargo-test.js';
 import { goTestReader } from './go-test.js';
 import { pytestSummaryReader } from './pytest-summary.js';
 import { worstOutcome } from './test-ids.js';
@@ -22,7 +23,7 @@ export type { LogOutcome, LogReader, LogReading } from './types.js';
 export { PYTEST_READER } from './pytest-summary.js';
 export { worstOutcome } from './test-ids.js';
 
-export const READERS: (() => LogReader)[] = [pytestSummaryReader, goTestReader];
+export const READERS: (() => LogReader)[] = [pytestSummaryReader, goTestReader, cargoTestReader];
 
 /** One reading of a log that several readers claimed. */
 export function joinReadings(readings: LogReading[]): LogReading | undefined {
