@@ -15,6 +15,7 @@
 import { LineSplitter } from './lines.js';
 import { cargoTestReader } from './cargo-test.js';
 import { goTestReader } from './go-test.js';
+import { junitXmlReader } from './junit-xml.js';
 import { pytestSummaryReader } from './pytest-summary.js';
 import { tapReader } from './tap.js';
 import { worstOutcome } from './test-ids.js';
@@ -24,7 +25,7 @@ export type { LogOutcome, LogReader, LogReading } from './types.js';
 export { PYTEST_READER } from './pytest-summary.js';
 export { worstOutcome } from './test-ids.js';
 
-export const READERS: (() => LogReader)[] = [pytestSummaryReader, goTestReader, cargoTestReader, tapReader];
+export const READERS: (() => LogReader)[] = [pytestSummaryReader, goTestReader, cargoTestReader, tapReader, junitXmlReader];
 
 /** One reading of a log that several readers claimed. */
 export function joinReadings(readings: LogReading[]): LogReading | undefined {
