@@ -15,9 +15,11 @@
 import { LineSplitter } from './lines.js';
 import { cargoTestReader } from './cargo-test.js';
 import { goTestReader } from './go-test.js';
+import { jestVerboseReader } from './jest-verbose.js';
 import { junitXmlReader } from './junit-xml.js';
 import { pytestSummaryReader } from './pytest-summary.js';
 import { tapReader } from './tap.js';
+import { vitestVerboseReader } from './vitest-verbose.js';
 import { worstOutcome } from './test-ids.js';
 import type { LogOutcome, LogReader, LogReading } from './types.js';
 
@@ -25,7 +27,15 @@ export type { LogOutcome, LogReader, LogReading } from './types.js';
 export { PYTEST_READER } from './pytest-summary.js';
 export { worstOutcome } from './test-ids.js';
 
-export const READERS: (() => LogReader)[] = [pytestSummaryReader, goTestReader, cargoTestReader, tapReader, junitXmlReader];
+export const READERS: (() => LogReader)[] = [
+  pytestSummaryReader,
+  goTestReader,
+  cargoTestReader,
+  tapReader,
+  junitXmlReader,
+  jestVerboseReader,
+  vitestVerboseReader,
+];
 
 /** One reading of a log that several readers claimed. */
 export function joinReadings(readings: LogReading[]): LogReading | undefined {
