@@ -17,6 +17,7 @@ import { cargoTestReader } from './cargo-test.js';
 import { goTestReader } from './go-test.js';
 import { jestVerboseReader } from './jest-verbose.js';
 import { junitXmlReader } from './junit-xml.js';
+import { mochaSpecReader } from './mocha-spec.js';
 import { pytestSummaryReader } from './pytest-summary.js';
 import { tapReader } from './tap.js';
 import { vitestVerboseReader } from './vitest-verbose.js';
@@ -35,6 +36,7 @@ export const READERS: (() => LogReader)[] = [
   junitXmlReader,
   jestVerboseReader,
   vitestVerboseReader,
+  mochaSpecReader,
 ];
 
 /** One reading of a log that several readers claimed. */
