@@ -18,6 +18,7 @@ import { goTestReader } from './go-test.js';
 import { jestVerboseReader } from './jest-verbose.js';
 import { junitXmlReader } from './junit-xml.js';
 import { mochaSpecReader } from './mocha-spec.js';
+import { nodeSpecReader } from './node-spec.js';
 import { pytestSummaryReader } from './pytest-summary.js';
 import { tapReader } from './tap.js';
 import { vitestVerboseReader } from './vitest-verbose.js';
@@ -37,6 +38,7 @@ export const READERS: (() => LogReader)[] = [
   jestVerboseReader,
   vitestVerboseReader,
   mochaSpecReader,
+  nodeSpecReader,
 ];
 
 /** One reading of a log that several readers claimed. */
