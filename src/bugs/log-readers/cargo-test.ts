@@ -68,7 +68,7 @@ export function cargoTestReader(): LogReader {
     if (r.seen.size !== r.expected || tally.ok !== passed || tally.FAILED !== failed || tally.ignored !== ignored) {
       note(
         `the tests of ${label(r.target)} show ${tally.ok} passed, ${tally.FAILED} failed, ${tally.ignored} ignored where libtest counted ` +
-          `${passed}, ${failed}, ${ignored} of ${r.expected} (run them without --nocapture so that each result keeps its own line)`,
+          `${passed}, ${failed}, ${ignored} of ${r.expected} (run them without --nocapture or --quiet so that each result keeps a line of its own)`,
       );
       return;
     }

@@ -42,8 +42,13 @@ class PackageRun {
   /** Result lines for tests never shown running: look-alikes printed by a test, or output without -v. */
   unmatched = 0;
 
+  /** What tests did in earlier runs of the same binary (-count=N); the worst counts. */
+  private readonly earlier = new Map<string, State>();
+
   run(test: string): string | undefined {
-    if (this.tests.get(test) === 'running') return `test ${test} started twice without finishing`;
+    const now = this.tests.get(test);
+    if (now === 'running') return `test ${test} started twice without finishing`;
+    if (now !== undefined && (this.earlier.get(test) ?? 'skipped') !== 'failed') this.earlier.set(test, now);
     this.tests.set(test, 'running');
     return undefined;
   }
@@ -66,6 +71,8 @@ class PackageRun {
     }
     for (const [test, state] of this.tests) {
       if (end === 'ok' && (state === 'failed' || state === 'running')) return `package ${pkg} says ok but its test ${test} ${state === 'failed' ? 'failed' : 'never finished'}`;
+      const before = this.earlier.get(test);
+      if (before === 'failed' || (before === 'passed' && state === 'skipped')) into.add(goNames(pkg, test), before);
       if (state === 'skipped') continue;
       into.add(goNames(pkg, test), state === 'passed' ? 'passed' : 'failed', state === 'running');
     }

@@ -45,7 +45,7 @@ describe('the cargo test reader', () => {
   });
 
   it('does not read output mangled by --nocapture, where a test printed a fake summary', () => {
-    expect(readLog(log('nocapture.log'))?.why).toMatch(/the tests of calc \(src\/lib.rs\) show .* where libtest counted 9, 0, 0 of 6 \(run them without --nocapture/);
+    expect(readLog(log('nocapture.log'))?.why).toMatch(/the tests of calc \(src\/lib.rs\) show .* where libtest counted 9, 0, 0 of 6 \(run them without --nocapture or --quiet/);
   });
 
   it('does not read a run cut short, or results that do not add up', () => {

@@ -63,6 +63,13 @@ describe('the go test reader', () => {
     for (const size of [1, 7, 64, 4096]) expect(readInPieces(log(name), size)).toEqual(whole);
   });
 
+  it('reads each run of -count=N, a failure in any of them counting', () => {
+    const text = log('v-count2.log');
+    expect(readLog(text)?.results).toEqual({ [`${M}/text/TestUpper`]: 'passed', [`${M}/text/TestAdd`]: 'passed' });
+    const firstFails = text.replace('--- PASS: TestUpper', '--- FAIL: TestUpper').replace('ok  \texample.com/rd/text', 'FAIL\texample.com/rd/text');
+    expect(readLog(firstFails)?.results?.[`${M}/text/TestUpper`]).toBe('failed');
+  });
+
   it('does not trust a test that prints a result line for itself (in -v, and in -json before Go 1.20)', () => {
     for (const name of ['v-liar.log', 'json-liar.log']) expect(readLog(log(name))?.why).toMatch(/test TestLies has two results/);
   });
