@@ -48,7 +48,8 @@ class PackageRun {
   run(test: string): string | undefined {
     const now = this.tests.get(test);
     if (now === 'running') return `test ${test} started twice without finishing`;
-    if (now !== undefined && (this.earlier.get(test) ?? 'skipped') !== 'failed') this.earlier.set(test, now);
+    const before = this.earlier.get(test);
+    if (now !== undefined && before !== 'failed' && !(before === 'passed' && now === 'skipped')) this.earlier.set(test, now);
     this.tests.set(test, 'running');
     return undefined;
   }
@@ -69,10 +70,10 @@ class PackageRun {
     if (verbose && this.tests.size === 0 && (this.unmatched > 0 || (end === 'ok' && !extra.includes('[no tests to run]')))) {
       return `package ${pkg} lists no test it ran (run go test with -v or -json so that every test gets a line)`;
     }
-    for (const [test, state] of this.tests) {
-      if (end === 'ok' && (state === 'failed' || state === 'running')) return `package ${pkg} says ok but its test ${test} ${state === 'failed' ? 'failed' : 'never finished'}`;
+    for (const [test, last] of this.tests) {
+      if (end === 'ok' && (last === 'failed' || last === 'running')) return `package ${pkg} says ok but its test ${test} ${last === 'failed' ? 'failed' : 'never finished'}`;
       const before = this.earlier.get(test);
-      if (before === 'failed' || (before === 'passed' && state === 'skipped')) into.add(goNames(pkg, test), before);
+      const state = before === 'failed' || (before === 'passed' && last === 'skipped') ? before : last;
       if (state === 'skipped') continue;
       into.add(goNames(pkg, test), state === 'passed' ? 'passed' : 'failed', state === 'running');
     }
