@@ -13,13 +13,15 @@
  * file's header, apart from the tree, so it cannot pose as a result; a
  * result-like line printed into a tree breaks the counts and leaves the log
  * unread. Without --verbose (several files) jest lists only failures: unread.
+ * The log is jest's when it holds a "Test Suites:" line.
  */
 import { pathNames, ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
 
 export const JEST_READER = 'jest --verbose';
 
-const HEADER = /^(PASS|FAIL) (\S.*?)(?: \(\d+(?:\.\d+)? m?s\))?$/;
+/** With colours on, jest pads the word (" PASS  test/a.test.js"). */
+const HEADER = /^ ?(PASS|FAIL) +(\S.*?)(?: \(\d+(?:\.\d+)? m?s\))?$/;
 const TEST = /^( +)(✓|✕|○|✎) (.*)$/;
 const GROUP = /^( +)(\S.*)$/;
 const SUITES = /^Test Suites: /;
@@ -80,7 +82,7 @@ export function jestVerboseReader(): LogReader {
       afterSuites = false;
       const header = HEADER.exec(text);
       if (header) {
-        seen = open = inTree = true;
+        open = inTree = true;
         file = header[2]!;
         stack = [];
         return;

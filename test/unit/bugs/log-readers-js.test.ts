@@ -26,6 +26,7 @@ const BROKEN_FILE = { 'test/broken.test.js': 'failed' } as const;
 describe('the jest and vitest readers', () => {
   it('read every test with its file and describe path; skipped and todo tests left out; a file that fails to load is an optional failure', () => {
     expect(readLog(js('jest-verbose.log'))).toMatchObject({ reader: JEST_READER, results: JEST_OR_VITEST, optional: BROKEN_FILE });
+    expect(readLog(js('jest-verbose-color.log'))).toEqual(readLog(js('jest-verbose.log')));
     expect(readLog(js('vitest-verbose.log'))).toMatchObject({ reader: VITEST_READER, results: JEST_OR_VITEST, optional: BROKEN_FILE });
     expect(readLog(js('jest-verbose.log'))?.aliases?.['test/calc.test.js > math > nested > throws']).toEqual(['math > nested > throws', 'math nested throws', 'throws']);
   });
@@ -35,7 +36,7 @@ describe('the jest and vitest readers', () => {
   });
 
   it('do not read a run cut short, or one whose lines do not add up to its totals', () => {
-    expect(readLog(cutBefore(js('jest-verbose.log'), 'Test Suites:'))?.why).toMatch(/the jest run did not finish/);
+    expect(readLog(cutBefore(js('jest-verbose.log'), 'Tests:       3 failed'))?.why).toMatch(/the jest run did not finish/);
     expect(readLog(js('jest-verbose.log').replace('  ✓ adds (1 ms)\n', ''))?.why).toMatch(/jest counted 5 passed, 3 failed, 1 skipped, 1 todo of 10 where its trees show 4, 3, 1, 1 \(run jest with --verbose/);
     expect(readLog(cutBefore(js('vitest-verbose.log'), '      Tests  '))?.why).toMatch(/the vitest run did not finish/);
     expect(readLog(js('vitest-verbose.log').replace(' ✓ test/other.test.js > adds 1ms\n', ''))?.why).toMatch(/vitest counted 5 passed and 3 failed of 10 where its lines show 4 and 3 of 9/);
