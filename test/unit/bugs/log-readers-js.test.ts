@@ -128,3 +128,17 @@ describe('auditing a parser of a jest, vitest or mocha log', () => {
     expect(auditParser({ ...leaves, 'adds again': 'passed' }, reading)).toMatchObject({ disagreements: [{ test: 'adds again', parser: 'passed', log: 'failed' }] });
   });
 });
+
+describe('auditing a parser of a mocha or node spec log', () => {
+  it('accepts own titles and refuses an invented failure or a dropped test', () => {
+    const mocha = readLog(js('mocha-spec-clean.log'));
+    const titles = { adds: 'passed', subtracts: 'failed', 'adds again': 'failed', 'adds deep': 'passed', throws: 'failed' } as const;
+    expect(auditParser(titles, mocha)).toEqual({ status: 'agrees', reader: MOCHA_READER });
+    expect(auditParser({ ...titles, 'adds deep': 'failed' }, mocha)).toMatchObject({ disagreements: [{ test: 'adds deep', parser: 'failed', log: 'passed' }] });
+    const nodeSpec = readLog(spec('node-test-spec-calc.log'));
+    const leaves = { adds: 'passed', subtracts: 'failed', 'adds again': 'passed', 'adds deep': 'passed', throws: 'failed', 'sub ok': 'passed', 'sub fails': 'failed' } as const;
+    expect(auditParser(leaves, nodeSpec)).toEqual({ status: 'agrees', reader: NODE_SPEC_READER });
+    const { 'sub fails': _dropped, ...dropped } = leaves;
+    expect(auditParser(dropped, nodeSpec)).toMatchObject({ disagreements: [{ test: 'with subtests > sub fails', parser: 'missing', log: 'failed' }] });
+  });
+});
