@@ -23,6 +23,8 @@ import type { LogReader, LogReading } from './types.js';
 
 export const JUNIT_READER = 'JUnit XML';
 export const MAX_REPORT_CHARS = 32 * 1024 * 1024;
+/** How far a report may run before its root element shows. */
+const MAX_PROLOG_CHARS = 64 * 1024;
 
 const START = /^\s*(?:<\?xml\b|<testsuites?[\s>/])/;
 const ARRAYS = new Set(['testsuite', 'testcase', 'failure', 'error', 'skipped']);
@@ -159,6 +161,10 @@ export function junitXmlReader(): LogReader {
     }
     if (end < 0) {
       report.text += `${text}\n`;
+      if (root === undefined && report.text.length > MAX_PROLOG_CHARS) {
+        report = undefined; // A stray "<?xml" with no element after it.
+        return;
+      }
       if (report.text.length > MAX_REPORT_CHARS) {
         problem ??= `a JUnit XML report is larger than ${MAX_REPORT_CHARS} characters`;
         report = undefined;

@@ -58,6 +58,7 @@ describe('the JUnit XML reader', () => {
 
   it('does not claim other XML, or a log in another format', () => {
     expect(readLog('<?xml version="1.0"?>\n<project><modelVersion>4.0.0</modelVersion></project>\n')).toBeUndefined();
+    expect(readLog(`<?xml version="1.0"?>\n${'plain text, no element\n'.repeat(5000)}`)).toBeUndefined();
     expect(readLog(fixtureLog('go', 'v-mixed.log'))?.reader).toBe('go test -v');
   });
 });
