@@ -2,9 +2,11 @@
  * Holding the agent's parser to bugbench's own reading of the same log. Where
  * a reader knows the format, the parser must give every test the log shows
  * the result it shows, and no test the log does not show. Where no reader
- * knows it, the parser is trusted and the run says "unverified".
+ * knows it, the parser is trusted and the run says "unverified". A test may
+ * go by several names (see log-readers/test-ids.ts): the parser may use any
+ * of them, and entries the reading marks optional may be left out.
  */
-import type { LogOutcome, LogReading } from './log-readers/index.js';
+import { worstOutcome, type LogOutcome, type LogReading } from './log-readers/index.js';
 import type { TestMap, TestStatus } from './test-results.js';
 
 export interface Disagreement {
@@ -28,15 +30,36 @@ const ALLOWED: Record<LogOutcome, (TestStatus | 'missing')[]> = {
 export function auditParser(parsed: TestMap, reading: LogReading | undefined): ParserAudit {
   if (!reading) return { status: 'unverified', why: 'no reader in bugbench knows the format of this log' };
   if (!reading.results) return { status: 'unverified', reader: reading.reader, why: reading.why ?? 'the log cannot be read in full' };
-  const log = reading.results;
-  const ids = [...new Set([...Object.keys(log), ...Object.keys(parsed)])].sort();
-  const disagreements: Disagreement[] = [];
-  for (const test of ids) {
-    const said = parsed[test] ?? 'missing';
-    const shown = log[test] ?? 'missing';
-    const fine = shown === 'missing' ? said === 'missing' : ALLOWED[shown].includes(said);
-    if (!fine) disagreements.push({ test, parser: said, log: shown });
+  // Every name a test goes by (its id and its aliases), and the tests behind each.
+  const outcomes = new Map<string, LogOutcome>();
+  const byName = new Map<string, string[]>();
+  const name = (alias: string, id: string) => {
+    const ids = byName.get(alias);
+    if (!ids) byName.set(alias, [id]);
+    else if (!ids.includes(id)) ids.push(id);
+  };
+  for (const [id, outcome] of [...Object.entries(reading.optional ?? {}), ...Object.entries(reading.results)]) {
+    outcomes.set(id, outcome);
+    name(id, id);
+    for (const alias of reading.aliases?.[id] ?? []) name(alias, id);
   }
+  const disagreements: Disagreement[] = [];
+  const covered = new Set<string>();
+  for (const [test, said] of Object.entries(parsed)) {
+    const ids = byName.get(test);
+    if (!ids) {
+      disagreements.push({ test, parser: said, log: 'missing' });
+      continue;
+    }
+    // A name several tests share stands for the worst of them.
+    const shown = ids.map((id) => outcomes.get(id)!).reduce(worstOutcome);
+    if (!ALLOWED[shown].includes(said)) disagreements.push({ test, parser: said, log: shown });
+    for (const id of ids) covered.add(id);
+  }
+  for (const [test, shown] of Object.entries(reading.results)) {
+    if (!covered.has(test) && !ALLOWED[shown].includes('missing')) disagreements.push({ test, parser: 'missing', log: shown });
+  }
+  disagreements.sort((a, b) => (a.test < b.test ? -1 : a.test > b.test ? 1 : 0));
   return disagreements.length > 0 ? { status: 'disagrees', reader: reading.reader, disagreements } : { status: 'agrees', reader: reading.reader };
 }
 

@@ -1,16 +1,69 @@
 /**
- * bugbench's own readers of test logs, in one place. Each knows one format;
- * a log is read by the first reader that recognises it. To support another
- * test runner, add a reader here (see pytest-summary.ts for the shape).
+ * bugbench's own readers of test logs, in one place. Each knows one format
+ * and claims a log only when it finds that format's own frame in it (pytest's
+ * session and summary, go's RUN and package lines, libtest's "running N
+ * tests", a TAP version line, a JUnit XML report, …). To support another test
+ * runner, add a reader here (see pytest-summary.ts for the shape) and name its
+ * tests by the rules of test-ids.ts.
+ *
+ * Every reader reads every log. When several claim one log (a script that
+ * runs go test and then pytest), the log is read as the sum of what they
+ * read: the parser must give the tests of both. If any of them cannot read its
+ * part in full, the whole log is unverified, with that reader's reason: a
+ * partial reading is never trusted.
  */
 import { LineSplitter } from './lines.js';
+import { cargoTestReader } from './cargo-test.js';
+import { goTestReader } from './go-test.js';
+import { jestVerboseReader } from './jest-verbose.js';
+import { junitXmlReader } from './junit-xml.js';
+import { mochaSpecReader } from './mocha-spec.js';
+import { nodeSpecReader } from './node-spec.js';
 import { pytestSummaryReader } from './pytest-summary.js';
-import type { LogReader, LogReading } from './types.js';
+import { tapReader } from './tap.js';
+import { vitestVerboseReader } from './vitest-verbose.js';
+import { worstOutcome } from './test-ids.js';
+import type { LogOutcome, LogReader, LogReading } from './types.js';
 
 export type { LogOutcome, LogReader, LogReading } from './types.js';
 export { PYTEST_READER } from './pytest-summary.js';
+export { worstOutcome } from './test-ids.js';
 
-export const READERS: (() => LogReader)[] = [pytestSummaryReader];
+export const READERS: (() => LogReader)[] = [
+  pytestSummaryReader,
+  goTestReader,
+  cargoTestReader,
+  tapReader,
+  junitXmlReader,
+  jestVerboseReader,
+  vitestVerboseReader,
+  mochaSpecReader,
+  nodeSpecReader,
+];
+
+/** One reading of a log that several readers claimed. */
+export function joinReadings(readings: LogReading[]): LogReading | undefined {
+  if (readings.length <= 1) return readings[0];
+  const reader = readings.map((r) => r.reader).join(' + ');
+  const unread = readings.find((r) => !r.results);
+  if (unread) return { reader, why: `${unread.reader}: ${unread.why ?? 'the log cannot be read in full'}` };
+  const joined: Required<Pick<LogReading, 'results' | 'optional' | 'aliases'>> = { results: {}, optional: {}, aliases: {} };
+  const merge = (into: Record<string, LogOutcome>, from: Record<string, LogOutcome> | undefined) => {
+    for (const [id, outcome] of Object.entries(from ?? {})) into[id] = into[id] === undefined ? outcome : worstOutcome(into[id]!, outcome);
+  };
+  for (const reading of readings) {
+    merge(joined.results, reading.results);
+    merge(joined.optional, reading.optional);
+    for (const [id, names] of Object.entries(reading.aliases ?? {})) joined.aliases[id] = [...(joined.aliases[id] ?? []), ...names];
+  }
+  for (const id of Object.keys(joined.optional)) {
+    if (joined.results[id] !== undefined) {
+      joined.results[id] = worstOutcome(joined.results[id]!, joined.optional[id]!);
+      delete joined.optional[id];
+    }
+  }
+  return { reader, ...joined };
+}
 
 /** Every reader at once over a log that arrives in pieces; memory stays bounded by one line and the results. */
 export class LogReaders {
@@ -23,14 +76,15 @@ export class LogReaders {
     this.splitter.push(text);
   }
 
-  /** The first reader's reading that knew the format, or undefined when none did. */
+  /** The reading of every reader that knew the format, joined; undefined when none did. */
   finish(): LogReading | undefined {
     this.splitter.end();
+    const readings: LogReading[] = [];
     for (const reader of this.readers) {
       const reading = reader.finish();
-      if (reading) return reading;
+      if (reading) readings.push(reading);
     }
-    return undefined;
+    return joinReadings(readings);
   }
 }
 

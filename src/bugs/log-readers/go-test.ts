@@ -1,0 +1,185 @@
+/**
+ * Reads `go test -json` (test2json events, one JSON object a line) and
+ * `go test -v` text ("=== RUN   TestA", "--- FAIL: TestA/sub (0.00s)" indented
+ * by depth, then "ok  \tpkg\t0.01s" or "FAIL\tpkg\t0.01s" closing each
+ * package). Tests are named by test-ids.ts (`<package>/<Test>`, alias the
+ * bare test); skipped tests are not results.
+ *
+ * A result counts only for a test the log shows running and not yet
+ * finished, and every package must close; so what a test prints cannot pose
+ * as a result unless it prints a whole RUN line too. This matters in -json
+ * mode as well: before Go 1.20, test2json made its events out of the same
+ * text, so a test that prints "--- FAIL: TestX (0.00s)" produces a "fail"
+ * event for TestX. A log is unread (with the reason) when a test has two
+ * results, a package says "ok" while one of its tests failed or was still
+ * running, a package never closes, or -v was left out (a package closes
+ * with no test ever shown running). A test still running when its package
+ * fails (a panic, os.Exit, a time-out) is an optional failure: the parser
+ * may report it failed or leave it out. A package that does not build shows
+ * no tests.
+ */
+import { goNames, ResultSet } from './test-ids.js';
+import type { LogReader, LogReading } from './types.js';
+
+export const GO_JSON_READER = 'go test -json';
+export const GO_VERBOSE_READER = 'go test -v';
+
+type State = 'running' | 'passed' | 'failed' | 'skipped';
+type End = 'ok' | 'fail';
+
+const RUN = /^=== RUN\s+(\S+)$/;
+const RESULT = /^(\s*)--- (PASS|FAIL|SKIP): (\S+) \((\d+(?:\.\d+)?)s\)$/;
+const OK = /^ok\s+(\S+)\s+(?:\(cached\)|\d+(?:\.\d+)?s)(.*)$/;
+const FAIL = /^FAIL\s+(\S+)\s+\d+(?:\.\d+)?s$/;
+const NOT_BUILT = /^FAIL\s+(\S+) \[(?:build|setup) failed\]$/;
+const NO_FILES = /^\?\s+(\S+)\s+\[no test files\]$/;
+
+const WORD: Record<string, State> = { PASS: 'passed', FAIL: 'failed', SKIP: 'skipped', pass: 'passed', fail: 'failed', skip: 'skipped' };
+
+/** One run of one package's tests: what each test did, in the order seen. */
+class PackageRun {
+  readonly tests = new Map<string, State>();
+  /** Result lines for tests never shown running: look-alikes printed by a test, or output without -v. */
+  unmatched = 0;
+
+  /** What tests did in earlier runs of the same binary (-count=N); the worst counts. */
+  private readonly earlier = new Map<string, State>();
+
+  run(test: string): string | undefined {
+    const now = this.tests.get(test);
+    if (now === 'running') return `test ${test} started twice without finishing`;
+    const before = this.earlier.get(test);
+    if (now !== undefined && before !== 'failed' && !(before === 'passed' && now === 'skipped')) this.earlier.set(test, now);
+    this.tests.set(test, 'running');
+    return undefined;
+  }
+
+  result(test: string, state: State): string | undefined {
+    const now = this.tests.get(test);
+    if (now === undefined) {
+      this.unmatched++;
+      return undefined;
+    }
+    if (now !== 'running') return `test ${test} has two results (a test may have printed one; go test -json on Go 1.20 or later keeps printed lines apart)`;
+    this.tests.set(test, state);
+    return undefined;
+  }
+
+  /** Puts the package's results in `into`, or says why they cannot be trusted. */
+  close(pkg: string, end: End, verbose: boolean, extra: string, into: ResultSet): string | undefined {
+    if (verbose && this.tests.size === 0 && (this.unmatched > 0 || (end === 'ok' && !extra.includes('[no tests to run]')))) {
+      return `package ${pkg} lists no test it ran (run go test with -v or -json so that every test gets a line)`;
+    }
+    for (const [test, last] of this.tests) {
+      if (end === 'ok' && (last === 'failed' || last === 'running')) return `package ${pkg} says ok but its test ${test} ${last === 'failed' ? 'failed' : 'never finished'}`;
+      const before = this.earlier.get(test);
+      const state = before === 'failed' || (before === 'passed' && last === 'skipped') ? before : last;
+      if (state === 'skipped') continue;
+      into.add(goNames(pkg, test), state === 'passed' ? 'passed' : 'failed', state === 'running');
+    }
+    return undefined;
+  }
+}
+
+interface GoEvent {
+  Action: string;
+  Package: string;
+  Test?: string;
+}
+
+function event(line: string): GoEvent | undefined {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    const value: unknown = JSON.parse(line);
+    if (typeof value !== 'object' || value === null) return undefined;
+    const e = value as Record<string, unknown>;
+    if (typeof e.Action !== 'string' || typeof e.Package !== 'string') return undefined;
+    return { Action: e.Action, Package: e.Package, Test: typeof e.Test === 'string' ? e.Test : undefined };
+  } catch {
+    return undefined;
+  }
+}
+
+export function goTestReader(): LogReader {
+  const results = new ResultSet();
+  /** -json: the open run of each package, by package (packages interleave). */
+  const open = new Map<string, PackageRun>();
+  /** -v: the package whose output is being printed; its name comes at its end. */
+  let block: PackageRun | undefined;
+  let json = false;
+  let text = false;
+  let seen = false;
+  let problem: string | undefined;
+  const note = (why: string | undefined) => {
+    problem ??= why;
+  };
+
+  const onEvent = (e: GoEvent) => {
+    json = true;
+    let run = open.get(e.Package);
+    if (e.Test !== undefined) {
+      if (e.Action === 'run') {
+        if (!run) open.set(e.Package, (run = new PackageRun()));
+        note(run.run(e.Test));
+      } else if (run && (e.Action === 'pass' || e.Action === 'fail' || e.Action === 'skip')) {
+        note(run.result(e.Test, WORD[e.Action]!));
+      }
+      return;
+    }
+    if (e.Action === 'pass' || e.Action === 'fail') {
+      note((run ?? new PackageRun()).close(e.Package, e.Action === 'pass' ? 'ok' : 'fail', false, '', results));
+      open.delete(e.Package);
+    } else if (e.Action === 'skip') {
+      // No test files.
+      if (run) note(`package ${e.Package} was skipped after its tests ran`);
+      open.delete(e.Package);
+    }
+  };
+
+  const onText = (line: string) => {
+    const run = RUN.exec(line);
+    if (run) {
+      text = true;
+      block ??= new PackageRun();
+      note(block.run(run[1]!));
+      return;
+    }
+    const result = RESULT.exec(line);
+    if (result) {
+      if (!block) {
+        text = true;
+        block = new PackageRun();
+      }
+      note(block.result(result[3]!, WORD[result[2]!]!));
+      return;
+    }
+    const ok = OK.exec(line);
+    const fail = ok ? undefined : FAIL.exec(line);
+    if (ok || fail) {
+      // With -json these lines are in output events; here they close the text printed since the last one.
+      if (!block && json) return;
+      text = true;
+      note((block ?? new PackageRun()).close((ok ?? fail)![1]!, ok ? 'ok' : 'fail', true, ok?.[2] ?? '', results));
+      block = undefined;
+      return;
+    }
+    // A package without tests to read (printed as text in -json mode too): go test's all the same.
+    if (NOT_BUILT.test(line) || NO_FILES.test(line)) seen = true;
+  };
+
+  return {
+    line(line) {
+      const e = event(line);
+      if (e) onEvent(e);
+      else onText(line);
+    },
+    finish(): LogReading | undefined {
+      if (!json && !text && !seen) return undefined;
+      const reader = json && text ? `${GO_JSON_READER} + ${GO_VERBOSE_READER}` : json ? GO_JSON_READER : text ? GO_VERBOSE_READER : 'go test';
+      if (problem) return { reader, why: problem };
+      const unfinished = [...open.keys()][0] ?? (block && block.tests.size > 0 ? 'the last package' : undefined);
+      if (unfinished) return { reader, why: `${unfinished === 'the last package' ? unfinished : `package ${unfinished}`} never finished (the log has no line closing it)` };
+      return results.reading(reader);
+    },
+  };
+}

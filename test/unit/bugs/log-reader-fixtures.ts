@@ -1,0 +1,22 @@
+/** Shared by the log reader tests: the captured logs, and feeding a log in pieces. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LogReaders, type LogReading } from '../../../src/bugs/log-readers/index.js';
+import { PACKAGE_ROOT } from '../../../src/paths.js';
+
+/** A log captured from a real run (see the README beside it). */
+export const fixtureLog = (format: string, name: string): string => readFileSync(join(PACKAGE_ROOT, 'test', 'fixtures', 'logs', format, name), 'utf8');
+
+/** Reads a log fed in pieces of `size` characters, as it streams from a container. */
+export function readInPieces(text: string, size: number): LogReading | undefined {
+  const readers = new LogReaders();
+  for (let i = 0; i < text.length; i += size) readers.push(text.slice(i, i + size));
+  return readers.finish();
+}
+
+/** The log up to (not including) the first line that contains `marker`. */
+export function cutBefore(text: string, marker: string): string {
+  const at = text.indexOf(marker);
+  if (at < 0) throw new Error(`no ${marker} in the log`);
+  return text.slice(0, text.lastIndexOf('\n', at) + 1);
+}
