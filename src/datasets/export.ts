@@ -6,23 +6,20 @@
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { BugbenchError, errorMessage } from '../errors.js';
+import { errorMessage } from '../errors.js';
+import { ExportError } from './export-error.js';
 import type { Progress } from '../progress.js';
 import type { BugRecord, BugStatus } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { ExportSkip, loadMaterial } from './materials.js';
 import { rlTask } from './rl.js';
-import { sftLines, solvedAttempts } from './sft.js';
+import { SCRIPTED_LEFT_OUT, sftAttempts, sftLines } from './sft.js';
 import { swebenchInstance } from './swebench.js';
 
 export const EXPORT_FORMATS = ['swebench', 'sft', 'rl'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export class ExportError extends BugbenchError {
-  constructor(message: string) {
-    super('BB_EXPORT', message);
-  }
-}
+export { ExportError } from './export-error.js';
 
 export interface ExportOptions {
   format: ExportFormat;
@@ -30,6 +27,8 @@ export interface ExportOptions {
   /** Which bugs (default: accepted). */
   status?: BugStatus;
   progress?: Progress;
+  /** sft: take the scripted offline solvers' trajectories too. */
+  includeScripted?: boolean;
 }
 
 export interface ExportResult {
@@ -40,6 +39,8 @@ export interface ExportResult {
   /** The bugs the lines come from. */
   bugIds: string[];
   skipped: { id: string; reason: string }[];
+  /** What was left out on purpose, how much, and why. */
+  leftOut: { count: number; reason: string }[];
 }
 
 /** Opens a temporary file beside `out`, or says in one line why `out` cannot be written. */
@@ -56,25 +57,44 @@ function openBeside(out: string): { fd: number; temp: string } {
 
 type LineMaker = (store: Store, bug: BugRecord) => unknown[];
 
-const MAKERS: Record<ExportFormat, LineMaker> = {
-  swebench: (store, bug) => [swebenchInstance(loadMaterial(store, bug))],
-  rl: (store, bug) => [rlTask(loadMaterial(store, bug))],
-  sft: (store, bug) => sftLines(store, bug),
-};
+function lineMaker(options: ExportOptions, result: ExportResult): LineMaker {
+  switch (options.format) {
+    case 'swebench':
+      return (store, bug) => [swebenchInstance(loadMaterial(store, bug))];
+    case 'rl':
+      return (store, bug) => [rlTask(loadMaterial(store, bug))];
+    default:
+      return (store, bug) => {
+        const { taken, scripted } = sftAttempts(store, bug, options.includeScripted === true);
+        if (scripted > 0) result.leftOut[0]!.count += scripted;
+        return sftLines(store, bug, taken);
+      };
+  }
+}
+
+/** SFT data comes from successful solver attempts only; with none there is nothing to write. */
+function checkSftSource(store: Store, bugs: BugRecord[], status: BugStatus, includeScripted: boolean): void {
+  const counts = bugs.map((b) => sftAttempts(store, b, includeScripted));
+  if (counts.some((c) => c.taken.length > 0)) return;
+  const scripted = counts.reduce((sum, c) => sum + c.scripted, 0);
+  const why =
+    scripted > 0
+      ? `their ${scripted} successful trajectory(ies) all come from the scripted offline solvers, which are left out (add --include-scripted to take them)`
+      : 'there is no trajectory to train on; run `bugbench solve <bug-id>` first';
+  throw new ExportError(`none of the ${bugs.length} ${status} bug(s) has a successful solver attempt to learn from: ${why} (nothing was written)`);
+}
 
 export async function exportDataset(store: Store, options: ExportOptions): Promise<ExportResult> {
   const out = resolve(options.out);
   const status = options.status ?? 'accepted';
   const bugs = store.all('bugs').filter((b) => b.status === status);
-  const make = MAKERS[options.format];
-  // SFT data comes from successful solver attempts only; with none there is nothing to write.
-  if (options.format === 'sft' && !bugs.some((b) => solvedAttempts(store, b).length > 0)) {
-    throw new ExportError(
-      `none of the ${bugs.length} ${status} bug(s) has a successful solver attempt, so there is no trajectory to train on; run \`bugbench solve <bug-id>\` first (nothing was written)`,
-    );
+  const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: [], leftOut: [] };
+  if (options.format === 'sft') {
+    checkSftSource(store, bugs, status, options.includeScripted === true);
+    if (!options.includeScripted) result.leftOut.push({ count: 0, reason: SCRIPTED_LEFT_OUT });
   }
+  const make = lineMaker(options, result);
   const { fd, temp } = openBeside(out);
-  const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: [] };
   let buffer = '';
   try {
     for (const [i, bug] of bugs.entries()) {
@@ -110,5 +130,6 @@ export async function exportDataset(store: Store, options: ExportOptions): Promi
     rmSync(temp, { force: true });
     throw error;
   }
+  result.leftOut = result.leftOut.filter((l) => l.count > 0);
   return result;
 }
