@@ -1,25 +1,34 @@
 /**
  * Writing a dataset: the bugs of one status (accepted by default) in one of
- * the formats, one JSON object a line. The file appears whole or not at all:
- * lines go to a temporary file beside it, renamed over it at the end; a
- * folder that cannot be written is found before anything is read.
+ * the formats. `swebench`, `sft` and `rl` are one JSON object a line; `harbor`
+ * and `trajectories` are folders. Either appears whole or not at all: a file
+ * is written beside its place and renamed over it at the end, a folder is
+ * filled beside its place and moved there (atomic-folder.ts); a place that
+ * cannot be written is found before anything is read.
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import type Docker from 'dockerode';
 import { errorMessage } from '../errors.js';
-import { ExportError } from './export-error.js';
 import type { Progress } from '../progress.js';
 import type { BugRecord, BugStatus } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import { writeFolderAtomically } from './atomic-folder.js';
+import { ExportError } from './export-error.js';
+import { writeHarborTasks } from './harbor/export.js';
 import { ExportSkip, loadMaterial } from './materials.js';
 import { rlTask } from './rl.js';
 import { SCRIPTED_LEFT_OUT, sftAttempts, sftLines } from './sft.js';
 import { swebenchInstance } from './swebench.js';
-
-export const EXPORT_FORMATS = ['swebench', 'sft', 'rl'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+import { writeTrajectories } from './trajectories/export.js';
 
 export { ExportError } from './export-error.js';
+
+export const EXPORT_FORMATS = ['swebench', 'sft', 'rl', 'harbor', 'trajectories'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Formats written as a folder rather than a JSONL file. */
+export const FOLDER_FORMATS: readonly ExportFormat[] = ['harbor', 'trajectories'];
 
 export interface ExportOptions {
   format: ExportFormat;
@@ -29,12 +38,16 @@ export interface ExportOptions {
   progress?: Progress;
   /** sft: take the scripted offline solvers' trajectories too. */
   includeScripted?: boolean;
+  /** trajectories: this one rollout only. */
+  rollout?: string;
+  /** harbor: the Docker engine that has the repo images (default: the configured one). */
+  docker?: Docker;
 }
 
 export interface ExportResult {
   format: ExportFormat;
   out: string;
-  /** Lines written. */
+  /** Lines written (JSONL formats), task folders (harbor) or trajectory files (trajectories). */
   count: number;
   /** The bugs the lines come from. */
   bugIds: string[];
@@ -84,15 +97,7 @@ function checkSftSource(store: Store, bugs: BugRecord[], status: BugStatus, incl
   throw new ExportError(`none of the ${bugs.length} ${status} bug(s) has a successful solver attempt to learn from: ${why} (nothing was written)`);
 }
 
-export async function exportDataset(store: Store, options: ExportOptions): Promise<ExportResult> {
-  const out = resolve(options.out);
-  const status = options.status ?? 'accepted';
-  const bugs = store.all('bugs').filter((b) => b.status === status);
-  const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: [], leftOut: [] };
-  if (options.format === 'sft') {
-    checkSftSource(store, bugs, status, options.includeScripted === true);
-    if (!options.includeScripted) result.leftOut.push({ count: 0, reason: SCRIPTED_LEFT_OUT });
-  }
+async function exportLines(store: Store, bugs: BugRecord[], out: string, options: ExportOptions, result: ExportResult): Promise<void> {
   const make = lineMaker(options, result);
   const { fd, temp } = openBeside(out);
   let buffer = '';
@@ -130,6 +135,26 @@ export async function exportDataset(store: Store, options: ExportOptions): Promi
     rmSync(temp, { force: true });
     throw error;
   }
-  result.leftOut = result.leftOut.filter((l) => l.count > 0);
-  return result;
+}
+
+export async function exportDataset(store: Store, options: ExportOptions): Promise<ExportResult> {
+  const out = resolve(options.out);
+  const status = options.status ?? 'accepted';
+  const bugs = store.all('bugs').filter((b) => b.status === status);
+  const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: [], leftOut: [] };
+  if (options.format === 'sft') {
+    checkSftSource(store, bugs, status, options.includeScripted === true);
+    if (!options.includeScripted) result.leftOut.push({ count: 0, reason: SCRIPTED_LEFT_OUT });
+  }
+  if (!FOLDER_FORMATS.includes(options.format)) {
+    await exportLines(store, bugs, out, options, result);
+    result.leftOut = result.leftOut.filter((l) => l.count > 0);
+    return result;
+  }
+  const written = await writeFolderAtomically(out, async (staging) =>
+    options.format === 'harbor'
+      ? writeHarborTasks(store, bugs, staging, { docker: options.docker, progress: options.progress })
+      : writeTrajectories(store, { status, rollout: options.rollout }, staging),
+  );
+  return { ...result, count: written.count, bugIds: written.bugIds, skipped: written.skipped };
 }
