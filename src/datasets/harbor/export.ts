@@ -67,7 +67,7 @@ async function testFilesOf(store: Store, sandbox: Sandbox, m: BugMaterial): Prom
   return { clear: m.testFiles, files, keep: choice.keep };
 }
 
-async function exportImage(store: Store, docker: Docker, image: string, materials: BugMaterial[], staging: string, out: HarborWritten, progress?: Progress): Promise<void> {
+async function exportImage(store: Store, docker: Docker, image: string, materials: BugMaterial[], staging: string, out: HarborWritten, verifier: string, progress?: Progress): Promise<void> {
   let imageId: string;
   try {
     imageId = await currentImageId(docker, image);
@@ -85,7 +85,7 @@ async function exportImage(store: Store, docker: Docker, image: string, material
           throw new ExportSkip(`its image ${image} is now ${imageId.slice(0, 19)}, not ${m.imageId.slice(0, 19)} the bug was checked on; check the bug again on the new image or export it where the old one is`);
         }
         const testFiles = await testFilesOf(store, sandbox, m);
-        writeTaskFiles(join(staging, taskFolder(m.record.id)), harborTaskFiles(m, { imageId, testFiles, verifier: verifierScript() }));
+        writeTaskFiles(join(staging, taskFolder(m.record.id)), harborTaskFiles(m, { imageId, testFiles, verifier }));
         out.count += 1;
         out.bugIds.push(m.record.id);
       } catch (error) {
@@ -112,7 +112,8 @@ export async function writeHarborTasks(store: Store, bugs: BugRecord[], staging:
     }
   }
   const docker = options.docker ?? dockerClient();
-  for (const [image, materials] of byImage) await exportImage(store, docker, image, materials, staging, out, options.progress);
+  const verifier = verifierScript();
+  for (const [image, materials] of byImage) await exportImage(store, docker, image, materials, staging, out, verifier, options.progress);
   out.manifest = { format: 'harbor', harbor_schema_version: HARBOR_SCHEMA_VERSION, tasks: out.bugIds.map((id) => ({ bug_id: id, folder: taskFolder(id) })), skipped: out.skipped };
   return out;
 }
