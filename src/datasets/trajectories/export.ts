@@ -24,7 +24,7 @@ export interface TrajectoriesWritten {
 export function chooseRollouts(store: Store, selection: { status: BugStatus; rollout?: string }): RolloutRecord[] {
   if (selection.rollout) {
     const one = store.get('rollouts', selection.rollout);
-    if (!one) throw new ExportError(`there is no rollout ${selection.rollout}; rollout ids are listed by \`bugbench show <bug-id>\` and \`bugbench runs\``);
+    if (!one) throw new ExportError(`there is no rollout ${selection.rollout}; a bug's rollout and its solver attempts are named in \`bugbench show <bug-id> --json\` (rollout, attempts[].id)`);
     return [one];
   }
   const bugs = new Set(store.all('bugs').filter((b) => b.status === selection.status).map((b) => b.id));
