@@ -1,7 +1,10 @@
-/** `bugbench export --format swebench|sft|rl --out FILE [--status S] [--json]` */
+/**
+ * `bugbench export --format swebench|sft|rl|harbor|trajectories --out PATH [--status S]
+ *    [--include-scripted] [--rollout ID] [--json]`
+ */
 import { UsageError } from '../errors.js';
 import { recoveredStore } from '../pipeline/startup.js';
-import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../datasets/export.js';
+import { EXPORT_FORMATS, exportDataset, FOLDER_FORMATS, type ExportFormat } from '../datasets/export.js';
 import { parseFlags, printJson, stderrProgress } from './args.js';
 import { parseStatus } from './bugs.js';
 
@@ -10,19 +13,34 @@ export async function exportCommand(args: string[]): Promise<number> {
     format: { type: 'string' },
     out: { type: 'string' },
     status: { type: 'string' },
+    'include-scripted': { type: 'boolean', default: false },
+    rollout: { type: 'string' },
     json: { type: 'boolean', default: false },
   });
   const format = values.format;
   if (!format || !(EXPORT_FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(`export: --format must be one of ${EXPORT_FORMATS.join(', ')}${format ? `, got "${format}"` : ''}`);
   }
-  if (!values.out) throw new UsageError('export: give the file to write with --out FILE');
+  const folder = FOLDER_FORMATS.includes(format as ExportFormat);
+  if (!values.out) throw new UsageError(`export: give the ${folder ? 'folder' : 'file'} to write with --out ${folder ? 'DIR' : 'FILE'}`);
+  if (values.rollout && format !== 'trajectories') throw new UsageError('export: --rollout goes with --format trajectories');
+  if (values['include-scripted'] && format !== 'sft') throw new UsageError('export: --include-scripted goes with --format sft');
   const status = parseStatus(values.status) ?? 'accepted';
   const store = recoveredStore();
-  const result = await exportDataset(store, { format: format as ExportFormat, out: values.out, status, progress: values.json ? undefined : stderrProgress });
+  const result = await exportDataset(store, {
+    format: format as ExportFormat,
+    out: values.out,
+    status,
+    includeScripted: values['include-scripted'],
+    rollout: values.rollout,
+    progress: values.json ? undefined : stderrProgress,
+  });
   if (values.json) printJson(result);
   else {
-    process.stdout.write(`${result.count} ${format} line(s) from ${result.bugIds.length} ${status} bug(s) written to ${result.out}\n`);
+    const what = format === 'harbor' ? 'Harbor task folder(s)' : format === 'trajectories' ? 'trajectory file(s)' : `${format} line(s)`;
+    const from = values.rollout ? `rollout ${values.rollout}` : `${result.bugIds.length} ${status} bug(s)`;
+    process.stdout.write(`${result.count} ${what} from ${from} written to ${result.out}\n`);
+    for (const left of result.leftOut) process.stdout.write(`  left out ${left.count}: ${left.reason}\n`);
     for (const skip of result.skipped) process.stdout.write(`  skipped ${skip.id}: ${skip.reason}\n`);
   }
   return 0;

@@ -1,5 +1,5 @@
 /**
- * `bugbench queue submit --engine slurm|ray|local --format swebench|sft|rl [--status S] [--command TEMPLATE]
+ * `bugbench queue submit --engine slurm|ray|local --format swebench|sft|rl|harbor [--status S] [--command TEMPLATE]
  *    [--gpus N] [--cpus N] [--memory MB] [--time-limit MIN] [--force] [--json]`
  * `bugbench queue list [--json]`, `queue status <id> [--json]`, `queue logs <id> [--follow]`, `queue cancel <id>`
  */

@@ -1,29 +1,35 @@
 /**
  * Writing a dataset: the bugs of one status (accepted by default) in one of
- * the formats, one JSON object a line. The file appears whole or not at all:
- * lines go to a temporary file beside it, renamed over it at the end; a
- * folder that cannot be written is found before anything is read.
+ * the formats. `swebench`, `sft` and `rl` are one JSON object a line; `harbor`
+ * and `trajectories` are folders. Either appears whole or not at all: a file
+ * is written beside its place and renamed over it at the end, a folder is
+ * filled beside its place and moved there (atomic-folder.ts); a place that
+ * cannot be written is found before anything is read.
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { BugbenchError, errorMessage } from '../errors.js';
+import type Docker from 'dockerode';
+import { errorMessage } from '../errors.js';
 import type { Progress } from '../progress.js';
 import type { BugRecord, BugStatus } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { bugKey } from '../store/duplicates.js';
+import { writeFolderAtomically } from './atomic-folder.js';
+import { ExportError } from './export-error.js';
+import { writeHarborTasks } from './harbor/export.js';
 import { ExportSkip, loadMaterial } from './materials.js';
 import { rlTask } from './rl.js';
-import { sftLines, solvedAttempts } from './sft.js';
+import { SCRIPTED_LEFT_OUT, sftAttempts, sftLines } from './sft.js';
 import { swebenchInstance } from './swebench.js';
+import { writeTrajectories } from './trajectories/export.js';
 
-export const EXPORT_FORMATS = ['swebench', 'sft', 'rl'] as const;
+export { ExportError } from './export-error.js';
+
+export const EXPORT_FORMATS = ['swebench', 'sft', 'rl', 'harbor', 'trajectories'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export class ExportError extends BugbenchError {
-  constructor(message: string) {
-    super('BB_EXPORT', message);
-  }
-}
+/** Formats written as a folder rather than a JSONL file. */
+export const FOLDER_FORMATS: readonly ExportFormat[] = ['harbor', 'trajectories'];
 
 export interface ExportOptions {
   format: ExportFormat;
@@ -31,16 +37,24 @@ export interface ExportOptions {
   /** Which bugs (default: accepted). */
   status?: BugStatus;
   progress?: Progress;
+  /** sft: take the scripted offline solvers' trajectories too. */
+  includeScripted?: boolean;
+  /** trajectories: this one rollout only. */
+  rollout?: string;
+  /** harbor: the Docker engine that has the repo images (default: the configured one). */
+  docker?: Docker;
 }
 
 export interface ExportResult {
   format: ExportFormat;
   out: string;
-  /** Lines written. */
+  /** Lines written (JSONL formats), task folders (harbor) or trajectory files (trajectories). */
   count: number;
   /** The bugs the lines come from. */
   bugIds: string[];
   skipped: { id: string; reason: string }[];
+  /** What was left out on purpose, how much, and why. */
+  leftOut: { count: number; reason: string }[];
 }
 
 /** Opens a temporary file beside `out`, or says in one line why `out` cannot be written. */
@@ -77,25 +91,36 @@ export function oneOfEach(bugs: BugRecord[]): { bugs: BugRecord[]; repeats: { id
 
 type LineMaker = (store: Store, bug: BugRecord) => unknown[];
 
-const MAKERS: Record<ExportFormat, LineMaker> = {
-  swebench: (store, bug) => [swebenchInstance(loadMaterial(store, bug))],
-  rl: (store, bug) => [rlTask(loadMaterial(store, bug))],
-  sft: (store, bug) => sftLines(store, bug),
-};
-
-export async function exportDataset(store: Store, options: ExportOptions): Promise<ExportResult> {
-  const out = resolve(options.out);
-  const status = options.status ?? 'accepted';
-  const { bugs, repeats } = oneOfEach(store.all('bugs').filter((b) => b.status === status));
-  const make = MAKERS[options.format];
-  // SFT data comes from successful solver attempts only; with none there is nothing to write.
-  if (options.format === 'sft' && !bugs.some((b) => solvedAttempts(store, b).length > 0)) {
-    throw new ExportError(
-      `none of the ${bugs.length} ${status} bug(s) has a successful solver attempt, so there is no trajectory to train on; run \`bugbench solve <bug-id>\` first (nothing was written)`,
-    );
+function lineMaker(options: ExportOptions, result: ExportResult): LineMaker {
+  switch (options.format) {
+    case 'swebench':
+      return (store, bug) => [swebenchInstance(loadMaterial(store, bug))];
+    case 'rl':
+      return (store, bug) => [rlTask(loadMaterial(store, bug))];
+    default:
+      return (store, bug) => {
+        const { taken, scripted } = sftAttempts(store, bug, options.includeScripted === true);
+        if (scripted > 0) result.leftOut[0]!.count += scripted;
+        return sftLines(store, bug, taken);
+      };
   }
+}
+
+/** SFT data comes from successful solver attempts only; with none there is nothing to write. */
+function checkSftSource(store: Store, bugs: BugRecord[], status: BugStatus, includeScripted: boolean): void {
+  const counts = bugs.map((b) => sftAttempts(store, b, includeScripted));
+  if (counts.some((c) => c.taken.length > 0)) return;
+  const scripted = counts.reduce((sum, c) => sum + c.scripted, 0);
+  const why =
+    scripted > 0
+      ? `their ${scripted} successful trajectory(ies) all come from the scripted offline solvers, which are left out (add --include-scripted to take them)`
+      : 'there is no trajectory to train on; run `bugbench solve <bug-id>` first';
+  throw new ExportError(`none of the ${bugs.length} ${status} bug(s) has a successful solver attempt to learn from: ${why} (nothing was written)`);
+}
+
+async function exportLines(store: Store, bugs: BugRecord[], out: string, options: ExportOptions, result: ExportResult): Promise<void> {
+  const make = lineMaker(options, result);
   const { fd, temp } = openBeside(out);
-  const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: repeats };
   let buffer = '';
   try {
     for (const [i, bug] of bugs.entries()) {
@@ -131,5 +156,26 @@ export async function exportDataset(store: Store, options: ExportOptions): Promi
     rmSync(temp, { force: true });
     throw error;
   }
-  return result;
+}
+
+export async function exportDataset(store: Store, options: ExportOptions): Promise<ExportResult> {
+  const out = resolve(options.out);
+  const status = options.status ?? 'accepted';
+  const { bugs, repeats } = oneOfEach(store.all('bugs').filter((b) => b.status === status));
+  const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: repeats, leftOut: [] };
+  if (options.format === 'sft') {
+    checkSftSource(store, bugs, status, options.includeScripted === true);
+    if (!options.includeScripted) result.leftOut.push({ count: 0, reason: SCRIPTED_LEFT_OUT });
+  }
+  if (!FOLDER_FORMATS.includes(options.format)) {
+    await exportLines(store, bugs, out, options, result);
+    result.leftOut = result.leftOut.filter((l) => l.count > 0);
+    return result;
+  }
+  const written = await writeFolderAtomically(out, async (staging) =>
+    options.format === 'harbor'
+      ? writeHarborTasks(store, bugs, staging, { docker: options.docker, progress: options.progress })
+      : writeTrajectories(store, { status, rollout: options.rollout }, staging),
+  );
+  return { ...result, count: written.count, bugIds: written.bugIds, skipped: [...repeats, ...written.skipped] };
 }

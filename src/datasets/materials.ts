@@ -14,7 +14,6 @@ import { bugFolder, checkFolder, type BugRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { TaskMaterial } from './task-scripts.js';
 
-
 export interface BugMaterial extends TaskMaterial {
   record: BugRecord;
   /** The image's id when the bug was made. */
@@ -25,13 +24,15 @@ export interface BugMaterial extends TaskMaterial {
   testPatch: string;
   /** The task text: the bug report for BugPilot's strategies (when there is one), else the template around the test patch. */
   problemStatement: string;
+  /** Which text the problem statement is: BugPilot's report or the template around the oracle tests. */
+  statement: 'report' | 'template';
   report: string | null;
   failToPass: string[];
   passToPass: string[];
 }
 
+/** Why one bug is left out of an export (the export goes on with the others). */
 export class ExportSkip extends Error {}
-
 
 /**
  * Reads a bug's files. Synchronous on purpose: an export reads hundreds of
@@ -67,6 +68,7 @@ export function loadMaterial(store: Store, record: BugRecord): BugMaterial {
     fixPatch,
     testPatch,
     problemStatement: byReport ? report : templateStatement(testPatch),
+    statement: byReport ? 'report' : 'template',
     report,
     testFiles: parseTestFiles(testFiles),
     testScript,

@@ -5,53 +5,27 @@
  * text and tool calls, each tool's result — with the tools' JSON schemas.
  * The reasoning text is kept: BugPilot (5.2) found students trained without
  * it do far worse.
+ *
+ * The offline solvers are scripts that bugbench hands the fix: their
+ * "successful" trajectories teach nothing a model should imitate, so they are
+ * left out (and counted) unless asked for.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ContentBlock, Message, ToolDefinition } from '../agent/messages.js';
 import { readTrajectory } from '../agent/trajectory.js';
 import type { AttemptRecord, BugRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import { chatMessages, toolSchemas } from './chat.js';
 
-type ChatMessage =
-  | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
-  | { role: 'tool'; tool_call_id: string; content: string };
+export { chatMessages, toolSchemas } from './chat.js';
 
-function textOf(blocks: ContentBlock[]): string {
-  return blocks
-    .filter((b): b is { type: 'text'; text: string } => b.type === 'text')
-    .map((b) => b.text)
-    .join('\n');
-}
+/** Why scripted trajectories stay out of the SFT data by default (said in the export's result). */
+export const SCRIPTED_LEFT_OUT =
+  'trajectories of the scripted offline solvers (offline/oracle, offline/partial, offline/noop): bugbench hands them the fix, so they are no demonstration to learn from; --include-scripted adds them';
 
-/** The conversation in the chat form trainers read (OpenAI-style tool calls). */
-export function chatMessages(system: string, messages: Message[]): ChatMessage[] {
-  const out: ChatMessage[] = [{ role: 'system', content: system }];
-  for (const message of messages) {
-    if (typeof message.content === 'string') {
-      out.push({ role: message.role, content: message.content } as ChatMessage);
-      continue;
-    }
-    if (message.role === 'assistant') {
-      const calls = message.content.filter((b): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use');
-      out.push({
-        role: 'assistant',
-        content: textOf(message.content),
-        ...(calls.length > 0 ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.input) } })) } : {}),
-      });
-      continue;
-    }
-    for (const block of message.content) {
-      if (block.type === 'tool_result') out.push({ role: 'tool', tool_call_id: block.tool_use_id, content: block.content });
-      else if (block.type === 'text') out.push({ role: 'user', content: block.text });
-    }
-  }
-  return out;
-}
-
-export function toolSchemas(tools: ToolDefinition[]) {
-  return tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.input_schema } }));
+/** A solver that is one of bugbench's scripts rather than a model. */
+export function isScriptedSolver(solver: string): boolean {
+  return solver.startsWith('offline/');
 }
 
 /** The solved attempts of a bug. */
@@ -59,8 +33,15 @@ export function solvedAttempts(store: Store, bug: BugRecord): AttemptRecord[] {
   return store.all('attempts').filter((a) => a.bugId === bug.id && a.solved === true);
 }
 
-export function sftLines(store: Store, bug: BugRecord) {
-  return solvedAttempts(store, bug).flatMap((attempt) => {
+/** The solved attempts an SFT export takes, and how many scripted ones it leaves out. */
+export function sftAttempts(store: Store, bug: BugRecord, includeScripted: boolean): { taken: AttemptRecord[]; scripted: number } {
+  const solved = solvedAttempts(store, bug);
+  const taken = includeScripted ? solved : solved.filter((a) => !isScriptedSolver(a.solver));
+  return { taken, scripted: solved.length - taken.length };
+}
+
+export function sftLines(store: Store, bug: BugRecord, attempts: AttemptRecord[]) {
+  return attempts.flatMap((attempt) => {
     const path = store.abs(join('runs', attempt.runId, `${attempt.id}.jsonl`));
     if (!existsSync(path)) return [];
     const trajectory = readTrajectory(path);

@@ -3,7 +3,9 @@
  * the instance's starting state is that commit with `bugbench.bug_patch` and
  * `bugbench.weaken_patch` (and a higher-order bug's `pred_patch`) applied (the
  * `rl` format carries a script that does exactly that). `patch` is the fix
- * and `test_patch` restores the oracle tests, as in SWE-bench.
+ * and `test_patch` restores the oracle tests, as in SWE-bench. The image
+ * travels under both names tools read: `image_name` (mini-swe-agent's
+ * SWE-bench runner, SkyRL) and `docker_image` (R2E-Gym).
  */
 import type { BugMaterial } from './materials.js';
 
@@ -20,6 +22,7 @@ export function swebenchInstance(m: BugMaterial) {
     FAIL_TO_PASS: m.failToPass,
     PASS_TO_PASS: m.passToPass,
     image_name: r.image,
+    docker_image: r.image,
     created_at: r.createdAt,
     version: 'bugbench-1',
     bugbench: {

@@ -6,6 +6,7 @@
  * the parsed test map. Every diff and script travels inside them, so a
  * trainer needs nothing but the image and the line of the dataset.
  */
+import { SCRUB_HISTORY } from '../pipeline/starting-state.js';
 import { hereDoc, shellQuote } from '../sandbox/shell-text.js';
 
 export interface TaskMaterial {
@@ -41,17 +42,19 @@ function buggyState(task: TaskMaterial): string[] {
   return lines;
 }
 
-/** Builds the solver's starting state: the buggy code, no history. */
+/**
+ * Builds the solver's starting state: the buggy code, no history, and none of
+ * the diffs left behind (the bug's diff is the answer), exactly as the
+ * solver's container is made (SCRUB_HISTORY).
+ */
 export function setupScript(task: TaskMaterial): string {
   return [
     '#!/bin/bash',
     '# Builds the starting state of a bugbench task in /repo: its history is replaced by one commit.',
     'set -euo pipefail',
     ...buggyState(task),
-    'rm -rf .git',
-    'git init -q -b main',
-    'git add -A',
-    'git -c user.name=bugbench -c user.email=bugbench@localhost commit -qm "starting state"',
+    'rm -f /tmp/bugbench-bug.diff /tmp/bugbench-weaken.diff /tmp/bugbench-pred.diff',
+    ...SCRUB_HISTORY,
     '',
   ].join('\n');
 }

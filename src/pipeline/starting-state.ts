@@ -11,13 +11,16 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 
 export const STARTING_COMMIT_MESSAGE = 'starting state';
 
+/** Bash run in /repo once the buggy state stands: the history (and bugbench's files) gone, one fresh commit. Exports build the same state with it. */
+export const SCRUB_HISTORY = [
+  'rm -rf /bugbench /repo/.git',
+  'git init -q -b main',
+  'git add -A',
+  `git -c user.name=bugbench -c user.email=bugbench@localhost -c commit.gpgsign=false commit -qm '${STARTING_COMMIT_MESSAGE}'`,
+];
+
 export async function buildStartingState(sandbox: Sandbox, artifact: BugArtifact, baseCommit: string): Promise<void> {
   await installArtifact(sandbox, artifact);
   // One exec: the buggy state, then the history (and the artifact's diffs) gone for a fresh commit.
-  await buildState(sandbox, artifact, baseCommit, { bug: true, weaken: true }, [
-    'rm -rf /bugbench /repo/.git',
-    'git init -q -b main',
-    'git add -A',
-    `git -c user.name=bugbench -c user.email=bugbench@localhost -c commit.gpgsign=false commit -qm '${STARTING_COMMIT_MESSAGE}'`,
-  ]);
+  await buildState(sandbox, artifact, baseCommit, { bug: true, weaken: true }, SCRUB_HISTORY);
 }

@@ -12,9 +12,10 @@ import { BugbenchError } from '../errors.js';
 import type { Progress } from '../progress.js';
 import type { BugStatus, JobRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
-import { checkTemplate, DRY_RUN_COMMAND } from '../training/command-template.js';
+import { checkTemplate } from '../training/command-template.js';
 import { randomUUID } from 'node:crypto';
 import { exportDataset } from '../datasets/export.js';
+import { dryRunCommand, jobDatasetName } from '../datasets/job-dataset.js';
 import { jobKey } from '../training/job-key.js';
 import { openQueue } from '../training/queue.js';
 import type { TrainingSettings } from '../training/settings.js';
@@ -41,7 +42,7 @@ export interface TrainingSubmit {
   progress?: Progress;
 }
 
-/** SFT data trains SFT; RL tasks and SWE-bench instances feed an RL trainer. */
+/** SFT data trains SFT; RL tasks, SWE-bench instances and Harbor tasks feed an RL trainer. */
 function kindOf(format: DatasetFormat): JobKind {
   return format === 'sft' ? 'sft' : 'rl';
 }
@@ -79,7 +80,8 @@ export async function submitTraining(store: Store, options: TrainingSubmit): Pro
 
   const workdir = store.abs(join('jobs', `${options.format}-${key}`));
   mkdirSync(workdir, { recursive: true });
-  const dataset = join(workdir, `dataset-${options.format}.jsonl`);
+  const dataset = join(workdir, jobDatasetName(options.format));
+  const command = options.command ?? dryRunCommand(options.format);
   options.progress?.(`exporting ${bugs.length} ${status} bug(s) as ${options.format} to ${dataset}`);
   const exported = existsSync(dataset) ? undefined : await exportDataset(store, { format: options.format, out: dataset, status, progress: options.progress });
   const queue = openQueue(options.engine, options.settings);
@@ -89,7 +91,7 @@ export async function submitTraining(store: Store, options: TrainingSubmit): Pro
     kind,
     name: `bugbench-${kind}-${options.format}-${key.slice(0, 8)}`,
     dataset: { path: dataset, format: options.format },
-    command: options.command ?? DRY_RUN_COMMAND,
+    command,
     resources: options.resources,
     workdir,
     key,
@@ -102,7 +104,7 @@ export async function submitTraining(store: Store, options: TrainingSubmit): Pro
     lines: exported?.count ?? bugs.length,
     dataset: store.rel(dataset),
     workdir: store.rel(workdir),
-    command: options.command ?? DRY_RUN_COMMAND,
+    command,
     submittedAt: handle.submittedAt,
   });
   store.transact((tx) => tx.put('jobs', job));

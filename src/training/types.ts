@@ -9,7 +9,8 @@ import { JobSpecError } from '../errors.js';
 export const ENGINE_NAMES = ['slurm', 'ray', 'local'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
-export const DATASET_FORMATS = ['swebench', 'sft', 'rl'] as const;
+/** Export formats a training job can be given (`harbor` is a folder of task folders). */
+export const DATASET_FORMATS = ['swebench', 'sft', 'rl', 'harbor'] as const;
 export type DatasetFormat = (typeof DATASET_FORMATS)[number];
 
 export const JOB_KINDS = ['sft', 'rl'] as const;

@@ -82,7 +82,7 @@ describe('exports', () => {
     expect(result).toMatchObject({ format: 'swebench', count: 1, bugIds: [valid] });
     const [instance] = lines(file);
     expect(Object.keys(instance)).toEqual(expect.arrayContaining(['instance_id', 'repo', 'base_commit', 'patch', 'test_patch', 'problem_statement', 'FAIL_TO_PASS', 'PASS_TO_PASS', 'image_name', 'created_at', 'bugbench']));
-    expect(instance).toMatchObject({ instance_id: valid, repo: 'knotcfg', image_name: 'bugbench/repo-knotcfg:latest', FAIL_TO_PASS: VALID_FAIL_TO_PASS, bugbench: { strategy: 'handwritten', order: 1, parent: null } });
+    expect(instance).toMatchObject({ instance_id: valid, repo: 'knotcfg', image_name: 'bugbench/repo-knotcfg:latest', docker_image: 'bugbench/repo-knotcfg:latest', FAIL_TO_PASS: VALID_FAIL_TO_PASS, bugbench: { strategy: 'handwritten', order: 1, parent: null } });
     expect(instance.PASS_TO_PASS).toHaveLength(77);
     expect(instance.problem_statement).toContain(instance.test_patch.trimEnd());
 
@@ -140,7 +140,7 @@ describe('exports', () => {
   it('refuses a bad --format and an unwritable --out in one line, writing nothing', async () => {
     const bad = await cli('export', '--format', 'parquet', '--out', join(out, 'x.jsonl'));
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr.trim()).toBe('bugbench: export: --format must be one of swebench, sft, rl, got "parquet"');
+    expect(bad.stderr.trim()).toBe('bugbench: export: --format must be one of swebench, sft, rl, harbor, trajectories, got "parquet"');
     expect(existsSync(join(out, 'x.jsonl'))).toBe(false);
     const nowhere = await cli('export', '--format', 'swebench', '--out', join(out, 'missing', 'x.jsonl'));
     expect(nowhere.exitCode).toBe(1);

@@ -129,7 +129,11 @@ describe('solving', () => {
     expect(task).toMatch(/<issue>\nBehaviour that used to work is broken: 6 test\(s\)/);
     expect(trajectory.system).toMatch(/fixing a problem/);
     const out = join(home, 'sft.jsonl');
-    const exported = await json('export', '--format', 'sft', '--status', 'valid', '--out', out);
+    // The offline solvers are scripts handed the fix: their trajectories enter SFT data only when asked for.
+    const refused = await bugbench(['export', '--format', 'sft', '--status', 'valid', '--out', out], { env: { BUGBENCH_HOME: home } });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/come from the scripted offline solvers, which are left out \(add --include-scripted to take them\)/);
+    const exported = await json('export', '--format', 'sft', '--status', 'valid', '--include-scripted', '--out', out);
     const solvedSoFar = Store.open({ root: home }).all('attempts').filter((a) => a.bugId === bug && a.solved).length;
     expect(exported.count).toBe(solvedSoFar);
     const line = JSON.parse(readFileSync(out, 'utf8').split('\n')[0]!);

@@ -1,0 +1,71 @@
+/**
+ * Writing an export that is a folder, whole or not at all: everything goes
+ * into a staging folder beside the target, which takes the target's place at
+ * the end. A folder that is already there is replaced only when it is empty or
+ * an earlier bugbench export (it holds the manifest), never a folder of the
+ * user's; and what cannot be written is found before any work is done.
+ */
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { errorMessage } from '../errors.js';
+import { ExportError } from './export-error.js';
+
+/** The file every folder export holds at its top: what it is and where it came from. */
+export const EXPORT_MANIFEST = '.bugbench-export.json';
+
+/** Why `out` may not be replaced by an export, or undefined when it may. */
+export function replaceRefusal(out: string): string | undefined {
+  if (!existsSync(out)) return undefined;
+  if (!statSync(out).isDirectory()) return `${out} is a file, not a folder`;
+  if (existsSync(join(out, EXPORT_MANIFEST)) || readdirSync(out).length === 0) return undefined;
+  return `${out} is a folder that holds other things (no ${EXPORT_MANIFEST} of an earlier export); give a new or empty folder`;
+}
+
+function makeStaging(out: string): string {
+  const staging = join(dirname(out), `.${basename(out)}.tmp-${process.pid}-${randomUUID().slice(0, 8)}`);
+  try {
+    mkdirSync(staging);
+    return staging;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? `the folder ${dirname(out)} does not exist` : code === 'EACCES' || code === 'EROFS' ? `${dirname(out)} is not writable` : errorMessage(error);
+    throw new ExportError(`cannot write ${out}: ${why}`);
+  }
+}
+
+/** Puts `staging` in the place of `out`, moving an earlier export aside first and removing it once the new one stands. */
+function swapIn(staging: string, out: string): void {
+  if (!existsSync(out)) {
+    renameSync(staging, out);
+    return;
+  }
+  const old = join(dirname(out), `.${basename(out)}.old-${process.pid}-${randomUUID().slice(0, 8)}`);
+  renameSync(out, old);
+  try {
+    renameSync(staging, out);
+  } catch (error) {
+    renameSync(old, out);
+    throw error;
+  }
+  rmSync(old, { recursive: true, force: true });
+}
+
+/**
+ * Fills a staging folder with `fill`, writes the manifest it returns, and
+ * puts the folder at `out`. On any failure `out` is left as it was.
+ */
+export async function writeFolderAtomically<T extends { manifest: Record<string, unknown> }>(out: string, fill: (staging: string) => Promise<T>): Promise<T> {
+  const refusal = replaceRefusal(out);
+  if (refusal) throw new ExportError(`cannot write ${out}: ${refusal}`);
+  const staging = makeStaging(out);
+  try {
+    const result = await fill(staging);
+    writeFileSync(join(staging, EXPORT_MANIFEST), `${JSON.stringify(result.manifest, null, 2)}\n`);
+    swapIn(staging, out);
+    return result;
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
