@@ -150,7 +150,7 @@ export async function buildHigherOrder(parentId: string, hooks: HigherOrderHooks
         repo: parent.repo,
         baseCommit: parent.baseCommit,
         strategy: parent.strategy,
-        policy: parent.policy,
+        policy: attempt.policy ?? parent.policy,
         model: attempt.solver,
         order: parent.order + 1,
         parentId,
@@ -159,7 +159,7 @@ export async function buildHigherOrder(parentId: string, hooks: HigherOrderHooks
         rollout: attempt.id,
         trajectory: join('runs', attempt.runId, `${attempt.id}.jsonl`),
         params: { ...DEFAULT_CHECK_PARAMS, ...artifact.meta?.params },
-        extraMeta: { attemptId: attempt.id, solver: attempt.solver },
+        extraMeta: { attemptId: attempt.id, solver: attempt.solver, baseUrl: attempt.baseUrl ?? null },
       });
       made.set(fingerprint, bug.id);
       hooks.onBug?.(bug, attempt);

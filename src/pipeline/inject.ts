@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { Budget } from '../agent/budget.js';
 import type { RolloutEvent, RolloutWhere } from '../agent/events.js';
-import { AnthropicModel } from '../agent/anthropic-model.js';
+import { identityOf, verifyPolicy, type ModelSettings } from '../agent/policies.js';
 import { rolloutSeed } from '../agent/offline/rng.js';
 import { injectionPrompts } from '../agent/prompts.js';
 import { DEFAULT_TOOL_OPTIONS } from '../agent/tools.js';
@@ -42,7 +42,7 @@ export { defaultPolicy, type PolicyName } from './policy.js';
 export { runResult } from './run-result.js';
 
 /** What a run is: kept in its record, so `--resume` runs the rest the same way. */
-export interface InjectSettings {
+export interface InjectSettings extends ModelSettings {
   image: string;
   strategy: InjectStrategy;
   policy: PolicyName;
@@ -141,24 +141,21 @@ async function prepare(settings: InjectSettings, docker: Docker): Promise<ImageF
   }
   if (settings.policy === 'offline' && needsModel(settings.strategy)) {
     throw new UsageError(
-      `the ${settings.strategy} strategy needs a model: it asks an agent to write a feature or a deliberate bug, which the offline policy cannot do; use --policy anthropic with ANTHROPIC_API_KEY set`,
+      `the ${settings.strategy} strategy needs a model: it asks an agent to write a feature or a deliberate bug, which the offline policy cannot do; use --policy anthropic with ANTHROPIC_API_KEY set, or --policy openai with --base-url and --model`,
     );
   }
   if (!Number.isInteger(settings.n) || settings.n < 1) throw new UsageError('-n must be a positive integer');
   if (!Number.isInteger(settings.concurrency) || settings.concurrency < 1) throw new UsageError('--concurrency must be a positive integer');
   const image = await inspectRepoImage(docker, settings.image);
   if (!image.commit) throw new UsageError(`image ${settings.image} has no bugbench.commit label; build it with \`bugbench images build\``);
-  if (settings.policy === 'anthropic') {
-    const probe = new AnthropicModel({ model: settings.model, maxTokens: settings.maxTokens });
-    await probe.verify();
-  }
+  await verifyPolicy(settings);
   return { baseCommit: image.commit, imageId: image.imageId, repo: image.repo };
 }
 
-/** The settings as the run record keeps them (no functions, no undefined). */
+/** The settings as the run record keeps them (no functions, no undefined, never a key). */
 function storedSettings(settings: InjectSettings): Record<string, unknown> {
-  const { image, strategy, policy, model, n, concurrency, seed, params, maxSteps, maxTokens, budgetUsd, runBudgetUsd, checkParallelism } = settings;
-  return JSON.parse(JSON.stringify({ image, strategy, policy, model, n, concurrency, seed, params, maxSteps, maxTokens, budgetUsd, runBudgetUsd, checkParallelism }));
+  const { image, strategy, policy, model, baseUrl, priceIn, priceOut, n, concurrency, seed, params, maxSteps, maxTokens, budgetUsd, runBudgetUsd, checkParallelism } = settings;
+  return JSON.parse(JSON.stringify({ image, strategy, policy, model, baseUrl, priceIn, priceOut, n, concurrency, seed, params, maxSteps, maxTokens, budgetUsd, runBudgetUsd, checkParallelism }));
 }
 
 export async function runInjection(options: InjectOptions): Promise<InjectResult> {
@@ -183,6 +180,7 @@ export async function createInjectionRun(options: InjectOptions, cluster?: RunRe
       strategy: options.strategy,
       policy: options.policy,
       model: modelName(options),
+      baseUrl: identityOf(options, '').baseUrl,
       n: options.n,
       options: storedSettings(options),
       owner: currentProcess(),
@@ -277,6 +275,7 @@ async function runShare(store: Store, runId: string, options: InjectOptions, fac
   // Rollout containers are removed while the run goes on; the run ends once they are gone.
   const cleanups: Promise<void>[] = [];
   runBudget.add(store.all('rollouts').reduce((sum, r) => (r.runId === runId ? sum + r.costUsd : sum), 0));
+  runBudget.add(store.all('bugs').reduce((sum, b) => (b.runId === runId && b.order === 1 ? sum + (b.analysis?.costUsd ?? 0) : sum), 0));
   const engines = await openRunEngines(options.image, { docker: options.docker, signal: options.signal, onEvent: options.onEngineEvent });
   // The checks of a bug are placed like a rollout; a verdict from an engine that was lost is replaced by the next try's.
   const check = (bugId: string, rolloutId: string) => engines.run(`${rolloutId}-check`, (placement) => checkOn(placement, bugId, rolloutId));
@@ -291,7 +290,7 @@ async function runShare(store: Store, runId: string, options: InjectOptions, fac
     await placement.confirm();
     // A valid bug gets BugPilot's analysis from the run's own policy; if that fails, `bugbench analyse` can redo it.
     let analysisError: string | undefined;
-    if (bug.check?.valid) await analyseBug(store, bug.id, options, options.signal).catch((error: unknown) => (analysisError = errorMessage(error)));
+    if (bug.check?.valid) await analyseBug(store, bug.id, options, options.signal, runBudget).catch((error: unknown) => (analysisError = errorMessage(error)));
     options.onBug?.({ ...injectedBug(store, store.get('bugs', bug.id) ?? bug), ...(analysisError ? { analysisError } : {}) });
   };
   try {
@@ -388,7 +387,7 @@ async function injectionRollout(
     rollout: rolloutId,
     trajectory: outcome.trajectory,
     params: options.params,
-    extraMeta: { prompt, seed: options.policy === 'offline' ? rolloutSeed(options.seed, index) : null },
+    extraMeta: { prompt, seed: options.policy === 'offline' ? rolloutSeed(options.seed, index) : null, baseUrl: identityOf(options, '').baseUrl },
   });
   return bug.id;
 }

@@ -10,11 +10,11 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { AnthropicModel, DEFAULT_MODEL } from '../agent/anthropic-model.js';
 import { Budget } from '../agent/budget.js';
 import type { RolloutEvent, RolloutWhere } from '../agent/events.js';
 import type { Model } from '../agent/model.js';
 import { OfflineModel } from '../agent/offline/offline-model.js';
+import { identityOf, policyModel, usesModel, verifyPolicy, type ModelSettings } from '../agent/policies.js';
 import { Rng, rolloutSeed } from '../agent/offline/rng.js';
 import { offlineSolver, solverPlan, type OfflineSolver, type SolverChoice } from '../agent/offline/solver.js';
 import { solverPrompts, templateStatement } from '../agent/prompts.js';
@@ -44,7 +44,7 @@ import { buildStartingState } from './starting-state.js';
 
 export type StatementKind = 'template' | 'report';
 
-export interface SolveSettings {
+export interface SolveSettings extends ModelSettings {
   k: number;
   concurrency: number;
   policy: PolicyName;
@@ -58,6 +58,8 @@ export interface SolveSettings {
   maxSteps: number;
   maxTokens?: number;
   budgetUsd?: number;
+  /** Dollars the whole run may spend, shared by its attempts. */
+  runBudgetUsd?: number;
 }
 
 export interface SolveHooks {
@@ -131,8 +133,7 @@ export function specOf(store: Store, bug: BugRecord): TestSpec {
 }
 
 function makeSolverModel(settings: SolveSettings, kind: OfflineSolver, fix: string, oracleTests: string | undefined, seed: number): Model {
-  if (settings.policy === 'anthropic') return new AnthropicModel({ model: settings.model ?? DEFAULT_MODEL, maxTokens: settings.maxTokens });
-  return new OfflineModel(`offline/${kind}`, offlineSolver({ kind, fix, oracleTests, rng: new Rng(seed) }));
+  return policyModel(settings) ?? new OfflineModel(`offline/${kind}`, offlineSolver({ kind, fix, oracleTests, rng: new Rng(seed) }));
 }
 
 /** What every attempt of a run shares: the tests that judge it, the task text, the fix the offline solvers know, who solves each attempt. */
@@ -154,7 +155,7 @@ async function solveContext(store: Store, bugId: string, settings: SolveSettings
   if (!Number.isInteger(settings.k) || settings.k < 1) throw new UsageError('-k must be a positive integer');
   const spec = specOf(store, bug);
   const artifact = loadArtifact(store.abs(bugFolder(bug.id)));
-  if (verifyModel && settings.policy === 'anthropic') await new AnthropicModel({ model: settings.model, maxTokens: settings.maxTokens }).verify();
+  if (verifyModel) await verifyPolicy(settings);
   const statementKind = settings.statement ?? (REPORT_STRATEGIES.includes(bug.strategy) ? 'report' : 'template');
   const statement = await statementOf(store, bug, artifact, statementKind, settings);
   const { system, task } = solverPrompts(statement);
@@ -168,21 +169,23 @@ async function solveContext(store: Store, bugId: string, settings: SolveSettings
 export async function createSolveRun(store: Store, bugId: string, settings: SolveSettings, cluster?: ClusterRunInfo): Promise<string> {
   const { bug, statementKind, plan } = await solveContext(store, bugId, settings, true);
   const runId = `solve-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${randomUUID().slice(0, 4)}`;
-  const solverName = (i: number) => (settings.policy === 'anthropic' ? (settings.model ?? DEFAULT_MODEL) : `offline/${plan[i]}`);
+  const who = (i: number) => identityOf(settings, `offline/${plan[i]}`);
   const now = new Date().toISOString();
   mkdirSync(store.abs(join('runs', runId)), { recursive: true });
-  const { k, concurrency, solver, alpha, seed, model, maxSteps, maxTokens, budgetUsd } = settings;
+  const { k, concurrency, solver, alpha, seed, model, baseUrl, priceIn, priceOut, maxSteps, maxTokens, budgetUsd, runBudgetUsd } = settings;
   store.transact((tx) => {
     tx.put('runs', {
       id: runId,
       kind: 'solve',
       status: 'running',
       image: bug.image,
-      strategy: settings.policy === 'anthropic' ? 'model' : solver,
+      strategy: usesModel(settings.policy) ? 'model' : solver,
       policy: settings.policy,
-      model: settings.policy === 'anthropic' ? (model ?? DEFAULT_MODEL) : `offline/${solver}`,
+      model: identityOf(settings, `offline/${solver}`).model,
+      baseUrl: identityOf(settings, '').baseUrl,
       n: k,
-      options: JSON.parse(JSON.stringify({ bugId, k, concurrency, solver, statement: statementKind, alpha, seed, model, maxSteps, maxTokens, budgetUsd })),
+      // Never the key: a resumed or clustered run reads it again.
+      options: JSON.parse(JSON.stringify({ bugId, k, concurrency, solver, statement: statementKind, alpha, seed, model, baseUrl, priceIn, priceOut, maxSteps, maxTokens, budgetUsd, runBudgetUsd })),
       owner: currentProcess(),
       startedAt: now,
       finishedAt: null,
@@ -198,7 +201,9 @@ export async function createSolveRun(store: Store, bugId: string, settings: Solv
         bugId,
         runId,
         index: i,
-        solver: solverName(i),
+        solver: who(i).model,
+        policy: settings.policy,
+        baseUrl: who(i).baseUrl,
         statement: statementKind,
         status: 'pending',
         solved: null,
@@ -275,6 +280,8 @@ async function runAttempts(store: Store, runId: string, indices: number[], optio
     }
     return side;
   };
+  const runBudget = new Budget(options.runBudgetUsd);
+  runBudget.add(store.all('rollouts').reduce((sum, r) => (r.runId === runId ? sum + r.costUsd : sum), 0));
   const closeSides = () => Promise.all([...sides.values()].flatMap((side) => [side.evaluation.close(), side.containers.close()]));
   const onAbort = () => void closeSides();
   options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -308,6 +315,7 @@ async function runAttempts(store: Store, runId: string, indices: number[], optio
       task,
       maxSteps: options.maxSteps,
       budget: new Budget(options.budgetUsd),
+      runBudget,
       sandbox: () => containers.take(),
       submit: (sandbox) => ({ definition: SOLVER_SUBMIT, handle: solverSubmitHandler(sandbox, patchPath) }),
       signal: placement.signal,
