@@ -4,7 +4,10 @@
  * trainer reads — system, task, the assistant's turns with their reasoning
  * text and tool calls, each tool's result — with the tools' JSON schemas.
  * The reasoning text is kept: BugPilot (5.2) found students trained without
- * it do far worse.
+ * it do far worse. Reasoning a server streamed apart from the answer (vLLM's
+ * `reasoning_content`) goes in the assistant message's `reasoning_content`,
+ * the field chat templates of reasoning models read. Each line names the
+ * policy, model and server that wrote the trajectory.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +18,12 @@ import type { Store } from '../store/store.js';
 
 type ChatMessage =
   | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
+  | {
+      role: 'assistant';
+      content: string;
+      reasoning_content?: string;
+      tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+    }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 function textOf(blocks: ContentBlock[]): string {
@@ -35,9 +43,11 @@ export function chatMessages(system: string, messages: Message[]): ChatMessage[]
     }
     if (message.role === 'assistant') {
       const calls = message.content.filter((b): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use');
+      const reasoning = message.content.flatMap((b) => (b.type === 'reasoning' ? [b.text] : [])).join('\n');
       out.push({
         role: 'assistant',
         content: textOf(message.content),
+        ...(reasoning ? { reasoning_content: reasoning } : {}),
         ...(calls.length > 0 ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.input) } })) } : {}),
       });
       continue;
@@ -70,6 +80,8 @@ export function sftLines(store: Store, bug: BugRecord) {
         bug_id: bug.id,
         attempt_id: attempt.id,
         solver: attempt.solver,
+        // Who wrote the trajectory (older attempts name only the model: the run has the policy).
+        model: { policy: attempt.policy ?? store.get('runs', attempt.runId)?.policy ?? null, name: attempt.solver, base_url: attempt.baseUrl ?? store.get('runs', attempt.runId)?.baseUrl ?? null },
         statement: attempt.statement,
         messages: chatMessages(trajectory.system, trajectory.messages),
         tools: toolSchemas(trajectory.tools ?? []),
