@@ -81,6 +81,9 @@ export class OpenAIModel implements Model {
   private readonly client: OpenAI;
   private readonly price: Price;
   private readonly maxTokens: number;
+  /** What this server wants, learnt from its refusals: the name of the output limit, and whether it takes stream_options. */
+  private limitParam: 'max_tokens' | 'max_completion_tokens' = 'max_tokens';
+  private streamOptions = true;
 
   constructor(private readonly options: OpenAIOptions = {}) {
     const endpoint = resolveEndpoint(options, options.env);
@@ -106,19 +109,46 @@ export class OpenAIModel implements Model {
       else throw this.unusable(error);
     }
     if (!this.name || (served && !served.includes(this.name))) throw new ModelNotServedError(this.name || undefined, this.baseUrl, served ?? []);
-    try {
-      await this.client.chat.completions.create({
-        model: this.name,
-        messages: [{ role: 'user', content: 'Say OK.' }],
-        tools: chatTools([PROBE_TOOL]),
-        tool_choice: 'auto',
-        max_tokens: 1,
-        stream: false,
-      });
-    } catch (error) {
-      // A busy server is the run's to wait for; anything else is a setup mistake.
-      if (!retryable(error)) throw this.unusable(error);
+    for (;;) {
+      try {
+        await this.client.chat.completions.create({
+          model: this.name,
+          messages: [{ role: 'user', content: 'Say OK.' }],
+          tools: chatTools([PROBE_TOOL]),
+          tool_choice: 'auto',
+          ...this.limit(1),
+          stream: false,
+        });
+        return;
+      } catch (error) {
+        if (this.adapt(error)) continue;
+        // A busy server is the run's to wait for; anything else is a setup mistake.
+        if (!retryable(error)) throw this.unusable(error);
+        return;
+      }
     }
+  }
+
+  private limit(tokens: number): { max_tokens: number } | { max_completion_tokens: number } {
+    return this.limitParam === 'max_tokens' ? { max_tokens: tokens } : { max_completion_tokens: tokens };
+  }
+
+  /**
+   * Learns from a refusal what this server wants instead (OpenAI's newer models
+   * take only max_completion_tokens; some servers refuse stream_options);
+   * true when the request is worth sending again at once.
+   */
+  private adapt(error: unknown): boolean {
+    if (!(error instanceof OpenAI.BadRequestError)) return false;
+    if (this.limitParam === 'max_tokens' && /max_completion_tokens/.test(error.message)) {
+      this.limitParam = 'max_completion_tokens';
+      return true;
+    }
+    if (this.streamOptions && /stream_options/.test(error.message)) {
+      this.streamOptions = false;
+      return true;
+    }
+    return false;
   }
 
   async query(request: ModelRequest, callbacks: TurnCallbacks, signal?: AbortSignal): Promise<ModelTurn> {
@@ -128,6 +158,10 @@ export class OpenAIModel implements Model {
       try {
         return await this.turn(request, callbacks, signal);
       } catch (error) {
+        if (!signal?.aborted && this.adapt(error)) {
+          attempt--;
+          continue;
+        }
         if (signal?.aborted || attempt >= retries || !retryable(error)) throw signal?.aborted ? error : this.unusable(error);
         const delayMs = retryAfterMs(error) ?? (this.options.retryDelayMs ?? 1000) * 2 ** attempt;
         callbacks.onRetry?.(attempt + 1, errorMessage(error), delayMs);
@@ -143,9 +177,9 @@ export class OpenAIModel implements Model {
         model: this.name,
         messages: chatMessages(request.system, request.messages),
         ...(request.tools.length > 0 ? { tools: chatTools(request.tools), tool_choice: 'auto' as const } : {}),
-        max_tokens: maxTokens,
+        ...this.limit(maxTokens),
         stream: true,
-        stream_options: { include_usage: true },
+        ...(this.streamOptions ? { stream_options: { include_usage: true } } : {}),
       },
       { signal },
     );

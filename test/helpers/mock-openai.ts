@@ -54,6 +54,10 @@ export interface ServerVariant {
   /** Older vLLM's error body, `{"object": "error", "message": …}`, instead of `{"error": {…}}`. */
   oldErrors?: boolean;
   apiKey?: string;
+  /** Refuses max_tokens as OpenAI's newer models do, wanting max_completion_tokens. */
+  onlyCompletionTokens?: boolean;
+  /** Refuses stream_options (some older servers). */
+  noStreamOptions?: boolean;
 }
 
 export interface RecordedRequest {
@@ -157,6 +161,10 @@ export class MockOpenAI {
     const model = String(body.model);
     if (!models.includes(model)) return this.error(res, 404, `The model \`${model}\` does not exist.`);
     if (this.variant.tools === false && Array.isArray(body.tools) && body.tools.length > 0) return this.error(res, 400, VLLM_TOOLS_REFUSAL);
+    if (this.variant.onlyCompletionTokens && body.max_tokens !== undefined) {
+      return this.error(res, 400, "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.");
+    }
+    if (this.variant.noStreamOptions && body.stream_options !== undefined) return this.error(res, 400, 'Unknown field: stream_options');
     if (body.stream !== true) {
       // The probe: a short answer, never from the script.
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -115,6 +115,20 @@ describe('the openai policy streaming through the real library', () => {
     expect(mock.turnRequests).toHaveLength(3);
   });
 
+  it('learns to send max_completion_tokens, or no stream_options, from a server that refuses the other', async () => {
+    const mock = await serve([turn({ text: 'one' }), turn({ text: 'two' })], { onlyCompletionTokens: true, noStreamOptions: true, usage: 'always' });
+    const model = modelFor(mock, { maxTokens: 1000 });
+    await model.verify();
+    expect((await model.query(request, {})).content).toEqual([{ type: 'text', text: 'one' }]);
+    expect((await model.query(request, {})).content).toEqual([{ type: 'text', text: 'two' }]);
+    const last = mock.turnRequests.at(-1)!.body!;
+    expect(last).toMatchObject({ max_completion_tokens: 1000 });
+    expect(last.max_tokens).toBeUndefined();
+    expect(last.stream_options).toBeUndefined();
+    // verify learnt the limit's name, the first turn the rest; the second turn went through at once
+    expect(mock.requests.filter((r) => r.body?.stream === true)).toHaveLength(3);
+  });
+
   it('gives up with the last error after its retries, and never retries a refusal', async () => {
     const always500 = Array.from({ length: 3 }, () => ({ kind: 'http-error' as const, status: 503, body: { error: { message: 'engine overloaded' } } }));
     const busy = await serve(always500);
