@@ -31,7 +31,7 @@ export function policySettings(command: string, values: PolicyValues): ModelSett
   if (!isPolicy(policy)) throw new UsageError(`${command}: --policy must be one of ${POLICIES.join(', ')}, got "${policy}"`);
   if (policy !== 'openai') {
     const stray = (['base-url', 'api-key'] as const).filter((flag) => values[flag] !== undefined);
-    if (stray.length > 0) throw new UsageError(`${command}: --${stray.join(' and --')} go with --policy openai`);
+    if (stray.length > 0) throw new UsageError(`${command}: --${stray.join(' and --')} ${stray.length === 1 ? 'goes' : 'go'} with --policy openai`);
   }
   const settings: ModelSettings = {
     policy,
