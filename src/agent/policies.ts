@@ -15,14 +15,12 @@ import { priceOf, type Price } from './pricing.js';
 export type PolicyName = 'anthropic' | 'openai' | 'offline';
 export const POLICIES: PolicyName[] = ['anthropic', 'openai', 'offline'];
 
-/** Which model a run uses: plain data, stored with the run as it is — except `apiKey`, which no record keeps. */
+/** Which model a run uses: plain data, stored with the run as it is — so never a key (keys come from the environment or the config file). */
 export interface ModelSettings {
   policy: PolicyName;
   model?: string;
   /** The server of the openai policy (else from OPENAI_BASE_URL or the workspace config). */
   baseUrl?: string;
-  /** A key given on the command line; never stored (a resumed run reads OPENAI_API_KEY or the config again). */
-  apiKey?: string;
   maxTokens?: number;
   /** Dollars per million input and output tokens (openai: default 0; anthropic: overrides the list price). */
   priceIn?: number;
@@ -56,7 +54,7 @@ function anthropicPrice(settings: ModelSettings): Price | undefined {
 
 const anthropic = (s: ModelSettings) => new AnthropicModel({ model: s.model ?? DEFAULT_MODEL, maxTokens: s.maxTokens, price: anthropicPrice(s) });
 const openai = (s: ModelSettings) =>
-  new OpenAIModel({ baseUrl: s.baseUrl, model: s.model, apiKey: s.apiKey, maxTokens: s.maxTokens, priceIn: s.priceIn, priceOut: s.priceOut });
+  new OpenAIModel({ baseUrl: s.baseUrl, model: s.model, maxTokens: s.maxTokens, priceIn: s.priceIn, priceOut: s.priceOut });
 
 const TABLE: Record<PolicyName, Policy> = {
   anthropic: {

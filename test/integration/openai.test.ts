@@ -13,7 +13,6 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readTrajectory } from '../../src/agent/trajectory.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { importArtifact } from '../../src/pipeline/import.js';
 import { reverseDiff } from '../../src/bugs/reverse-diff.js';
 import { hereDoc } from '../../src/sandbox/shell-text.js';
 import { Store } from '../../src/store/store.js';
@@ -22,6 +21,7 @@ import { BIN } from '../helpers/cli.js';
 import { MockOpenAI, turn, type OpenAIAnswer, type ServerVariant, type TurnSpec } from '../helpers/mock-openai.js';
 
 const KEY = 'sk-local-secret-7f3a';
+// The scripted server takes this key; the CLI gets it with --api-key, which must never reach a record.
 const MODEL = 'qwen3-ckpt-1400';
 let server: MockOpenAI | undefined;
 afterEach(async () => {
@@ -201,8 +201,9 @@ describe('FeatAdd with the openai policy, through a server that sends no usage a
 describe('solving with the openai policy', () => {
   it('gives a solved attempt through a 429 and a stream cut mid-tool-call and a failed one, and exports the solved trajectory with its reasoning and tool calls', async () => {
     const home = newHome();
-    const store = Store.open({ root: home });
-    const bug = (await importArtifact(store, artifactPath('valid-two-files'), { analysis: { policy: 'offline' } })).bug.id;
+    const imported = await bugbench(home, ['import', artifactPath('valid-two-files'), '--json'], false);
+    expect(imported.exitCode, imported.stderr).toBe(0);
+    const bug: string = JSON.parse(imported.stdout).id;
     const fix = reverseDiff(readFileSync(join(home, 'bugs', bug, 'bug_inject.diff'), 'utf8'));
     const doc = hereDoc(fix);
     const applyFix = { id: 'call_fix', name: 'bash', input: { command: `git apply ${doc.open}\n${doc.body}\ngit diff --stat` } };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { availablePolicies, defaultPolicy } from '../../src/agent/policies.js';
+import { policySettings } from '../../src/commands/policy-flags.js';
 import { rolloutLine } from '../../src/commands/rollout-lines.js';
 import type { RolloutEvent } from '../../src/agent/events.js';
 import { rolloutRow } from '../../src/ui/rollouts-screen.js';
@@ -14,6 +15,17 @@ describe('the policies this machine offers', () => {
     expect(availablePolicies({ ...NO_CONFIG, OPENAI_BASE_URL: 'http://gpu:8000/v1' })).toEqual(['openai', 'offline']);
     expect(defaultPolicy({ ...NO_CONFIG, OPENAI_BASE_URL: 'http://gpu:8000/v1' })).toBe('openai');
     expect(defaultPolicy({ ...NO_CONFIG, OPENAI_BASE_URL: 'http://gpu:8000/v1', ANTHROPIC_API_KEY: 'k' })).toBe('anthropic');
+  });
+
+  it('keeps a key given on the command line out of the settings a run stores', () => {
+    const env: NodeJS.ProcessEnv = { ...NO_CONFIG };
+    const settings = policySettings('inject', { policy: 'openai', model: 'm', 'base-url': 'http://gpu:8000/v1', 'api-key': 'sk-secret', 'price-in': '0.2' }, env);
+    expect(settings).toEqual({ policy: 'openai', model: 'm', baseUrl: 'http://gpu:8000/v1', priceIn: 0.2 });
+    expect(JSON.stringify(settings)).not.toContain('sk-secret');
+    expect(env.OPENAI_API_KEY).toBe('sk-secret');
+    expect(() => policySettings('solve', { policy: 'anthropic', 'api-key': 'k' }, env)).toThrow('solve: --api-key goes with --policy openai');
+    expect(() => policySettings('solve', { policy: 'gpt' }, env)).toThrow('solve: --policy must be one of anthropic, openai, offline, got "gpt"');
+    expect(() => policySettings('solve', { policy: 'openai', 'price-out': '-1' }, env)).toThrow(/--price-out must be dollars per million tokens/);
   });
 
   it('lets the Run form choose among them with ←/→ on its last field', () => {
