@@ -29,6 +29,8 @@ export interface AnthropicOptions {
   turnRetries?: number;
   /** First backoff delay; doubles each retry. */
   retryDelayMs?: number;
+  /** Overrides the list price (`--price-in/--price-out`). */
+  price?: Price;
 }
 
 type RawEvent = Anthropic.Messages.RawMessageStreamEvent;
@@ -48,7 +50,7 @@ export class AnthropicModel implements Model {
       maxRetries: 4,
       timeout: 10 * 60 * 1000,
     });
-    this.price = priceOf(this.name);
+    this.price = options.price ?? priceOf(this.name);
   }
 
   /** Asks the API about the model: a missing or rejected key fails here, before any container starts. */
@@ -83,10 +85,11 @@ export class AnthropicModel implements Model {
   }
 
   private async turn(request: ModelRequest, callbacks: TurnCallbacks, signal?: AbortSignal): Promise<ModelTurn> {
+    const maxTokens = this.options.maxTokens ?? 8192;
     const stream = await this.client.messages.create(
       {
         model: this.name,
-        max_tokens: this.options.maxTokens ?? 8192,
+        max_tokens: request.gate ? request.gate.admit(maxTokens) : maxTokens,
         system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
         tools: cachedTools(request.tools),
         messages: cachedMessages(request.messages),
@@ -98,64 +101,80 @@ export class AnthropicModel implements Model {
     const partialJson = new Map<number, string>();
     const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
     let stopReason = '';
-    for await (const event of stream as AsyncIterable<RawEvent>) {
-      switch (event.type) {
-        case 'message_start': {
-          const u = event.message.usage;
-          usage.inputTokens = u.input_tokens ?? 0;
-          usage.outputTokens = u.output_tokens ?? 0;
-          usage.cacheReadTokens = u.cache_read_input_tokens ?? 0;
-          usage.cacheWriteTokens = u.cache_creation_input_tokens ?? 0;
-          break;
-        }
-        case 'content_block_start': {
-          const block = event.content_block;
-          if (block.type === 'text') content[event.index] = { type: 'text', text: block.text ?? '' };
-          else if (block.type === 'tool_use') {
-            content[event.index] = { type: 'tool_use', id: block.id, name: block.name, input: {} };
-            partialJson.set(event.index, '');
-            callbacks.onToolStart?.(block.id, block.name);
-          }
-          break;
-        }
-        case 'content_block_delta': {
-          const block = content[event.index];
-          if (event.delta.type === 'text_delta' && block?.type === 'text') {
-            block.text += event.delta.text;
-            callbacks.onText?.(event.delta.text);
-          } else if (event.delta.type === 'input_json_delta' && block?.type === 'tool_use') {
-            partialJson.set(event.index, (partialJson.get(event.index) ?? '') + event.delta.partial_json);
-            callbacks.onToolInputDelta?.(block.id, event.delta.partial_json);
-          }
-          break;
-        }
-        case 'content_block_stop': {
-          const block = content[event.index];
-          if (block?.type === 'tool_use') {
-            const json = partialJson.get(event.index) ?? '';
-            try {
-              block.input = json.trim() === '' ? {} : JSON.parse(json);
-            } catch {
-              block.input = { _unparsed: json };
-            }
-          }
-          break;
-        }
-        case 'message_delta': {
-          stopReason = event.delta.stop_reason ?? stopReason;
-          const u = event.usage;
-          if (u.output_tokens != null) usage.outputTokens = u.output_tokens;
-          if (u.input_tokens != null) usage.inputTokens = u.input_tokens;
-          if (u.cache_read_input_tokens != null) usage.cacheReadTokens = u.cache_read_input_tokens;
-          if (u.cache_creation_input_tokens != null) usage.cacheWriteTokens = u.cache_creation_input_tokens;
-          break;
-        }
-        default:
-          break;
+    let received = '';
+    try {
+      for await (const event of stream as AsyncIterable<RawEvent>) {
+        received += this.apply(event, content, partialJson, usage, callbacks);
+        if (event.type === 'message_delta') stopReason = event.delta.stop_reason ?? stopReason;
       }
+      if (!stopReason) throw new StreamCutError('the stream ended before the message was complete');
+    } catch (error) {
+      // The server began this request: what it read and wrote so far is spent.
+      request.gate?.broke(received);
+      throw error;
     }
-    if (!stopReason) throw new StreamCutError('the stream ended before the message was complete');
     return { content: content.filter((b) => b !== undefined), usage, stopReason };
+  }
+
+  /** Applies one stream event to the turn being built; returns the text it added (for the cost of a broken turn). */
+  private apply(event: RawEvent, content: ContentBlock[], partialJson: Map<number, string>, usage: Usage, callbacks: TurnCallbacks): string {
+    switch (event.type) {
+      case 'message_start': {
+        const u = event.message.usage;
+        usage.inputTokens = u.input_tokens ?? 0;
+        usage.outputTokens = u.output_tokens ?? 0;
+        usage.cacheReadTokens = u.cache_read_input_tokens ?? 0;
+        usage.cacheWriteTokens = u.cache_creation_input_tokens ?? 0;
+        return '';
+      }
+      case 'content_block_start': {
+        const block = event.content_block;
+        if (block.type === 'text') content[event.index] = { type: 'text', text: block.text ?? '' };
+        else if (block.type === 'tool_use') {
+          content[event.index] = { type: 'tool_use', id: block.id, name: block.name, input: {} };
+          partialJson.set(event.index, '');
+          callbacks.onToolStart?.(block.id, block.name);
+          return block.name;
+        }
+        return '';
+      }
+      case 'content_block_delta': {
+        const block = content[event.index];
+        if (event.delta.type === 'text_delta' && block?.type === 'text') {
+          block.text += event.delta.text;
+          callbacks.onText?.(event.delta.text);
+          return event.delta.text;
+        }
+        if (event.delta.type === 'input_json_delta' && block?.type === 'tool_use') {
+          partialJson.set(event.index, (partialJson.get(event.index) ?? '') + event.delta.partial_json);
+          callbacks.onToolInputDelta?.(block.id, event.delta.partial_json);
+          return event.delta.partial_json;
+        }
+        return '';
+      }
+      case 'content_block_stop': {
+        const block = content[event.index];
+        if (block?.type === 'tool_use') {
+          const json = partialJson.get(event.index) ?? '';
+          try {
+            block.input = json.trim() === '' ? {} : JSON.parse(json);
+          } catch {
+            block.input = { _unparsed: json };
+          }
+        }
+        return '';
+      }
+      case 'message_delta': {
+        const u = event.usage;
+        if (u.output_tokens != null) usage.outputTokens = u.output_tokens;
+        if (u.input_tokens != null) usage.inputTokens = u.input_tokens;
+        if (u.cache_read_input_tokens != null) usage.cacheReadTokens = u.cache_read_input_tokens;
+        if (u.cache_creation_input_tokens != null) usage.cacheWriteTokens = u.cache_creation_input_tokens;
+        return '';
+      }
+      default:
+        return '';
+    }
   }
 }
 
@@ -178,8 +197,10 @@ function cachedMessages(messages: Message[]): Anthropic.Messages.MessageParam[] 
       if (!last) return { role: message.role, content: message.content };
       return { role: message.role, content: [{ type: 'text', text: message.content, cache_control: { type: 'ephemeral' } }] };
     }
-    const blocks = message.content.map((block, j) => {
-      const mark = last && j === (message.content as ContentBlock[]).length - 1 ? { cache_control: { type: 'ephemeral' as const } } : {};
+    // Reasoning another server streamed is bugbench's record, not a block this API takes.
+    const sent = message.content.filter((block) => block.type !== 'reasoning');
+    const blocks = sent.map((block, j) => {
+      const mark = last && j === sent.length - 1 ? { cache_control: { type: 'ephemeral' as const } } : {};
       return { ...block, ...mark };
     });
     return { role: message.role, content: blocks as Anthropic.Messages.ContentBlockParam[] };

@@ -11,6 +11,8 @@ export interface Usage {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** The server reported no usage: bugbench counted the tokens itself (o200k_base, input with a margin). */
+  estimated?: boolean;
 }
 
 /** Where a rollout runs: its Docker engine, and on a cluster the array task and node. */
@@ -40,7 +42,8 @@ export type RolloutEventBody =
       where?: RolloutWhere;
     }
   | { type: 'step-started'; step: number }
-  | { type: 'text-delta'; step: number; text: string }
+  /** `reasoning`: text the server streamed as the model's reasoning, apart from its answer. */
+  | { type: 'text-delta'; step: number; text: string; reasoning?: boolean }
   | { type: 'tool-call-started'; step: number; callId: string; name: string }
   | { type: 'tool-input-delta'; step: number; callId: string; partialJson: string }
   | {
@@ -58,7 +61,17 @@ export type RolloutEventBody =
   | { type: 'retry'; step: number; attempt: number; reason: string; delayMs: number }
   | { type: 'submitted'; step: number; files: string[] }
   | { type: 'error'; message: string }
-  | { type: 'finished'; reason: FinishReason; steps: number; costUsd: number; durationMs: number; detail?: string };
+  | {
+      type: 'finished';
+      reason: FinishReason;
+      steps: number;
+      costUsd: number;
+      durationMs: number;
+      detail?: string;
+      /** Input and output tokens of all turns; `estimatedTokens` when some were counted by bugbench. */
+      tokens?: number;
+      estimatedTokens?: boolean;
+    };
 
 /** An event as recorded: its body plus its place in the stream and its time since the rollout began. */
 export type RolloutEvent = RolloutEventBody & { seq: number; t: number };

@@ -4,7 +4,7 @@
  * Every step is an event on the rollout's stream.
  */
 import { errorMessage } from '../errors.js';
-import { Budget } from './budget.js';
+import { Budget, BudgetExhaustedError, SpendGate } from './budget.js';
 import type { EventStream, FinishReason } from './events.js';
 import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from './messages.js';
 import type { Model } from './model.js';
@@ -43,9 +43,12 @@ export async function runAgent(run: AgentRun): Promise<AgentResult> {
   let step = 0;
   let submitted: string[] | undefined;
   let idleTurns = 0;
+  let tokens = 0;
+  let estimatedTokens = false;
 
   const finish = (reason: FinishReason, detail?: string): AgentResult => {
-    stream.emit({ type: 'finished', reason, steps: step, costUsd: budget.spentUsd, durationMs: Math.round(performance.now() - started), detail });
+    const spent = { tokens, ...(estimatedTokens ? { estimatedTokens } : {}) };
+    stream.emit({ type: 'finished', reason, steps: step, costUsd: budget.spentUsd, durationMs: Math.round(performance.now() - started), detail, ...spent });
     return { reason, steps: step, costUsd: budget.spentUsd, messages, submitted, detail };
   };
 
@@ -57,20 +60,32 @@ export async function runAgent(run: AgentRun): Promise<AgentResult> {
     stream.emit({ type: 'step-started', step });
 
     let content: ContentBlock[];
+    let gate: SpendGate | undefined;
     try {
-      const turn = await model.query({ system: run.system, messages, tools: tools.definitions }, {
+      const request = { system: run.system, messages, tools: tools.definitions };
+      // The budget rule (budget.ts): each request of the turn is admitted only if its worst case fits.
+      gate = await SpendGate.open(model, request, [budget, run.runBudget]);
+      const turn = await model.query({ ...request, gate }, {
         onText: (text) => stream.emit({ type: 'text-delta', step, text }),
+        onReasoning: (text) => stream.emit({ type: 'text-delta', step, text, reasoning: true }),
         onToolStart: (callId, name) => stream.emit({ type: 'tool-call-started', step, callId, name }),
         onToolInputDelta: (callId, partialJson) => stream.emit({ type: 'tool-input-delta', step, callId, partialJson }),
         onRetry: (attempt, reason, delayMs) => stream.emit({ type: 'retry', step, attempt, reason, delayMs }),
       }, run.signal);
       const cost = model.costOf(turn.usage);
-      budget.add(cost);
-      run.runBudget?.add(cost);
+      if (gate) gate.settle(cost);
+      else {
+        budget.add(cost);
+        run.runBudget?.add(cost);
+      }
+      tokens += turn.usage.inputTokens + turn.usage.outputTokens;
+      estimatedTokens ||= turn.usage.estimated === true;
       stream.emit({ type: 'step-usage', step, usage: turn.usage, costUsd: cost, totalCostUsd: budget.spentUsd });
       content = turn.content;
     } catch (error) {
+      gate?.release();
       if (run.signal?.aborted) return finish('cancelled');
+      if (error instanceof BudgetExhaustedError) return finish('budget', error.message);
       stream.emit({ type: 'error', message: errorMessage(error) });
       return finish('error', errorMessage(error));
     }

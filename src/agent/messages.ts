@@ -1,4 +1,4 @@
-/** The conversation as the Messages API shapes it; both policies read and write this form. */
+/** The conversation as the Messages API shapes it; every policy reads and writes this form (the openai policy maps it to chat messages and back). */
 
 export interface TextBlock {
   type: 'text';
@@ -19,7 +19,17 @@ export interface ToolResultBlock {
   is_error?: boolean;
 }
 
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock;
+/**
+ * The model's reasoning, as an OpenAI-compatible server streams it apart from
+ * the answer (`reasoning_content` or `reasoning`). Kept in the transcript and
+ * the SFT export; never sent back to a server.
+ */
+export interface ReasoningBlock {
+  type: 'reasoning';
+  text: string;
+}
+
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ReasoningBlock;
 
 export interface Message {
   role: 'user' | 'assistant';

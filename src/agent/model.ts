@@ -1,4 +1,5 @@
 /** What the agent loop needs of a policy: one turn of the conversation at a time. */
+import type { SpendGate } from './budget.js';
 import type { Usage } from './events.js';
 import type { ContentBlock, Message, ToolDefinition } from './messages.js';
 
@@ -6,10 +7,16 @@ export interface ModelRequest {
   system: string;
   messages: Message[];
   tools: ToolDefinition[];
+  /**
+   * The turn's admission to its spending limits: a model asks it for the
+   * max_tokens of each request it sends (retries included) and tells it of a
+   * request that broke off. Absent: nothing limits the turn.
+   */
+  gate?: SpendGate;
 }
 
 export interface ModelTurn {
-  /** Text and tool_use blocks, in the order the model produced them. */
+  /** Reasoning, text and tool_use blocks, in the order the model produced them. */
   content: ContentBlock[];
   usage: Usage;
   stopReason: string;
@@ -17,6 +24,8 @@ export interface ModelTurn {
 
 export interface TurnCallbacks {
   onText?: (text: string) => void;
+  /** Reasoning text a server streams apart from the answer (vLLM's and SGLang's `reasoning_content`). */
+  onReasoning?: (text: string) => void;
   onToolStart?: (callId: string, name: string) => void;
   /** Raw partial JSON of a tool's input as it streams (unfinished strings included). */
   onToolInputDelta?: (callId: string, partialJson: string) => void;

@@ -1,12 +1,14 @@
 /**
- * `bugbench inject --image T --strategy S [--policy P] [--model M] [-n N] [--concurrency C] [--seed X]
+ * `bugbench inject --image T --strategy S [--policy anthropic|openai|offline] [--model M] [--base-url URL]
+ *   [--api-key KEY] [--price-in USD] [--price-out USD] [-n N] [--concurrency C] [--seed X]
  *   [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD] [--min-passing N] [--min-changed-files N]
  *   [--min-failing N] [--timeout S] [--buggy-runs N] [--max-weakened-tests N] [--json]`
  * `bugbench inject --resume RUN-ID [--json]` finishes an interrupted or cancelled run with its own options.
  */
 import { DEFAULT_CHECK_PARAMS, type CheckParams } from '../bugs/meta.js';
 import { UsageError } from '../errors.js';
-import { defaultPolicy, resumeInjection, runInjection, STRATEGIES, type InjectResult, type InjectSettings, type InjectStrategy, type PolicyName } from '../pipeline/inject.js';
+import { resumeInjection, runInjection, STRATEGIES, type InjectResult, type InjectSettings, type InjectStrategy } from '../pipeline/inject.js';
+import { POLICY_FLAGS, policySettings } from './policy-flags.js';
 import { clusterOf, resumeClusterInjection, submitClusterInjection } from '../pipeline/cluster-run.js';
 import type { Deps } from '../pipeline/events.js';
 import { runResult } from '../pipeline/run-result.js';
@@ -19,8 +21,7 @@ import { lineReporter } from './reporter.js';
 const FLAGS = {
   image: { type: 'string' },
   strategy: { type: 'string' },
-  policy: { type: 'string' },
-  model: { type: 'string' },
+  ...POLICY_FLAGS,
   n: { type: 'string', short: 'n' },
   concurrency: { type: 'string' },
   seed: { type: 'string' },
@@ -89,8 +90,6 @@ type Values = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
 function settingsFrom(values: Values): InjectSettings {
   if (!values.image) throw new UsageError('inject: give the repo image with --image TAG (see `bugbench images`)');
   if (!values.strategy) throw new UsageError(`inject: give --strategy, one of ${STRATEGIES.join(', ')}`);
-  const policy = (values.policy ?? defaultPolicy()) as PolicyName;
-  if (policy !== 'anthropic' && policy !== 'offline') throw new UsageError(`inject: --policy must be anthropic or offline, got "${policy}"`);
   const params: CheckParams = {
     minPassingTests: positiveInt('min-passing', values['min-passing']) ?? DEFAULT_CHECK_PARAMS.minPassingTests,
     minChangedFiles: positiveInt('min-changed-files', values['min-changed-files'], 1) ?? DEFAULT_CHECK_PARAMS.minChangedFiles,
@@ -103,8 +102,7 @@ function settingsFrom(values: Values): InjectSettings {
   return {
     image: values.image,
     strategy: values.strategy as InjectStrategy,
-    policy,
-    model: values.model,
+    ...policySettings('inject', values),
     n: positiveInt('n', values.n, 1) ?? 1,
     concurrency: positiveInt('concurrency', values.concurrency, 1) ?? 2,
     seed: positiveInt('seed', values.seed) ?? 0,

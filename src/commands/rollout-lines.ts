@@ -8,6 +8,12 @@ function whereText(where: RolloutWhere | undefined): string {
   return text ? ` [${text}]` : '';
 }
 
+/** Dollars when the model has a price; tokens alone when it costs nothing (a self-hosted model at the default price 0). */
+function spendText(event: Extract<RolloutEvent, { type: 'finished' }>): string {
+  if (event.costUsd > 0 || event.tokens === undefined) return `$${event.costUsd.toFixed(4)}, `;
+  return `${event.tokens} tokens${event.estimatedTokens ? ' (estimated)' : ''}, `;
+}
+
 export function rolloutLine(tag: string, event: RolloutEvent): string | undefined {
   switch (event.type) {
     case 'rollout-started':
@@ -22,7 +28,7 @@ export function rolloutLine(tag: string, event: RolloutEvent): string | undefine
     case 'error':
       return `[${tag}] error: ${oneLine(event.message, 160)}`;
     case 'finished':
-      return `[${tag}] finished: ${event.reason} after ${event.steps} step(s), $${event.costUsd.toFixed(4)}, ${(event.durationMs / 1000).toFixed(1)} s${event.detail ? ` — ${oneLine(event.detail, 120)}` : ''}`;
+      return `[${tag}] finished: ${event.reason} after ${event.steps} step(s), ${spendText(event)}${(event.durationMs / 1000).toFixed(1)} s${event.detail ? ` — ${oneLine(event.detail, 120)}` : ''}`;
     default:
       return undefined;
   }

@@ -1,11 +1,12 @@
 /**
- * `bugbench solve <bug-id> [-k K] [--policy anthropic|offline] [--solver oracle|partial|noop|mix]
- *   [--statement template|report] [--alpha A] [--concurrency C] [--seed X] [--model M] [--max-steps N]
+ * `bugbench solve <bug-id> [-k K] [--policy anthropic|openai|offline] [--model M] [--base-url URL] [--api-key KEY]
+ *   [--price-in USD] [--price-out USD] [--solver oracle|partial|noop|mix] [--statement template|report] [--alpha A]
+ *   [--concurrency C] [--seed X] [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD]
  *   [--cluster slurm [--tasks T]] [--json]`
  */
 import { SOLVER_CHOICES, type SolverChoice } from '../agent/offline/solver.js';
 import { UsageError } from '../errors.js';
-import { defaultPolicy, POLICIES, type PolicyName } from '../pipeline/policy.js';
+import { POLICY_FLAGS, policySettings } from './policy-flags.js';
 import { submitClusterSolve } from '../pipeline/cluster-run.js';
 import { DEFAULT_SOLVE, solveBug, summarizeSolve, type SolveResult, type SolveSettings, type StatementKind } from '../pipeline/solve.js';
 import { openWorkspace } from '../pipeline/startup.js';
@@ -26,16 +27,16 @@ export async function solveCommand(args: string[]): Promise<number> {
     args,
     {
       k: { type: 'string', short: 'k' },
-      policy: { type: 'string' },
+      ...POLICY_FLAGS,
       solver: { type: 'string' },
       statement: { type: 'string' },
       alpha: { type: 'string' },
       concurrency: { type: 'string' },
       seed: { type: 'string' },
-      model: { type: 'string' },
       'max-steps': { type: 'string' },
       'max-tokens': { type: 'string' },
       budget: { type: 'string' },
+      'run-budget': { type: 'string' },
       cluster: { type: 'string' },
       tasks: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -52,15 +53,15 @@ export async function solveCommand(args: string[]): Promise<number> {
     bugId,
     k: positiveInt('k', values.k, 1) ?? DEFAULT_SOLVE.k,
     concurrency: positiveInt('concurrency', values.concurrency, 1) ?? DEFAULT_SOLVE.concurrency,
-    policy: oneOf<PolicyName>('policy', values.policy, POLICIES, defaultPolicy()),
+    ...policySettings('solve', values),
     solver: oneOf<SolverChoice>('solver', values.solver, SOLVER_CHOICES, DEFAULT_SOLVE.solver),
     statement: values.statement === undefined ? undefined : oneOf<StatementKind>('statement', values.statement, ['template', 'report'], 'template'),
     alpha,
     seed: positiveInt('seed', values.seed) ?? DEFAULT_SOLVE.seed,
-    model: values.model,
     maxSteps: positiveInt('max-steps', values['max-steps'], 1) ?? DEFAULT_SOLVE.maxSteps,
     maxTokens: positiveInt('max-tokens', values['max-tokens'], 1),
     budgetUsd: positiveNumber('budget', values.budget),
+    runBudgetUsd: positiveNumber('run-budget', values['run-budget']),
   };
   if (values.cluster !== undefined && values.cluster !== 'slurm') throw new UsageError(`solve: --cluster must be slurm, got "${values.cluster}"`);
   const tasks = positiveInt('tasks', values.tasks, 1);

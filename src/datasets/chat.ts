@@ -15,7 +15,7 @@ export interface ToolCall {
 
 export type ChatMessage =
   | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string; tool_calls?: ToolCall[] }
+  | { role: 'assistant'; content: string; reasoning_content?: string; tool_calls?: ToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 /** Where a chat message came from: its place in the recorded messages, and the block for a tool result. */
@@ -41,9 +41,12 @@ export function chatMessagesWithSource(system: string, messages: Message[]): { c
     }
     if (message.role === 'assistant') {
       const calls = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+      // Reasoning a server streamed apart from the answer goes where reasoning models' chat templates read it.
+      const reasoning = message.content.flatMap((b) => (b.type === 'reasoning' ? [b.text] : [])).join('\n');
       const chat: ChatMessage = {
         role: 'assistant',
         content: textOf(message.content),
+        ...(reasoning ? { reasoning_content: reasoning } : {}),
         ...(calls.length > 0 ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.input) } })) } : {}),
       };
       out.push({ chat, source: { message: index } });

@@ -4,7 +4,10 @@
  * trainer reads — system, task, the assistant's turns with their reasoning
  * text and tool calls, each tool's result — with the tools' JSON schemas.
  * The reasoning text is kept: BugPilot (5.2) found students trained without
- * it do far worse.
+ * it do far worse. Reasoning a server streamed apart from the answer (vLLM's
+ * `reasoning_content`) goes in the assistant message's `reasoning_content`,
+ * the field chat templates of reasoning models read. Each line names the
+ * policy, model and server that wrote the trajectory.
  *
  * The offline solvers are scripts that bugbench hands the fix: their
  * "successful" trajectories teach nothing a model should imitate, so they are
@@ -51,6 +54,8 @@ export function sftLines(store: Store, bug: BugRecord, attempts: AttemptRecord[]
         bug_id: bug.id,
         attempt_id: attempt.id,
         solver: attempt.solver,
+        // Who wrote the trajectory (older attempts name only the model: the run has the policy).
+        model: { policy: attempt.policy ?? store.get('runs', attempt.runId)?.policy ?? null, name: attempt.solver, base_url: attempt.baseUrl ?? store.get('runs', attempt.runId)?.baseUrl ?? null },
         statement: attempt.statement,
         messages: chatMessages(trajectory.system, trajectory.messages),
         tools: toolSchemas(trajectory.tools ?? []),

@@ -18,6 +18,7 @@ import { writeFileAtomic } from '../store/atomic.js';
 import { readJsonFile } from '../store/json-file.js';
 import { bugFolder, checkFolder, type Analysis, type BugRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
+import type { Budget } from '../agent/budget.js';
 import { askModel, textModel, type ModelSettings } from './policy.js';
 
 export const TOKENIZER = 'o200k_base (gpt-tokenizer)';
@@ -70,7 +71,8 @@ export function readReport(store: Store, id: string): string | undefined {
   return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
 }
 
-export async function analyseBug(store: Store, id: string, settings: ModelSettings, signal?: AbortSignal): Promise<Analysis> {
+/** `budget`: the run's, when the analysis is part of one (its cost counts against the run's cap). */
+export async function analyseBug(store: Store, id: string, settings: ModelSettings, signal?: AbortSignal, budget?: Budget): Promise<Analysis> {
   const bug = store.get('bugs', id);
   if (!bug) throw new RecordNotFoundError('bugs', id);
   const failures = failingOutput(store, bug);
@@ -82,10 +84,10 @@ export async function analyseBug(store: Store, id: string, settings: ModelSettin
   let categoryReason: string | null = null;
   if (model) {
     try {
-      const written = await askModel(model, 'You write clear, factual bug reports.', renderPrompt('bug-report', { failures }), signal);
+      const written = await askModel(model, 'You write clear, factual bug reports.', renderPrompt('bug-report', { failures }), signal, budget);
       report = written.text;
       costUsd += written.costUsd;
-      const judged = await askModel(model, 'You sort software bugs into kinds.', renderPrompt('bug-category', { report, patch: patch.slice(0, 60_000) }), signal);
+      const judged = await askModel(model, 'You sort software bugs into kinds.', renderPrompt('bug-category', { report, patch: patch.slice(0, 60_000) }), signal, budget);
       costUsd += judged.costUsd;
       const parsed = parseCategory(judged.text);
       if (parsed) [category, categoryReason] = [parsed.category, parsed.reason];

@@ -2,6 +2,7 @@
  * `bugbench doctor`: what this machine has of what bugbench needs, and with
  * `fix`, making what can be made (engine, base image, sample images).
  */
+import { availablePolicies, type PolicyName } from '../agent/policies.js';
 import { errorMessage } from '../errors.js';
 import type { Progress } from '../progress.js';
 import { BASE_IMAGE, ensureBaseImage } from '../sandbox/base-image.js';
@@ -20,6 +21,8 @@ export interface DoctorReport {
   baseImage: { ok: boolean; tag: string };
   sampleImages: { tag: string; ok: boolean }[];
   anthropicKey: boolean;
+  /** The policies this machine is set up for, the default first (offline always). */
+  policies?: PolicyName[];
   /** The configured training engine (slurm, ray or local) and whether it answers; not needed for a healthy report. */
   cluster: ClusterHealth;
 }
@@ -40,6 +43,7 @@ export async function diagnose(): Promise<DoctorReport> {
     baseImage: { ok: false, tag: BASE_IMAGE },
     sampleImages: samples.map((s) => ({ tag: `bugbench/repo-${s.name}:latest`, ok: false })),
     anthropicKey: Boolean(process.env.ANTHROPIC_API_KEY),
+    policies: availablePolicies(),
     cluster: { ok: false, detail: 'not checked yet' },
   };
   try {

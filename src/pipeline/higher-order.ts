@@ -152,7 +152,7 @@ export async function buildHigherOrder(settings: HigherOrderSettings, deps: Deps
         repo: parent.repo,
         baseCommit: parent.baseCommit,
         strategy: parent.strategy,
-        policy: parent.policy,
+        policy: attempt.policy ?? parent.policy,
         model: attempt.solver,
         order: parent.order + 1,
         parentId,
@@ -161,7 +161,7 @@ export async function buildHigherOrder(settings: HigherOrderSettings, deps: Deps
         rollout: attempt.id,
         trajectory: join('runs', attempt.runId, `${attempt.id}.jsonl`),
         params: { ...DEFAULT_CHECK_PARAMS, ...artifact.meta?.params },
-        extraMeta: { attemptId: attempt.id, solver: attempt.solver },
+        extraMeta: { attemptId: attempt.id, solver: attempt.solver, baseUrl: attempt.baseUrl ?? null },
       });
       made.set(fingerprint, bug.id);
       report({ type: 'bug-added', bug, attempt });

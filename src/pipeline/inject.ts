@@ -11,7 +11,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { Budget } from '../agent/budget.js';
-import { AnthropicModel } from '../agent/anthropic-model.js';
+import { identityOf, verifyPolicy, type ModelSettings } from '../agent/policies.js';
 import { rolloutSeed } from '../agent/offline/rng.js';
 import { injectionPrompts } from '../agent/prompts.js';
 import { DEFAULT_TOOL_OPTIONS } from '../agent/tools.js';
@@ -41,7 +41,7 @@ export { runDir } from './run-orchestrator.js';
 export type { InjectedBug } from './events.js';
 
 /** What a run is: plain data, kept in its record as it is, so `--resume` runs the rest the same way. */
-export interface InjectSettings {
+export interface InjectSettings extends ModelSettings {
   image: string;
   strategy: InjectStrategy;
   policy: PolicyName;
@@ -100,17 +100,14 @@ async function prepare(settings: InjectSettings, docker: Docker): Promise<ImageF
   }
   if (settings.policy === 'offline' && needsModel(settings.strategy)) {
     throw new UsageError(
-      `the ${settings.strategy} strategy needs a model: it asks an agent to write a feature or a deliberate bug, which the offline policy cannot do; use --policy anthropic with ANTHROPIC_API_KEY set`,
+      `the ${settings.strategy} strategy needs a model: it asks an agent to write a feature or a deliberate bug, which the offline policy cannot do; use --policy anthropic with ANTHROPIC_API_KEY set, or --policy openai with --base-url and --model`,
     );
   }
   if (!Number.isInteger(settings.n) || settings.n < 1) throw new UsageError('-n must be a positive integer');
   if (!Number.isInteger(settings.concurrency) || settings.concurrency < 1) throw new UsageError('--concurrency must be a positive integer');
   const image = await inspectRepoImage(docker, settings.image);
   if (!image.commit) throw new UsageError(`image ${settings.image} has no bugbench.commit label; build it with \`bugbench images build\``);
-  if (settings.policy === 'anthropic') {
-    const probe = new AnthropicModel({ model: settings.model, maxTokens: settings.maxTokens });
-    await probe.verify();
-  }
+  await verifyPolicy(settings);
   return { baseCommit: image.commit, imageId: image.imageId, repo: image.repo };
 }
 
@@ -125,7 +122,8 @@ export async function createInjectionRun(settings: InjectSettings, deps: Deps, c
   const { store } = deps;
   const facts = await prepare(settings, deps.docker ?? dockerClient());
   const runId = newRunId('run');
-  const run = { kind: 'inject', image: settings.image, strategy: settings.strategy, policy: settings.policy, model: modelName(settings), n: settings.n, options: { ...settings } } as const;
+  // The settings are kept as they are: they never hold an API key (the flag sets this process's environment).
+  const run = { kind: 'inject', image: settings.image, strategy: settings.strategy, policy: settings.policy, model: modelName(settings), baseUrl: identityOf(settings, '').baseUrl, n: settings.n, options: { ...settings } } as const;
   recordRun(store, runId, { ...run, ...(cluster ? { cluster } : {}) }, { role: 'injector', prefix: 'r' }, (tx) => {
     const now = new Date().toISOString();
     const seen = tx.get('images', settings.image);
@@ -191,11 +189,13 @@ async function runShare(runId: string, settings: InjectSettings, facts: ImageFac
   const { store } = deps;
   const runBudget = new Budget(settings.runBudgetUsd);
   runBudget.add(store.all('rollouts').reduce((sum, r) => (r.runId === runId ? sum + r.costUsd : sum), 0));
+  // BugPilot's analyses of the run's bugs were paid from its budget too.
+  runBudget.add(store.all('bugs').reduce((sum, b) => (b.runId === runId && b.order === 1 ? sum + (b.analysis?.costUsd ?? 0) : sum), 0));
   const work: Work[] = [...recheck.map((id) => ({ recheck: id })), ...indices.map((index) => ({ index }))];
   await runItems(settings.image, settings.concurrency, work, deps, report, async (item, floor) => {
     // The checks of a bug are placed like a rollout; a verdict from an engine that was lost is replaced by the next try's.
     const check = (bugId: string, rolloutId: string) =>
-      floor.engines.run(`${rolloutId}-check`, (placement) => checkOn(placement, bugId, rolloutId, settings, deps, report));
+      floor.engines.run(`${rolloutId}-check`, (placement) => checkOn(placement, bugId, rolloutId, settings, runBudget, deps, report));
     if ('recheck' in item) {
       const bug = store.get('bugs', item.recheck)!;
       return check(bug.id, bug.rollout ?? bug.id);
@@ -207,7 +207,7 @@ async function runShare(runId: string, settings: InjectSettings, facts: ImageFac
 }
 
 /** A bug's checks on one placement; a valid bug then gets BugPilot's analysis from the run's own policy (`bugbench analyse` redoes a failed one). */
-async function checkOn(placement: Placement, bugId: string, rolloutId: string, settings: InjectSettings, deps: Deps, report: Report): Promise<void> {
+async function checkOn(placement: Placement, bugId: string, rolloutId: string, settings: InjectSettings, runBudget: Budget, deps: Deps, report: Report): Promise<void> {
   const { store } = deps;
   const { bug } = await checkStoredBug(
     { bugId, parallelism: settings.checkParallelism ?? 2, runId: `${rolloutId}-check` },
@@ -216,7 +216,7 @@ async function checkOn(placement: Placement, bugId: string, rolloutId: string, s
   );
   await placement.confirm();
   let analysisError: string | undefined;
-  if (bug.check?.valid) await analyseBug(store, bug.id, settings, deps.signal).catch((error: unknown) => (analysisError = errorMessage(error)));
+  if (bug.check?.valid) await analyseBug(store, bug.id, settings, deps.signal, runBudget).catch((error: unknown) => (analysisError = errorMessage(error)));
   report({ type: 'bug', bug: { ...injectedBug(store, store.get('bugs', bug.id) ?? bug), ...(analysisError ? { analysisError } : {}) } });
 }
 
@@ -294,7 +294,7 @@ async function injectionRollout(
     rollout: rolloutId,
     trajectory: outcome.trajectory,
     params: settings.params,
-    extraMeta: { prompt, seed: settings.policy === 'offline' ? rolloutSeed(settings.seed, index) : null },
+    extraMeta: { prompt, seed: settings.policy === 'offline' ? rolloutSeed(settings.seed, index) : null, baseUrl: identityOf(settings, '').baseUrl },
   });
   report({ type: 'bug-added', bug });
   return bug.id;

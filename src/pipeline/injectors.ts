@@ -6,18 +6,17 @@
  * working feature and hands in only how it ran the tests; bugbench finds the
  * bug afterwards (BugPilot's FeatAdd).
  */
-import { AnthropicModel, DEFAULT_MODEL } from '../agent/anthropic-model.js';
 import { artifactSubmitHandler } from '../agent/artifact-submit.js';
 import { FEATURE_SUBMIT, featureSubmitHandler } from '../agent/feature-submit.js';
 import type { ToolDefinition } from '../agent/messages.js';
 import type { Model } from '../agent/model.js';
 import { offlineInjector, type OfflineStrategy } from '../agent/offline/injector.js';
 import { OfflineModel } from '../agent/offline/offline-model.js';
+import { policyModel, policyModelName, type ModelSettings } from '../agent/policies.js';
 import { Rng, rolloutSeed } from '../agent/offline/rng.js';
 import { INJECTOR_SUBMIT, type SubmitHandler } from '../agent/tools.js';
 import type { CheckParams } from '../bugs/meta.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import type { PolicyName } from './policy.js';
 
 export const STRATEGIES = ['removal', 'history', 'removal+history', 'direct', 'featadd', 'buginstruct'] as const;
 export type InjectStrategy = (typeof STRATEGIES)[number];
@@ -38,22 +37,18 @@ export function promptOf(strategy: InjectStrategy, seed: number, index: number):
   return new Rng(rolloutSeed(seed ^ 0x5bd1e995, index)).next() < 0.5 ? 'removal' : 'history';
 }
 
-export interface InjectorSettings {
+export interface InjectorSettings extends ModelSettings {
   strategy: InjectStrategy;
-  policy: PolicyName;
-  model?: string;
-  maxTokens?: number;
   seed: number;
   params: CheckParams;
 }
 
 export function modelName(settings: InjectorSettings): string {
-  return settings.policy === 'anthropic' ? (settings.model ?? DEFAULT_MODEL) : `offline/${settings.strategy}`;
+  return policyModelName(settings, `offline/${settings.strategy}`);
 }
 
 export function injectorModel(settings: InjectorSettings, index: number, prompt: InjectPrompt): Model {
-  if (settings.policy === 'anthropic') return new AnthropicModel({ model: settings.model ?? DEFAULT_MODEL, maxTokens: settings.maxTokens });
-  return new OfflineModel(
+  return policyModel(settings) ?? new OfflineModel(
     `offline/${prompt}`,
     offlineInjector({
       strategy: prompt as OfflineStrategy,

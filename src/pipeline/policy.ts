@@ -1,32 +1,35 @@
-/** Which policy drives the agents, and asking a model for text outside an agent loop (reports, categories). */
-import { AnthropicModel, DEFAULT_MODEL } from '../agent/anthropic-model.js';
+/** Which policy drives the agents (the table is agent/policies.ts), and asking a model for text outside an agent loop (reports, categories). */
+import { Budget, BudgetExhaustedError, SpendGate } from '../agent/budget.js';
 import type { Model } from '../agent/model.js';
+import { policyModel, type ModelSettings } from '../agent/policies.js';
 
-export type PolicyName = 'anthropic' | 'offline';
-export const POLICIES: PolicyName[] = ['anthropic', 'offline'];
+export { defaultPolicy, POLICIES, type ModelSettings, type PolicyName } from '../agent/policies.js';
 
-export function defaultPolicy(env: NodeJS.ProcessEnv = process.env): PolicyName {
-  return env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline';
-}
-
-export interface ModelSettings {
-  policy: PolicyName;
-  model?: string;
-  maxTokens?: number;
-}
-
-/** The model of an `anthropic` policy; undefined for the offline one. */
+/** The model of a policy that plays one; undefined for the offline one. */
 export function textModel(settings: ModelSettings): Model | undefined {
-  return settings.policy === 'anthropic' ? new AnthropicModel({ model: settings.model ?? DEFAULT_MODEL, maxTokens: settings.maxTokens }) : undefined;
+  return policyModel(settings);
 }
 
-/** One answer of a model to one prompt, with what it cost. */
-export async function askModel(model: Model, system: string, prompt: string, signal?: AbortSignal): Promise<{ text: string; costUsd: number }> {
-  const turn = await model.query({ system, messages: [{ role: 'user', content: prompt }], tools: [] }, {}, signal);
+/** One answer of a model to one prompt, with what it cost; a `budget` (the run's) is kept like an agent's turn. */
+export async function askModel(model: Model, system: string, prompt: string, signal?: AbortSignal, budget?: Budget): Promise<{ text: string; costUsd: number }> {
+  if (budget?.exhausted) throw new BudgetExhaustedError(`the run spent its $${budget.limitUsd} budget`);
+  const request = { system, messages: [{ role: 'user' as const, content: prompt }], tools: [] };
+  const gate = await SpendGate.open(model, request, [budget]);
+  let costUsd: number;
+  let turn;
+  try {
+    turn = await model.query({ ...request, gate }, {}, signal);
+    costUsd = model.costOf(turn.usage);
+  } catch (error) {
+    gate?.release();
+    throw error;
+  }
+  if (gate) gate.settle(costUsd);
+  else budget?.add(costUsd);
   const text = turn.content
     .filter((b): b is { type: 'text'; text: string } => b.type === 'text')
     .map((b) => b.text)
     .join('')
     .trim();
-  return { text, costUsd: model.costOf(turn.usage) };
+  return { text, costUsd };
 }

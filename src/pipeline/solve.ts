@@ -8,10 +8,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AnthropicModel, DEFAULT_MODEL } from '../agent/anthropic-model.js';
 import { Budget } from '../agent/budget.js';
 import type { Model } from '../agent/model.js';
 import { OfflineModel } from '../agent/offline/offline-model.js';
+import { identityOf, policyModel, usesModel, verifyPolicy, type ModelSettings } from '../agent/policies.js';
 import { Rng, rolloutSeed } from '../agent/offline/rng.js';
 import { offlineSolver, solverPlan, type OfflineSolver, type SolverChoice } from '../agent/offline/solver.js';
 import { solverPrompts, templateStatement } from '../agent/prompts.js';
@@ -39,7 +39,7 @@ export type { AttemptSummary } from './events.js';
 export type StatementKind = 'template' | 'report';
 
 /** What a solve run is: plain data, kept in its record as it is. */
-export interface SolveSettings {
+export interface SolveSettings extends ModelSettings {
   bugId: string;
   k: number;
   concurrency: number;
@@ -54,6 +54,8 @@ export interface SolveSettings {
   maxSteps: number;
   maxTokens?: number;
   budgetUsd?: number;
+  /** Dollars the whole run may spend, shared by its attempts. */
+  runBudgetUsd?: number;
 }
 
 export const DEFAULT_SOLVE: Omit<SolveSettings, 'policy' | 'bugId'> = {
@@ -104,8 +106,7 @@ export function specOf(store: Store, bug: BugRecord): TestSpec {
 }
 
 function makeSolverModel(settings: SolveSettings, kind: OfflineSolver, fix: string, oracleTests: string | undefined, seed: number): Model {
-  if (settings.policy === 'anthropic') return new AnthropicModel({ model: settings.model ?? DEFAULT_MODEL, maxTokens: settings.maxTokens });
-  return new OfflineModel(`offline/${kind}`, offlineSolver({ kind, fix, oracleTests, rng: new Rng(seed) }));
+  return policyModel(settings) ?? new OfflineModel(`offline/${kind}`, offlineSolver({ kind, fix, oracleTests, rng: new Rng(seed) }));
 }
 
 /** What every attempt of a run shares: the tests that judge it, the task text, the fix the offline solvers know, who solves each attempt. */
@@ -127,7 +128,7 @@ async function solveContext(store: Store, settings: SolveSettings, verifyModel =
   if (!Number.isInteger(settings.k) || settings.k < 1) throw new UsageError('-k must be a positive integer');
   const spec = specOf(store, bug);
   const artifact = loadArtifact(store.abs(bugFolder(bug.id)));
-  if (verifyModel && settings.policy === 'anthropic') await new AnthropicModel({ model: settings.model, maxTokens: settings.maxTokens }).verify();
+  if (verifyModel) await verifyPolicy(settings);
   const statementKind = settings.statement ?? (REPORT_STRATEGIES.includes(bug.strategy) ? 'report' : 'template');
   const statement = await statementOf(store, bug, artifact, statementKind, settings);
   const { system, task } = solverPrompts(statement);
@@ -142,13 +143,14 @@ export async function createSolveRun(settings: SolveSettings, deps: Deps, cluste
   const { store } = deps;
   const { bug, statementKind, plan } = await solveContext(store, settings, true);
   const runId = newRunId('solve');
-  const solverName = (i: number) => (settings.policy === 'anthropic' ? (settings.model ?? DEFAULT_MODEL) : `offline/${plan[i]}`);
+  const who = (i: number) => identityOf(settings, `offline/${plan[i]}`);
   const run = {
     kind: 'solve',
     image: bug.image,
-    strategy: settings.policy === 'anthropic' ? 'model' : settings.solver,
+    strategy: usesModel(settings.policy) ? 'model' : settings.solver,
     policy: settings.policy,
-    model: settings.policy === 'anthropic' ? (settings.model ?? DEFAULT_MODEL) : `offline/${settings.solver}`,
+    model: identityOf(settings, `offline/${settings.solver}`).model,
+    baseUrl: identityOf(settings, '').baseUrl,
     n: settings.k,
     options: { ...settings, statement: statementKind },
     ...(cluster ? { cluster } : {}),
@@ -161,7 +163,9 @@ export async function createSolveRun(settings: SolveSettings, deps: Deps, cluste
         bugId: bug.id,
         runId,
         index: i,
-        solver: solverName(i),
+        solver: who(i).model,
+        policy: settings.policy,
+        baseUrl: who(i).baseUrl,
         statement: statementKind,
         status: 'pending',
         solved: null,
@@ -208,12 +212,15 @@ export async function runSolveShare(runId: string, indices: number[], deps: Deps
 async function runAttempts(runId: string, indices: number[], settings: SolveSettings, deps: Deps, report: Report): Promise<void> {
   const context = await solveContext(deps.store, settings);
   const sides = new SolveSides(deps.store, runId, context.bug, context.artifact, indices.length);
+  // The run's cap is shared by its attempts (and counts what earlier tries of this run spent).
+  const runBudget = new Budget(settings.runBudgetUsd);
+  runBudget.add(deps.store.all('rollouts').reduce((sum, r) => (r.runId === runId ? sum + r.costUsd : sum), 0));
   const onAbort = () => void sides.close();
   deps.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     await runItems(context.bug.image, settings.concurrency, indices, deps, report, (i, floor) =>
       new Promise<void>((agentEnded, failed) => {
-        const whole = floor.engines.run(`${runId}-a${i + 1}`, (placement) => attemptOn({ runId, i, settings, context, sides, floor, placement, agentEnded }, deps, report));
+        const whole = floor.engines.run(`${runId}-a${i + 1}`, (placement) => attemptOn({ runId, i, settings, context, sides, runBudget, floor, placement, agentEnded }, deps, report));
         floor.linger(whole);
         whole.then(() => agentEnded(), failed);
       }),
@@ -230,6 +237,7 @@ interface AttemptPlace {
   settings: SolveSettings;
   context: SolveContext;
   sides: SolveSides;
+  runBudget: Budget;
   floor: RunFloor;
   placement: Placement;
   agentEnded: () => void;
@@ -256,6 +264,7 @@ async function attemptOn(place: AttemptPlace, deps: Deps, report: Report): Promi
     task: context.task,
     maxSteps: settings.maxSteps,
     budget: new Budget(settings.budgetUsd),
+    runBudget: place.runBudget,
     sandbox: () => containers.take(),
     submit: (sandbox) => ({ definition: SOLVER_SUBMIT, handle: solverSubmitHandler(sandbox, patchPath) }),
     signal: placement.signal,

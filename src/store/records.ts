@@ -109,6 +109,8 @@ export interface RunRecord {
   strategy: string;
   policy: string;
   model: string;
+  /** The server of an openai run (an anthropic run's when ANTHROPIC_BASE_URL was set); never its key. */
+  baseUrl?: string | null;
   n: number;
   /** Everything needed to run it again (`inject --resume`). */
   options: Record<string, unknown>;
@@ -171,6 +173,9 @@ export interface AttemptRecord {
   index: number;
   /** The offline solver variant (oracle, partial, noop) or the model. */
   solver: string;
+  /** The policy that played the solver, and its server (openai). */
+  policy?: string;
+  baseUrl?: string | null;
   statement: 'template' | 'report';
   status: 'pending' | 'running' | 'evaluated' | 'unsubmitted' | 'cancelled' | 'interrupted';
   solved: boolean | null;

@@ -65,7 +65,11 @@ export function imageEngines(tag: string, id: string, engines: readonly EngineSt
 
 export function ImagesScreen({ state, build, rows, columns }: { state: ViewState; build: ImageBuildState; rows: number; columns: number }) {
   const selected = state.images[state.cursor];
-  const policy = state.report?.anthropicKey ? 'anthropic (ANTHROPIC_API_KEY set)' : 'offline (no ANTHROPIC_API_KEY)';
+  const policy = state.report?.anthropicKey
+    ? 'anthropic (ANTHROPIC_API_KEY set)'
+    : state.report?.policies?.includes('openai')
+      ? 'openai (OPENAI_BASE_URL set)'
+      : 'offline (no ANTHROPIC_API_KEY or OPENAI_BASE_URL)';
   const tagWidth = Math.min(40, Math.max(8, ...state.images.map((i) => i.tag.length)));
   const repoWidth = Math.min(16, Math.max(4, ...state.images.map((i) => i.repo.length)));
   // A long list shows a window that keeps the selection in view.

@@ -3,6 +3,13 @@ import { Box, Text } from 'ink';
 import { MODEL_STRATEGIES } from '../pipeline/injectors.js';
 import { FIELDS, formErrors, type FieldId } from './run-form.js';
 import type { ViewState } from './state.js';
+import type { PolicyName } from '../agent/policies.js';
+
+const POLICY_NOTE: Record<PolicyName, string> = {
+  anthropic: 'ANTHROPIC_API_KEY is set',
+  openai: 'the server at OPENAI_BASE_URL, model OPENAI_MODEL',
+  offline: 'no model (set ANTHROPIC_API_KEY or OPENAI_BASE_URL)',
+};
 
 const LABEL_WIDTH = Math.max(...FIELDS.map((f) => f.label.length)) + 1;
 
@@ -11,7 +18,7 @@ export function InjectSetupScreen({ state, running }: { state: ViewState; runnin
   const { form } = state;
   const errors = formErrors(form);
   const wrong = Object.keys(errors).length;
-  const value = (id: FieldId): string => (id === 'strategy' ? `‹ ${form.strategy} ›` : form.values[id]);
+  const value = (id: FieldId): string => (id === 'strategy' ? `‹ ${form.strategy} ›` : id === 'policy' ? `‹ ${form.policy} ›` : form.values[id]);
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold wrap="truncate-end">
@@ -29,15 +36,11 @@ export function InjectSetupScreen({ state, running }: { state: ViewState; runnin
             </Text>
             {field.id === 'strategy' && MODEL_STRATEGIES.includes(form.strategy) && !error ? <Text dimColor> (a model)</Text> : null}
             {field.hint && !error ? <Text dimColor> {field.hint}</Text> : null}
+            {field.id === 'policy' ? <Text dimColor> {POLICY_NOTE[form.policy]}</Text> : null}
             {error ? <Text color="red"> {error}</Text> : null}
           </Text>
         );
       })}
-      <Text wrap="truncate-end">
-        {'  '}
-        {'policy'.padEnd(LABEL_WIDTH)}
-        {form.policy === 'anthropic' ? 'anthropic (ANTHROPIC_API_KEY is set)' : 'offline (no ANTHROPIC_API_KEY)'}
-      </Text>
       <Text dimColor={wrong === 0 && !running} color={wrong > 0 || running ? 'yellow' : undefined} wrap="truncate-end">
         {running
           ? 'A run is going: see Rollouts (3); a new one can start when it ends.'

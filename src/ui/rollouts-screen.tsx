@@ -40,8 +40,9 @@ function fit(text: string, width: number): string {
 /** One rollout in one line of `width` columns. */
 export function rolloutRow(view: RolloutView, runDone: boolean, policy: string, width: number, now = Date.now()): string {
   const elapsed = view.durationMs ?? (view.startedAt !== null ? now - view.startedAt : 0);
-  // The offline policy costs nothing and its token counts are estimates: neither is shown.
-  const spend = policy === 'offline' ? '' : ` $${view.costUsd.toFixed(3)} ${(view.tokens / 1000).toFixed(1)}k`;
+  // The offline policy costs nothing and its token counts are estimates: neither is shown. A model priced at 0 shows its tokens alone (~: counted by bugbench).
+  const tokens = `${view.estimated ? '~' : ''}${(view.tokens / 1000).toFixed(1)}k`;
+  const spend = policy === 'offline' ? '' : view.costUsd > 0 ? ` $${view.costUsd.toFixed(3)} ${tokens}` : ` ${tokens} tok`;
   const checks = view.checks.map((c) => VERDICT_MARKS[c.verdict] ?? '?').join('');
   const verdict = view.bug ? (view.bug.valid ? (view.bug.status === 'duplicate' ? 'DUP' : 'VALID') : view.bug.status === 'cancelled' ? 'CANCELLED' : `✗ ${view.bug.failedCheck}`) : view.checking ? `${view.checking}…` : '';
   const head = `${view.tag.padEnd(4)} ${fit(statusText(view, runDone), 13)} ${clock(elapsed).padStart(5)}${spend} ${checks.padEnd(9)} ${verdict}`;

@@ -1,5 +1,6 @@
 /**
- * The Run screen's form as pure state: a strategy and the run's numbers, kept
+ * The Run screen's form as pure state: a strategy, the policy (among those
+ * this machine is set up for) and the run's numbers, kept
  * as the text typed so that a wrong value stays on screen, next to what is
  * wrong with it, until it is fixed. Nothing starts while any field is wrong.
  */
@@ -11,7 +12,7 @@ export const MAX_BUGS = 200;
 export const MAX_CONCURRENCY = 16;
 
 export type NumberField = 'n' | 'concurrency' | 'seed' | 'minPassingTests' | 'minChangedFiles' | 'minFailingTests' | 'testTimeoutSec' | 'buggyRuns' | 'maxWeakenedTests';
-export type FieldId = 'strategy' | NumberField;
+export type FieldId = 'strategy' | 'policy' | NumberField;
 
 export interface FieldInfo {
   id: FieldId;
@@ -31,21 +32,25 @@ export const FIELDS: FieldInfo[] = [
   { id: 'testTimeoutSec', label: 'test run limit', hint: 's' },
   { id: 'buggyRuns', label: 'buggy-state runs' },
   { id: 'maxWeakenedTests', label: 'max weakened tests', hint: 'empty: no limit' },
+  { id: 'policy', label: 'policy' },
 ];
 
 export interface RunForm {
   strategy: InjectStrategy;
   policy: PolicyName;
+  /** The policies ←/→ choose from: those set up here (ANTHROPIC_API_KEY, OPENAI_BASE_URL), and offline. */
+  policies: PolicyName[];
   /** Index into FIELDS. */
   focus: number;
   values: Record<NumberField, string>;
 }
 
-export function newRunForm(seed = 0): RunForm {
+export function newRunForm(seed = 0, policies: PolicyName[] = ['offline']): RunForm {
   const p = DEFAULT_CHECK_PARAMS;
   return {
     strategy: 'removal',
-    policy: 'offline',
+    policy: policies[0] ?? 'offline',
+    policies,
     focus: 0,
     values: {
       n: '3',
@@ -95,16 +100,21 @@ export function reduceForm(form: RunForm, key: FormKey): RunForm {
         const i = STRATEGIES.indexOf(form.strategy);
         return { ...form, strategy: STRATEGIES[(i + key.delta + STRATEGIES.length) % STRATEGIES.length]! };
       }
+      if (field === 'policy') {
+        const choices = form.policies.length > 0 ? form.policies : [form.policy];
+        const i = Math.max(0, choices.indexOf(form.policy));
+        return { ...form, policy: choices[(i + key.delta + choices.length) % choices.length]! };
+      }
       const { min, max } = BOUNDS[field];
       const text = form.values[field];
       const current = /^\d+$/.test(text) ? Number(text) : min;
       return withValue(form, field, String(Math.min(max, Math.max(min, current + key.delta))));
     }
     case 'type':
-      if (field === 'strategy' || !/^\d$/.test(key.char)) return form;
+      if (field === 'strategy' || field === 'policy' || !/^\d$/.test(key.char)) return form;
       return withValue(form, field, form.values[field] === '0' ? key.char : (form.values[field] + key.char).slice(0, 10));
     case 'erase':
-      return field === 'strategy' ? form : withValue(form, field, form.values[field].slice(0, -1));
+      return field === 'strategy' || field === 'policy' ? form : withValue(form, field, form.values[field].slice(0, -1));
   }
 }
 
@@ -116,7 +126,7 @@ function withValue(form: RunForm, field: NumberField, text: string): RunForm {
 export function formErrors(form: RunForm): Partial<Record<FieldId, string>> {
   const errors: Partial<Record<FieldId, string>> = {};
   if (form.policy === 'offline' && needsModel(form.strategy)) {
-    errors.strategy = 'needs a model: set ANTHROPIC_API_KEY';
+    errors.strategy = 'needs a model: set ANTHROPIC_API_KEY or OPENAI_BASE_URL';
   }
   for (const [field, bounds] of Object.entries(BOUNDS) as [NumberField, (typeof BOUNDS)[NumberField]][]) {
     const text = form.values[field];

@@ -34,6 +34,8 @@ export interface RolloutView {
   step: number;
   costUsd: number;
   tokens: number;
+  /** Some tokens were counted by bugbench: the server reported none. */
+  estimated?: boolean;
   /** Wall clock when it started (ms), and how long it ran once finished. */
   startedAt: number | null;
   durationMs: number | null;
@@ -113,7 +115,7 @@ export function applyRolloutEvent(view: RolloutView, event: RolloutEvent, at = D
     case 'step-started':
       return { ...view, step: event.step };
     case 'step-usage':
-      return { ...view, costUsd: event.totalCostUsd, tokens: view.tokens + event.usage.inputTokens + event.usage.outputTokens };
+      return { ...view, costUsd: event.totalCostUsd, tokens: view.tokens + event.usage.inputTokens + event.usage.outputTokens, estimated: view.estimated || event.usage.estimated === true };
     default:
       break;
   }

@@ -84,7 +84,8 @@ export function reduce(state: ViewState, event: ViewEvent): ViewState {
         engines: event.report.engines,
         form: {
           ...state.form,
-          policy: event.report.anthropicKey ? 'anthropic' : 'offline',
+          policy: event.report.policies?.[0] ?? (event.report.anthropicKey ? 'anthropic' : 'offline'),
+          policies: event.report.policies ?? (event.report.anthropicKey ? ['anthropic', 'offline'] : ['offline']),
           values: event.seed === undefined ? state.form.values : { ...state.form.values, seed: String(event.seed) },
         },
       };

@@ -15,7 +15,9 @@ export interface SseEvent {
 
 export type ScriptedAnswer =
   | { kind: 'stream'; events: SseEvent[]; delayMs?: number }
-  | { kind: 'http-error'; status: number; errorType: string; message: string };
+  | { kind: 'http-error'; status: number; errorType: string; message: string }
+  /** Made from the request when it comes (e.g. an answer as long as max_tokens allows). */
+  | { kind: 'dynamic'; answer: (body: Record<string, unknown>) => ScriptedAnswer };
 
 export interface RecordedRequest {
   method: string;
@@ -136,7 +138,8 @@ export class MockAnthropic {
           return res.end(JSON.stringify({ type: 'model', id, display_name: id, created_at: '2026-01-01T00:00:00Z' }));
         }
         if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) return error(404, 'not_found_error', `no route ${req.url}`);
-        const answer = this.script.shift();
+        let answer = this.script.shift();
+        while (answer?.kind === 'dynamic') answer = answer.answer(body ?? {});
         if (!answer) return error(500, 'api_error', 'the script has no more answers');
         if (answer.kind === 'http-error') return error(answer.status, answer.errorType, answer.message);
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

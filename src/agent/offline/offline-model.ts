@@ -84,6 +84,7 @@ export class OfflineModel implements Model {
       outputTokens: estimateTokens(JSON.stringify(content)),
       cacheReadTokens: 0,
       cacheWriteTokens: 0,
+      estimated: true,
     };
     return { content, usage, stopReason: action && action.calls.length > 0 ? 'tool_use' : 'end_turn' };
   }
