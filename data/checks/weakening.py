@@ -9,7 +9,9 @@ JSON object:
   {"files": [{"path", "parsed", "deleted", "changed", "added", "other"}]}
 
 A test function is a function named test* at module level or in a class; it is
-named "Class.function". "changed" compares syntax trees, so formatting and
+named "Class.function". A class also has the test functions it inherits from
+classes of the same module that it does not define itself, so deleting a test
+from a base class deletes it from every subclass that ran it. "changed" compares syntax trees, so formatting and
 comments do not count. "other" is true when anything outside the test
 functions changed (imports, fixtures, helpers, parameter lists of classes).
 "parsed" is false for files that are not Python or do not parse; nothing else
@@ -33,13 +35,45 @@ def is_test(node):
     return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test")
 
 
+def own_tests(body):
+    return {node.name: ast.dump(node) for node in body if is_test(node)}
+
+
+def base_names(node):
+    names = []
+    for base in node.bases:
+        if isinstance(base, ast.Name):
+            names.append(base.id)
+        elif isinstance(base, ast.Attribute):
+            names.append(base.attr)
+    return names
+
+
 def tests_of(body, prefix=""):
+    """Module-level tests, and each class's tests with those it inherits from classes of the module."""
     found = {}
+    classes = {node.name: node for node in body if isinstance(node, ast.ClassDef)}
+
+    def class_tests(name, seen):
+        node = classes[name]
+        tests = {}
+        # Bases first, so the class's own definitions override what it inherits (Python's order, simplified).
+        for base in reversed(base_names(node)):
+            if base in classes and base not in seen:
+                tests.update(class_tests(base, seen | {base}))
+        tests.update(own_tests(node.body))
+        return tests
+
     for node in body:
         if is_test(node):
             found[prefix + node.name] = ast.dump(node)
         elif isinstance(node, ast.ClassDef):
-            found.update(tests_of(node.body, prefix + node.name + "."))
+            for name, dump in class_tests(node.name, {node.name}).items():
+                found[prefix + node.name + "." + name] = dump
+            # Classes nested in a class keep their own names.
+            for inner in node.body:
+                if isinstance(inner, ast.ClassDef):
+                    found.update(tests_of([inner], prefix + node.name + "."))
     return found
 
 

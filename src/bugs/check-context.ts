@@ -25,7 +25,7 @@ import { planRuns, type PlannedRun, type RunPlan } from './run-plan.js';
 import { installArtifact, runTests, TEST_COMMAND, type RunRecord } from './test-run.js';
 import { brokenTests, keptTests } from './test-results.js';
 import { analyzeWeakening } from './weakening-probe.js';
-import { summarizeWeakening, type WeakeningAnalysis, type WeakeningSummary } from './weakening.js';
+import { summarizeWeakening, weakeningScope, type WeakeningAnalysis, type WeakeningScope, type WeakeningSummary } from './weakening.js';
 
 export { fileOf } from './diff.js';
 
@@ -260,6 +260,11 @@ export class CheckContext {
     return this.analysis;
   }
 
+  /** Which tests the weakening touches and which it removes (directly, through inheritance, or by name in other languages). */
+  async weakeningScope(): Promise<WeakeningScope> {
+    return weakeningScope(touchedPaths(this.artifact.weakenChanges), await this.weakeningAnalysis(), this.artifact.testWeaken);
+  }
+
   /** What the weakening hides, counted in tests of the oracle suite (from runs already made; none is started for it). */
   async weakening(): Promise<WeakeningSummary> {
     const suiteOf = async (label: string) => {
@@ -269,7 +274,7 @@ export class CheckContext {
     const analysis = await this.weakeningAnalysis();
     const suite = await suiteOf(this.plan().original.label);
     const weakened = analysis ? undefined : await suiteOf(this.plan().weakened.label);
-    return summarizeWeakening(touchedPaths(this.artifact.weakenChanges), analysis, suite, weakened);
+    return summarizeWeakening(touchedPaths(this.artifact.weakenChanges), analysis, suite, weakened, this.artifact.testWeaken);
   }
 
   /** Starts every run the checks will need, spread over the lanes. */

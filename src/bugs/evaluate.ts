@@ -1,11 +1,13 @@
 /**
  * Evaluating a candidate patch (SPEC §5): from the original, apply the bug, the
  * weakening, the parent's prediction if any, then the candidate; put every
- * oracle test file back to the original; run the tests. Solved iff every
- * FAIL_TO_PASS and PASS_TO_PASS test is present and passed — so editing the
- * tests gains nothing.
+ * oracle test file back to the original, and any test infrastructure the
+ * candidate touched; run the tests. Solved iff every FAIL_TO_PASS and
+ * PASS_TO_PASS test is present and passed — so editing the tests, a
+ * conftest.py or the test configuration gains nothing (candidate-setup.ts).
  */
 import { PatchRejectedError } from '../errors.js';
+import { candidateSetup } from './candidate-setup.js';
 import { CheckContext, type CheckSetup } from './check-context.js';
 import { runProblem } from './run-problems.js';
 import type { RunRecord } from './test-run.js';
@@ -39,16 +41,18 @@ export function judge(run: RunRecord, spec: TestSpec): Evaluation {
   return { solved: required.length > 0 && failing.length === 0, failing, results: run.results, run };
 }
 
-/** The layers of an evaluation: everything the solver started from, the candidate, and the oracle tests put back. */
-export function evaluationLayers(candidate: string) {
-  return { bug: true, weaken: true, candidate, restoreTests: true };
+/** The layers of an evaluation: everything the solver started from, the candidate, and the oracle tests (and `restore`) put back. */
+export function evaluationLayers(candidate: string, restore: string[] = []) {
+  return { bug: true, weaken: true, candidate, restoreTests: true, restorePaths: restore };
 }
 
 /** Runs one candidate in one of a context's lanes (the first by default); a patch that does not apply is not solved. */
 export async function evaluateInContext(ctx: CheckContext, patch: string, spec: TestSpec, label: string, lane = 0): Promise<Evaluation> {
   try {
-    const run = await ctx.runInLane(lane, 'evaluate', label, evaluationLayers(patch), 'candidate-patch');
-    return judge(run, spec);
+    const setup = await candidateSetup(await ctx.sandbox(), ctx.artifact, ctx.base, patch, label);
+    const run = await ctx.runInLane(lane, 'evaluate', label, evaluationLayers(patch, setup.restore), 'candidate-patch');
+    const judged = judge(run, spec);
+    return setup.tampering ? { ...judged, solved: false, error: setup.tampering } : judged;
   } catch (error) {
     if (error instanceof PatchRejectedError) {
       return { solved: false, failing: [...spec.failToPass, ...spec.passToPass], results: {}, error: `the patch does not apply: ${error.message}` };

@@ -18,6 +18,8 @@ export interface StateLayers {
   candidate?: string;
   /** Put every file of test_files.txt back to the original version. */
   restoreTests?: boolean;
+  /** More paths put back to the original after the candidate (test infrastructure a candidate touched). */
+  restorePaths?: string[];
   /** Revert these changes of the bug (each file back to the original) after the layers are on. */
   revert?: FileChange[];
   /**
@@ -84,6 +86,7 @@ export function stateScript(artifact: BugArtifact, base: string, layers: StateLa
     lines.push(`apply 'the gold patch' ${DIFFS_IN_CONTAINER.candidate}`);
   }
   if (layers.restoreTests) lines.push(restoreLoop(base, `< ${TEST_FILES_IN_CONTAINER}`));
+  if (layers.restorePaths && layers.restorePaths.length > 0) lines.push(`${restoreLoop(base, "<<'BUGBENCH_PATHS'")}\n${layers.restorePaths.join('\n')}\nBUGBENCH_PATHS`);
   if (layers.revert) {
     const paths = layers.revert.flatMap((c) => [c.oldPath, c.newPath]).filter((p): p is string => p !== undefined);
     const list = [...new Set(paths)].join('\n');

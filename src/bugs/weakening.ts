@@ -46,6 +46,12 @@ export interface WeakeningScope {
   /** The weakening may touch every test: compare nothing. */
   everything: boolean;
   touched: (id: string) => boolean;
+  /**
+   * Whether the weakening removed the test (its function, or one it inherits,
+   * or something it needs, such as a fixture), so that its absence from the
+   * weakened run is the weakening's doing and not a test left out.
+   */
+  removed: (id: string) => boolean;
 }
 
 /** "tests/t.py::TestA::test_b[1-2]" → file "tests/t.py", function "TestA.test_b". */
@@ -67,13 +73,22 @@ function isTestModule(file: WeakenedFile): boolean {
   return file.parsed && isTestModulePath(file.path);
 }
 
-/** Changed files that every test may depend on: all but the test modules read as Python. */
+/**
+ * Changed files that every test may depend on: helpers, conftest.py,
+ * configuration, and Python test modules that do not parse. A test module of
+ * another language is not one of them: its tests are told apart by name.
+ */
 function infrastructureOf(analysis: WeakeningAnalysis): string[] {
-  return analysis.files.filter((f) => !isTestModule(f)).map((f) => f.path);
+  return analysis.files.filter((f) => !isTestModule(f) && !(isForeignModule(f))).map((f) => f.path);
 }
 
-/** Tests each way, by id of the suite; functions with no id in the suite count once. */
-function classify(analysis: WeakeningAnalysis, suite: string[]) {
+/** A test module by its name that is not Python (a Go, JS, Rust or Java test file): its functions are not read. */
+function isForeignModule(file: WeakenedFile): boolean {
+  return !file.parsed && !file.path.endsWith('.py') && isTestModulePath(file.path);
+}
+
+/** Tests each way, by id of the suite; functions with no id in the suite count once. Tests of modules that are not Python count as deleted when the diff deletes them by name. */
+function classify(analysis: WeakeningAnalysis, suite: string[], diff: string) {
   const deleted = new Set<string>();
   const changed = new Set<string>();
   let unrunDeleted = 0;
@@ -93,6 +108,7 @@ function classify(analysis: WeakeningAnalysis, suite: string[]) {
     }
     if (file.other) ids.filter((id) => !deleted.has(id)).forEach((id) => changed.add(id));
   }
+  if (analysis.files.some(isForeignModule)) suite.filter((id) => removedInDiff(id, diff)).forEach((id) => deleted.add(id));
   return { deleted, changed, unrunDeleted, unrunChanged };
 }
 
@@ -106,12 +122,13 @@ export function summarizeWeakening(
   analysis: WeakeningAnalysis | undefined,
   suite: string[] | undefined,
   weakened: string[] | undefined,
+  diff = '',
 ): WeakeningSummary {
   const ids = suite ?? [];
   const examples = (set: Iterable<string>) => [...set].sort().slice(0, 5);
   if (analysis) {
     const infrastructure = infrastructureOf(analysis);
-    const { deleted, changed, unrunDeleted, unrunChanged } = classify(analysis, ids);
+    const { deleted, changed, unrunDeleted, unrunChanged } = classify(analysis, ids, diff);
     const everything = infrastructure.length > 0;
     const changedCount = everything ? ids.filter((id) => !deleted.has(id)).length : changed.size;
     return {
@@ -137,26 +154,71 @@ export function summarizeWeakening(
   };
 }
 
-/** Which tests the weakening may have altered: compare the others between the weakened and the buggy runs. */
-export function weakeningScope(touchedFiles: string[], analysis: WeakeningAnalysis | undefined): WeakeningScope {
+/**
+ * The names a test id goes by in source code: its own (last) name, and for
+ * Go its top-level test function ("pkg/TestA/sub" → TestA, sub).
+ */
+export function sourceNames(id: string): string[] {
+  const parts = id
+    .replace(/\[[^\]]*\]$/, '')
+    .split(/::| > |\/|#/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  const last = parts.at(-1)?.split('.').at(-1) ?? '';
+  const goFunctions = parts.filter((p) => /^(Test|Benchmark|Example|Fuzz)[A-Z0-9_]/.test(p));
+  return [...new Set([last, ...goFunctions])].filter((n) => n.length >= 3);
+}
+
+/**
+ * Whether the text of a weakening deletes a test by name, in any language:
+ * one of its names is on a removed line and on no added line. Used where the
+ * test files cannot be read as Python.
+ */
+export function removedInDiff(id: string, diff: string): boolean {
+  const removed: string[] = [];
+  const added: string[] = [];
+  for (const line of diff.split('\n')) {
+    if (line.startsWith('---') || line.startsWith('+++')) continue;
+    if (line.startsWith('-')) removed.push(line.slice(1));
+    else if (line.startsWith('+')) added.push(line.slice(1));
+  }
+  const mentions = (lines: string[], name: string) => {
+    const word = /^\w+$/.test(name) ? new RegExp(`(^|[^\\w])${name}([^\\w]|$)`) : undefined;
+    return lines.some((l) => (word ? word.test(l) : l.includes(name)));
+  };
+  return sourceNames(id).some((name) => mentions(removed, name) && !mentions(added, name));
+}
+
+/** Which tests the weakening may have altered and which it removed (`diff`: test_weaken.diff). */
+export function weakeningScope(touchedFiles: string[], analysis: WeakeningAnalysis | undefined, diff = ''): WeakeningScope {
+  const inTouched = (id: string) => touchedFiles.some((p) => sameFile(splitTestId(id).file, p));
+  const byText = (id: string) => removedInDiff(id, diff);
   if (!analysis) {
     const modulesOnly = touchedFiles.every(isTestModulePath);
-    return {
-      everything: !modulesOnly,
-      touched: (id) => touchedFiles.some((p) => sameFile(splitTestId(id).file, p)),
-    };
+    return { everything: !modulesOnly, touched: inTouched, removed: byText };
   }
-  if (infrastructureOf(analysis).length > 0) return { everything: true, touched: () => true };
-  const modules = analysis.files;
+  const moduleOf = (id: string) => analysis.files.find((f) => sameFile(splitTestId(id).file, f.path));
+  // A test file read as Python says exactly which functions went (with those its classes inherit);
+  // a change outside them (a fixture, a parametrisation) may remove any of its tests.
+  const removed = (id: string) => {
+    const mine = moduleOf(id);
+    if (!mine || !mine.parsed) return byText(id);
+    const { fn } = splitTestId(id);
+    return mine.other || fn === undefined || mine.deleted.includes(fn);
+  };
+  // A weakening that changes what every test depends on (a conftest.py, a helper) may remove any test.
+  if (infrastructureOf(analysis).length > 0) return { everything: true, touched: () => true, removed: () => true };
   return {
-    everything: false,
+    // Which tests of a module that is not Python the weakening changed cannot be told: those runs are not compared.
+    everything: analysis.files.some(isForeignModule),
     touched: (id) => {
-      const { file, fn } = splitTestId(id);
-      const mine = modules.find((f) => sameFile(file, f.path));
+      const { fn } = splitTestId(id);
+      const mine = moduleOf(id);
       if (!mine) return false;
       if (mine.other || fn === undefined) return true;
       return mine.deleted.includes(fn) || mine.changed.includes(fn) || mine.added.includes(fn);
     },
+    removed,
   };
 }
 

@@ -9,18 +9,25 @@ function list(ids: string[], max = 5): string {
   return `${ids.slice(0, max).join(', ')}${ids.length > max ? `, … (${ids.length} in all)` : ''}`;
 }
 
+/** " (N of them missing from the run, counted as failing: …)" when tests the original run showed are gone. */
+function vanishedNote(vanished: string[], state: string): string {
+  return vanished.length > 0 ? ` (${vanished.length} of them missing from the ${state} run, counted as failing: ${list(vanished, 3)})` : '';
+}
+
 export async function bugValidityCheck(ctx: CheckContext): Promise<CheckOutcome> {
   const original = await ctx.originalRun();
   const buggy = await ctx.buggyRun();
   const problem = runProblem(buggy) ?? runProblem(original);
   // A run without a trustworthy map says nothing about which tests break.
   if (problem) return { verdict: 'fail', reason: problem, runs: [buggy] };
+  // A test the original run shows and the buggy run does not is failing there: a missing test never counts as passing.
   const broken = brokenTests(original.results, buggy.results);
+  const vanished = broken.filter((id) => buggy.results[id] === undefined);
   const need = ctx.params.minFailingTests;
   if (broken.length < need) {
-    return { verdict: 'fail', reason: `${broken.length} passing test(s) fail with the bug; at least ${need} required`, runs: [buggy] };
+    return { verdict: 'fail', reason: `${broken.length} passing test(s) fail with the bug${vanishedNote(vanished, 'buggy')}; at least ${need} required`, runs: [buggy] };
   }
-  return { verdict: 'pass', reason: `${broken.length} test(s) break: ${list(broken)}`, runs: [buggy] };
+  return { verdict: 'pass', reason: `${broken.length} test(s) break${vanishedNote(vanished, 'buggy')}: ${list(broken)}`, runs: [buggy] };
 }
 
 export async function testWeakeningCheck(ctx: CheckContext): Promise<CheckOutcome> {
@@ -37,18 +44,40 @@ export async function testWeakeningCheck(ctx: CheckContext): Promise<CheckOutcom
   if (max !== undefined && weakenedCount(summary) > max) {
     return { verdict: 'fail', reason: `${describeWeakening(summary)}: more than the ${max} allowed (--max-weakened-tests)`, runs: [weakened] };
   }
-  const hidden = failToPass.filter((id) => weakened.results[id] !== 'failed');
+  const scope = await ctx.weakeningScope();
+  // A test gone from the weakened run is hidden only if the weakening removed it (directly, through
+  // inheritance, or by name); otherwise the test script left it out, and a missing test is a failing one.
+  const missing = (id: string) => weakened.results[id] === undefined;
+  const hidden = failToPass.filter((id) => weakened.results[id] === 'passed' || (missing(id) && scope.removed(id)));
+  const leftOut = failToPass.filter((id) => missing(id) && !scope.removed(id));
+  const leftOutNote = leftOut.length > 0 ? `; ${list(leftOut, 3)} ${leftOut.length === 1 ? 'is' : 'are'} missing from the weakened run although the weakening does not remove ${leftOut.length === 1 ? 'it' : 'them'} (the test script leaves ${leftOut.length === 1 ? 'it' : 'them'} out), which counts as failing` : '';
   if (hidden.length === 0) {
     return {
       verdict: 'fail',
-      reason: `every one of the ${failToPass.length} failing test(s) still fails once test_weaken.diff is applied; ${describeWeakening(summary)}`,
+      reason: `every one of the ${failToPass.length} failing test(s) still fails once test_weaken.diff is applied${leftOutNote}; ${describeWeakening(summary)}`,
       runs: [weakened],
     };
   }
-  const gone = hidden.filter((id) => weakened.results[id] === undefined).length;
+  // The weakening may hide failures, but must not break what it leaves alone: a test that passes in the
+  // buggy state and fails (or is left out) once weakened was broken by the weakening itself.
+  if (!scope.everything) {
+    const buggy = await ctx.buggyRun();
+    const broken = Object.keys(buggy.results)
+      .filter((id) => buggy.results[id] === 'passed' && !scope.touched(id) && !scope.removed(id) && weakened.results[id] !== 'passed')
+      .sort();
+    if (broken.length > 0) {
+      const shown = broken.slice(0, 5).map((id) => `${id}: passed in "buggy", ${weakened.results[id] ?? 'missing'} in "buggy + weakened tests"`);
+      return {
+        verdict: 'fail',
+        reason: `the weakening breaks ${broken.length} test(s) it does not touch: ${shown.join('; ')}${broken.length > 5 ? '; …' : ''}`,
+        runs: [weakened],
+      };
+    }
+  }
+  const gone = hidden.filter(missing).length;
   return {
     verdict: 'pass',
-    reason: `the weakening hides ${hidden.length} of ${failToPass.length} failure(s) (${gone} removed, ${hidden.length - gone} loosened): ${list(hidden)}; ${describeWeakening(summary)}`,
+    reason: `the weakening hides ${hidden.length} of ${failToPass.length} failure(s) (${gone} removed, ${hidden.length - gone} loosened): ${list(hidden)}${leftOutNote}; ${describeWeakening(summary)}`,
     runs: [weakened],
   };
 }

@@ -1,17 +1,16 @@
 /**
  * `determinism`: each state gives the same results every time it runs (the
  * "fail-randomly" bug of Self-play SWE-RL appendix A.2). The original code
- * runs twice; the buggy state runs `buggyRuns` times, and the weakened run
- * repeats it for every test the weakening does not touch. A test whose result
- * differs between runs of one state fails the check, named with both results.
+ * runs twice and the buggy state `buggyRuns` times. Only runs of one state
+ * are compared: the weakened run is another state, and what the weakening
+ * does to tests is test-weakening's to judge. A test whose result differs
+ * between runs of one state fails the check, named with both results.
  */
-import { touchedPaths } from '../diff.js';
 import type { CheckContext } from '../check-context.js';
 import type { CheckOutcome } from '../check-types.js';
 import { runProblem } from '../run-problems.js';
 import type { RunRecord } from '../test-run.js';
 import { runDifferences } from '../test-results.js';
-import { weakeningScope } from '../weakening.js';
 
 function shown(differences: string[], max = 5): string {
   return `${differences.slice(0, max).join('; ')}${differences.length > max ? '; …' : ''}`;
@@ -35,46 +34,26 @@ export async function determinismCheck(ctx: CheckContext): Promise<CheckOutcome>
   if (headProblem) {
     return { verdict: 'skipped', reason: `${originalNote}; the buggy state cannot be judged: ${headProblem} (see bug-validity)`, runs: [second] };
   }
-  // The weakened run (usually in before the reruns) repeats the buggy state for the tests the weakening leaves alone.
-  const weakened = await ctx.weakenedRun();
-  let weakenedNote = '';
-  if (!runProblem(weakened)) {
-    const scope = weakeningScope(touchedPaths(ctx.artifact.weakenChanges), await ctx.weakeningAnalysis());
-    if (!scope.everything) {
-      const untouched = (id: string) => !scope.touched(id);
-      const differences = runDifferences(head, weakened, untouched);
-      if (differences.length > 0) {
-        return {
-          verdict: 'fail',
-          reason: `tests the weakening does not touch give different results in two runs of the buggy state (${differences.length} test(s)): ${shown(differences)}`,
-          runs: [second, weakened],
-        };
-      }
-      const compared = Object.keys(head.results).filter(untouched).length;
-      weakenedNote = `, and the weakened run agrees on the ${compared} tests the weakening leaves alone`;
-    }
-  }
-
   // Each rerun is judged as it comes in: the first difference settles it.
   const reruns: RunRecord[] = [];
   for (const next of await ctx.buggyReruns()) {
     const rerun = await next;
     reruns.push(rerun);
     const problem = runProblem(rerun);
-    if (problem) return { verdict: 'fail', reason: `the buggy state gave a test map on its first run, but ${problem}`, runs: [second, ...reruns, weakened] };
+    if (problem) return { verdict: 'fail', reason: `the buggy state gave a test map on its first run, but ${problem}`, runs: [second, ...reruns] };
     const differences = runDifferences(head, rerun);
     if (differences.length > 0) {
       return {
         verdict: 'fail',
         reason: `the buggy state gives different results from run to run (${differences.length} test(s)): ${shown(differences)}`,
-        runs: [second, ...reruns, weakened],
+        runs: [second, ...reruns],
       };
     }
   }
   const runs = reruns.length === 0 ? 'its one run' : `all ${reruns.length + 1} runs`;
   return {
     verdict: 'pass',
-    reason: `${originalNote}; the buggy state gives the same ${Object.keys(head.results).length} results on ${runs}${weakenedNote}`,
-    runs: [second, ...reruns, weakened],
+    reason: `${originalNote}; the buggy state gives the same ${Object.keys(head.results).length} results on ${runs}`,
+    runs: [second, ...reruns],
   };
 }

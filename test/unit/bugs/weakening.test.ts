@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeWeakening, splitTestId, summarizeWeakening, weakenedCount, weakeningScope, type WeakenedFile } from '../../../src/bugs/weakening.js';
+import { describeWeakening, splitTestId, summarizeWeakening, weakenedCount, weakeningScope, removedInDiff, sourceNames, type WeakenedFile } from '../../../src/bugs/weakening.js';
 
 const file = (over: Partial<WeakenedFile>): WeakenedFile => ({ path: 'tests/test_s.py', parsed: true, deleted: [], changed: [], added: [], other: false, ...over });
 const suite = [
@@ -72,5 +72,24 @@ describe('which tests the weakened run may be compared on', () => {
     const scope = weakeningScope(['tests/test_s.py'], { files: [file({ deleted: ['test_a'] })] });
     expect(scope.touched('test_s.py::test_a')).toBe(true);
     expect(scope.touched('test_s.py::test_d')).toBe(false);
+  });
+});
+
+describe('tests a weakening removes by name (other languages)', () => {
+  const goDiff = ['--- a/pkg/a_test.go', '+++ b/pkg/a_test.go', '@@ -1,6 +1,2 @@', '-func TestParse(t *testing.T) {', '-\tt.Run("empty", func(t *testing.T) {})', '-}', ' func TestKeep(t *testing.T) {}'].join('\n');
+  it('names a test by its own name and, in Go, its test function', () => {
+    expect(sourceNames('example.com/m/pkg/TestParse/empty')).toEqual(['empty', 'TestParse']);
+    expect(sourceNames('tests/t.py::TestA::test_b[1-2]')).toEqual(['test_b', 'TestA']);
+    expect(sourceNames('src/a.test.js > parse > handles empty input')).toEqual(['handles empty input']);
+  });
+
+  it('finds a test whose function the diff deletes, not one it keeps or only mentions on both sides', () => {
+    expect(removedInDiff('example.com/m/pkg/TestParse/empty', goDiff)).toBe(true);
+    expect(removedInDiff('example.com/m/pkg/TestParse', goDiff)).toBe(true);
+    expect(removedInDiff('example.com/m/pkg/TestKeep', goDiff)).toBe(false);
+    const moved = ['-func TestMove(t *testing.T) {', '+func TestMove(t *testing.T) { // moved'].join('\n');
+    expect(removedInDiff('pkg/TestMove', moved)).toBe(false);
+    // A longer name that contains another is not that other.
+    expect(removedInDiff('pkg/TestParseAll', goDiff)).toBe(false);
   });
 });
