@@ -37,7 +37,8 @@ export function baseDockerfile(id: string, recipe: BaseRecipe, parent: string = 
       'RUN set -e; export DEBIAN_FRONTEND=noninteractive',
       'if [ -n "$DEBIAN_MIRROR" ]; then echo "deb $DEBIAN_MIRROR bookworm main" > /etc/apt/sources.list; fi',
       'apt-get update',
-      `apt-get install -y --no-install-recommends ${recipe.packages.join(' ')}`,
+      // No fsync per file: a build that dies is thrown away whole anyway (node's 360 packages: 99 s -> 71 s here).
+      `apt-get install -y -o Dpkg::Options::=--force-unsafe-io --no-install-recommends ${recipe.packages.join(' ')}`,
       `apt-get clean; rm -rf /var/lib/apt/lists/*${trim}`,
     ].join('; \\\n    '),
     ...Object.entries(recipe.env ?? {}).map(([key, value]) => `ENV ${key}=${value}`),
