@@ -30,7 +30,7 @@ export function formatReport(report: DoctorReport): string {
     `${mark(report.baseImage.ok)} base image ${report.baseImage.tag}`,
     ...(report.toolchainBases ?? []).map((b) => {
       const need = b.neededBy.length > 0 ? `needed by ${b.neededBy.join(', ')}` : 'built when a repository needs it';
-      const state = b.ok ? 'ok     ' : b.neededBy.length > 0 ? 'MISSING' : 'absent ';
+      const state = b.ok ? 'ok     ' : b.neededBy.length > 0 ? 'MISSING' : b.state === 'stale' ? 'stale  ' : 'absent ';
       return `${state} toolchain base ${b.tag} (${b.holds})${b.state === 'stale' ? ': its recipe changed' : ''}; ${need}`;
     }),
     ...report.sampleImages.map((s) => `${mark(s.ok)} sample image ${s.tag}`),

@@ -9,7 +9,13 @@
  * test runs (`git clean -fd`) keeps it and diffs never include it. The image
  * holds exactly the commit: files the step changed that git tracks are put
  * back, and the progress says which.
+ *
+ * The step trusts the certificates this machine trusts: the host's CA bundle
+ * is lent to the container for the step and removed before the commit, so a
+ * registry reached through a TLS-inspecting proxy works in the container as
+ * it does on the host.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import type { Progress } from '../progress.js';
@@ -18,6 +24,24 @@ import { shellQuote } from './shell-text.js';
 
 /** A dependency step that runs longer than this is stopped (a registry that never answers). */
 export const STEP_TIMEOUT_MS = 20 * 60_000;
+
+/** Where the host's CA bundle is put in the build container for the step. */
+export const STEP_CA_PATH = '/tmp/bugbench-host-ca.pem';
+
+const HOST_CA_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem'];
+
+/** The certificates this machine trusts, as one PEM bundle; undefined when it has none we know of. */
+export function hostCaBundle(): Buffer | undefined {
+  const path = HOST_CA_BUNDLES.find((p) => existsSync(p));
+  try {
+    return path ? readFileSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The variables that point each toolchain's HTTP client at a CA bundle. */
+const CA_VARIABLES = ['NPM_CONFIG_CAFILE', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'CARGO_HTTP_CAINFO', 'GIT_SSL_CAINFO', 'PIP_CERT', 'REQUESTS_CA_BUNDLE'];
 
 export interface BuildSteps {
   /** Fetches dependencies; its failure fails the build. */
@@ -29,7 +53,12 @@ export interface BuildSteps {
 /** The bash script the build container runs; '' when there is nothing to do. */
 export function stepScript(steps: BuildSteps): string {
   if (!steps.setup && !steps.warm) return '';
-  const parts = ['set -e', 'cd /repo'];
+  const parts = [
+    'set -e',
+    'cd /repo',
+    `trap 'rm -f ${STEP_CA_PATH}' EXIT`,
+    `if [ -s ${STEP_CA_PATH} ]; then export ${CA_VARIABLES.map((v) => `${v}=${STEP_CA_PATH}`).join(' ')}; fi`,
+  ];
   if (steps.setup) parts.push(`echo ${shellQuote(`$ ${steps.setup}`)}`, steps.setup);
   if (steps.warm) {
     parts.push(

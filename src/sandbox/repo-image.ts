@@ -12,10 +12,11 @@ import { execa } from 'execa';
 import { DependencyStepError, ImageNotFoundError, NotAGitRepoError } from '../errors.js';
 import type { Progress } from '../progress.js';
 import { splitTag } from './base-image.js';
-import { runBuildStep, STEP_TIMEOUT_MS, stepScript, type BuildSteps } from './dependency-step.js';
+import { hostCaBundle, runBuildStep, STEP_CA_PATH, STEP_TIMEOUT_MS, stepScript, type BuildSteps } from './dependency-step.js';
 import { imageExists, isNotFound } from './docker.js';
 import { detectLanguage, languageOfImage, type Language, type RepoFiles } from './languages.js';
 import { LABEL_RUN, ownerLabels } from './owner.js';
+import { packFiles } from './tar.js';
 import { ensureLanguageBase } from './toolchain-base.js';
 
 import { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_SETUP, LABEL_SOURCE, LABEL_TEST_CMD } from './labels.js';
@@ -181,6 +182,8 @@ export async function buildRepoImage(docker: Docker, options: BuildImageOptions)
       await tar.catch(() => undefined);
     }
     if (script) {
+      const ca = hostCaBundle();
+      if (ca) await container.putArchive(await packFiles([{ name: STEP_CA_PATH.slice(1), content: ca }]), { path: '/' });
       progress(`installing dependencies in ${from} (network on for this step only)`);
       const outcome = await runBuildStep(docker, container, progress);
       if (outcome.exitCode !== 0 || outcome.timedOut) {
