@@ -19,7 +19,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
   images: {
     load: async () => (await import('./commands/images.js')).imagesCommand,
     summary: 'list repo images; `images build <dir>` builds one',
-    synopsis: 'bugbench images [--json]\nbugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--json]',
+    synopsis: 'bugbench images [--json]\nbugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--setup CMD] [--json]',
   },
   inject: {
     load: async () => (await import('./commands/inject.js')).injectCommand,

@@ -51,6 +51,35 @@ export class NotAGitRepoError extends BugbenchError {
   }
 }
 
+/** A toolchain base image (Go, Node, Rust, Java) could not be built. */
+export class ToolchainBaseError extends BugbenchError {
+  constructor(
+    readonly tag: string,
+    detail: string,
+    holds: string,
+  ) {
+    super(
+      'BB_TOOLCHAIN_BASE',
+      `cannot build the base image ${tag}: ${detail}; fix that and run \`bugbench doctor --fix\`, or pass \`--from IMAGE\` naming an image that holds ${holds}`,
+    );
+  }
+}
+
+/** The step that installs a repository's dependencies while its image is built failed. */
+export class DependencyStepError extends BugbenchError {
+  constructor(
+    readonly step: string,
+    readonly image: string,
+    exitCode: number,
+    tail: string,
+  ) {
+    super(
+      'BB_DEPENDENCY_STEP',
+      `the dependency step \`${step}\` failed on ${image} (exit ${exitCode})${tail ? `: ${tail}` : ''}; pass \`--setup CMD\` with a step that works, \`--setup ''\` to skip it, or \`--from IMAGE\` naming an image that holds what the repository needs`,
+    );
+  }
+}
+
 /** `git apply` refused a diff inside a container. */
 export class PatchRejectedError extends BugbenchError {
   constructor(

@@ -28,6 +28,11 @@ export function formatReport(report: DoctorReport): string {
     `${mark(report.engine.ok)} Docker engine ${report.engine.ok ? `${report.engine.version} at ${report.engine.host}` : `at ${report.engine.host}: ${report.engine.detail ?? 'not reachable'}`}`,
     ...engineLines(report),
     `${mark(report.baseImage.ok)} base image ${report.baseImage.tag}`,
+    ...(report.toolchainBases ?? []).map((b) => {
+      const need = b.neededBy.length > 0 ? `needed by ${b.neededBy.join(', ')}` : 'built when a repository needs it';
+      const state = b.ok ? 'ok     ' : b.neededBy.length > 0 ? 'MISSING' : b.state === 'stale' ? 'stale  ' : 'absent ';
+      return `${state} toolchain base ${b.tag} (${b.holds})${b.state === 'stale' ? ': its recipe changed' : ''}; ${need}`;
+    }),
     ...report.sampleImages.map((s) => `${mark(s.ok)} sample image ${s.tag}`),
     `${report.anthropicKey ? 'ok     ' : 'absent '} ANTHROPIC_API_KEY ${report.anthropicKey ? 'is set' : 'not set: the offline policy will be used'}`,
     `${report.cluster.ok ? 'ok     ' : report.cluster.engine ? 'DOWN   ' : 'absent '} cluster engine${report.cluster.engine ? ` ${report.cluster.engine}` : ''}: ${report.cluster.detail}`,

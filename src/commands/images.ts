@@ -1,4 +1,4 @@
-/** `bugbench images [--json]` and `bugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--json]` */
+/** `bugbench images [--json]` and `bugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--setup CMD] [--json]` */
 import { UsageError } from '../errors.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { buildRepoImage, listRepoImages, type RepoImage } from '../sandbox/repo-image.js';
@@ -12,7 +12,9 @@ export async function imagesCommand(args: string[]): Promise<number> {
   const { values } = parseFlags('images', args, { json: { type: 'boolean', default: false } });
   const images = await listRepoImages(dockerClient(), countsByImage(openStore().all('bugs')));
   if (values.json) {
-    printJson(images.map(({ id, tag, repo, commit, created, sizeBytes, bugs, bugCounts }) => ({ id, tag, repo, commit, created, sizeBytes, bugs, bugCounts })));
+    printJson(
+      images.map(({ id, tag, repo, commit, created, sizeBytes, bugs, bugCounts, language }) => ({ id, tag, repo, commit, created, sizeBytes, bugs, bugCounts, language: language ?? '' })),
+    );
   } else process.stdout.write(formatImages(images));
   return 0;
 }
@@ -21,12 +23,12 @@ async function buildCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(
     'images build',
     args,
-    { tag: { type: 'string' }, from: { type: 'string' }, json: { type: 'boolean', default: false } },
+    { tag: { type: 'string' }, from: { type: 'string' }, setup: { type: 'string' }, json: { type: 'boolean', default: false } },
     1,
   );
   const dir = positionals[0];
   if (!dir) throw new UsageError('images build: give the git repository folder, e.g. `bugbench images build ./myrepo`');
-  const built = await buildRepoImage(dockerClient(), { dir, tag: values.tag, from: values.from, progress: stderrProgress });
+  const built = await buildRepoImage(dockerClient(), { dir, tag: values.tag, from: values.from, setup: values.setup, progress: stderrProgress });
   if (values.json) printJson(built);
   else process.stdout.write(`${built.tag}\n`);
   return 0;
@@ -37,10 +39,11 @@ export function formatImages(images: RepoImage[]): string {
   const rows = images.map((i) => [
     i.tag,
     i.repo,
+    i.language || '?',
     i.commit.slice(0, 12),
     i.created.slice(0, 16).replace('T', ' '),
     `${(i.sizeBytes / 1024 ** 2).toFixed(0)} MB`,
     describeCounts(i.bugCounts),
   ]);
-  return formatTable(['TAG', 'REPO', 'COMMIT', 'CREATED', 'SIZE', 'BUGS'], rows);
+  return formatTable(['TAG', 'REPO', 'LANGUAGE', 'COMMIT', 'CREATED', 'SIZE', 'BUGS'], rows);
 }

@@ -1,6 +1,7 @@
 /**
  * `bugbench doctor`: what this machine has of what bugbench needs, and with
- * `fix`, making what can be made (engine, base image, sample images).
+ * `fix`, making what can be made (engine, base image, the toolchain bases the
+ * samples need, sample images).
  */
 import { availablePolicies, type PolicyName } from '../agent/policies.js';
 import { errorMessage } from '../errors.js';
@@ -10,7 +11,9 @@ import { dockerClient, engineHosts, engineInfo, imageExists } from '../sandbox/d
 import { ensureEngine } from '../sandbox/engine.js';
 import { engineStatuses, type EngineStatus } from '../sandbox/engines.js';
 import { reapOrphansEverywhere } from '../sandbox/orphans.js';
-import { ensureSampleImages, listSamples, sampleImageStatus } from '../sandbox/samples.js';
+import { LANGUAGES, type BaseRecipe, type Language } from '../sandbox/languages.js';
+import { ensureSampleImages, listSamples, sampleImageStatus, type Sample } from '../sandbox/samples.js';
+import { ensureLanguageBase, toolchainBaseStatus, type BaseState } from '../sandbox/toolchain-base.js';
 import { clusterHealth, type ClusterHealth } from '../training/queue.js';
 
 export interface DoctorReport {
@@ -20,6 +23,13 @@ export interface DoctorReport {
   engines: EngineStatus[];
   baseImage: { ok: boolean; tag: string };
   sampleImages: { tag: string; ok: boolean }[];
+  /**
+   * One per toolchain base (Go, Node, Rust, Java): `ok` when built from this
+   * version's recipe. `neededBy` names the samples built on it; `--fix` builds
+   * only those, `images build` the others when a repository needs them.
+   * Always filled in by diagnose (optional for reports made by hand).
+   */
+  toolchainBases?: { language: string; tag: string; ok: boolean; state: BaseState | 'unknown'; holds: string; neededBy: string[] }[];
   anthropicKey: boolean;
   /** The policies this machine is set up for, the default first (offline always). */
   policies?: PolicyName[];
@@ -28,8 +38,14 @@ export interface DoctorReport {
 }
 
 export function reportHealthy(report: DoctorReport): boolean {
-  return report.engine.ok && report.baseImage.ok && report.sampleImages.every((s) => s.ok);
+  const bases = (report.toolchainBases ?? []).every((b) => b.ok || b.neededBy.length === 0);
+  return report.engine.ok && report.baseImage.ok && report.sampleImages.every((s) => s.ok) && bases;
 }
+
+type Toolchain = Language & { base: BaseRecipe };
+const TOOLCHAINS = LANGUAGES.filter((l): l is Toolchain => l.base !== null);
+
+const neededBy = (language: Language, samples: Sample[]) => samples.filter((s) => s.language === language.id).map((s) => s.name);
 
 export async function diagnose(): Promise<DoctorReport> {
   const host = engineHosts()[0]!;
@@ -42,6 +58,7 @@ export async function diagnose(): Promise<DoctorReport> {
     engines: [],
     baseImage: { ok: false, tag: BASE_IMAGE },
     sampleImages: samples.map((s) => ({ tag: `bugbench/repo-${s.name}:latest`, ok: false })),
+    toolchainBases: TOOLCHAINS.map((l) => ({ language: l.id, tag: l.base.tag, ok: false, state: 'unknown' as const, holds: l.base.holds, neededBy: neededBy(l, samples) })),
     anthropicKey: Boolean(process.env.ANTHROPIC_API_KEY),
     policies: availablePolicies(),
     cluster: { ok: false, detail: 'not checked yet' },
@@ -63,6 +80,12 @@ export async function diagnose(): Promise<DoctorReport> {
       return { tag: status.tag, ok: status.ok };
     }),
   );
+  report.toolchainBases = await Promise.all(
+    TOOLCHAINS.map(async (l) => {
+      const { state } = await toolchainBaseStatus(docker, l);
+      return { language: l.id, tag: l.base.tag, ok: state === 'ready', state, holds: l.base.holds, neededBy: neededBy(l, samples) };
+    }),
+  );
   report.engines = await engines;
   report.cluster = await cluster;
   return report;
@@ -75,6 +98,10 @@ export async function fix(progress: Progress): Promise<DoctorReport> {
   const reaped = await reapOrphansEverywhere();
   if (reaped.removed.length > 0) progress(`removed ${reaped.removed.length} container(s) left by dead bugbench processes`);
   await ensureBaseImage(docker, progress);
+  const samples = listSamples();
+  for (const language of TOOLCHAINS) {
+    if (neededBy(language, samples).length > 0) await ensureLanguageBase(docker, language, progress);
+  }
   await ensureSampleImages(docker, progress);
   return diagnose();
 }

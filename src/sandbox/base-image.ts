@@ -67,6 +67,11 @@ function readAptSources(): AptSource[] {
   return sources;
 }
 
+/** The Debian mirror this machine's apt uses, read now (the toolchain bases install from it too). */
+export function hostDebianMirror(): string | undefined {
+  return debianMirror(readAptSources());
+}
+
 export async function ensureBaseImage(docker: Docker, progress: Progress): Promise<void> {
   if (await imageExists(docker, BASE_IMAGE)) return;
   const pull = process.env.BUGBENCH_BASE_PULL;

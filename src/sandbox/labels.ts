@@ -3,3 +3,7 @@ export const LABEL_REPO = 'bugbench.repo';
 export const LABEL_COMMIT = 'bugbench.commit';
 export const LABEL_TEST_CMD = 'bugbench.test-cmd';
 export const LABEL_SOURCE = 'bugbench.source';
+/** The language of the repository (languages.ts ids: python, go, node, rust, java; '' when none was recognised). */
+export const LABEL_LANGUAGE = 'bugbench.language';
+/** The dependency step run while the image was built. */
+export const LABEL_SETUP = 'bugbench.setup';

@@ -1,27 +1,36 @@
 /**
  * Repo images: a repository's committed tree and full history at /repo, on the
- * base image (or on an image that already holds its dependencies), labelled so
- * bugbench can find them and knows how to run their tests.
+ * base image of its language (or on an image that already holds its
+ * dependencies), with its dependencies fetched while the image is built,
+ * labelled so bugbench can find them and knows how to run their tests.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type Docker from 'dockerode';
 import { execa } from 'execa';
-import { ImageNotFoundError, NotAGitRepoError } from '../errors.js';
+import { DependencyStepError, ImageNotFoundError, NotAGitRepoError } from '../errors.js';
 import type { Progress } from '../progress.js';
-import { BASE_IMAGE, splitTag } from './base-image.js';
+import { splitTag } from './base-image.js';
+import { hostCaBundle, runBuildStep, STEP_CA_PATH, STEP_TIMEOUT_MS, stepScript, type BuildSteps } from './dependency-step.js';
 import { imageExists, isNotFound } from './docker.js';
+import { detectLanguage, languageOfImage, type Language, type RepoFiles } from './languages.js';
 import { LABEL_RUN, ownerLabels } from './owner.js';
+import { packFiles } from './tar.js';
+import { ensureLanguageBase } from './toolchain-base.js';
 
-import { LABEL_COMMIT, LABEL_REPO, LABEL_SOURCE, LABEL_TEST_CMD } from './labels.js';
+import { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_SETUP, LABEL_SOURCE, LABEL_TEST_CMD } from './labels.js';
 
-export { LABEL_COMMIT, LABEL_REPO, LABEL_SOURCE, LABEL_TEST_CMD } from './labels.js';
+export { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_SETUP, LABEL_SOURCE, LABEL_TEST_CMD } from './labels.js';
 
 export interface BuildImageOptions {
   dir: string;
   tag?: string;
   from?: string;
+  /** The build-time dependency step; undefined: the language's own, '': none. */
+  setup?: string;
+  /** The test command to record; undefined: the one detected. */
+  testCommand?: string;
   /** Extra labels (the sample builder records the patch series digest). */
   labels?: Record<string, string>;
   progress: Progress;
@@ -33,6 +42,8 @@ export interface BuiltImage {
   repo: string;
   commit: string;
   testCommand: string;
+  /** The language detected ('' when none was recognised). */
+  language: string;
 }
 
 export interface RepoImage {
@@ -47,6 +58,8 @@ export interface RepoImage {
   /** Every bug on this image, by status. */
   bugCounts: Record<string, number>;
   testCommand: string;
+  /** `bugbench.language` ('' when unknown; listRepoImages always fills it in). */
+  language?: string;
 }
 
 /** A docker-safe repository name from a folder name. */
@@ -63,46 +76,32 @@ export function defaultTag(repo: string): string {
 }
 
 /**
- * A default test command from the files at the repository root (and one level
- * down for test folders). Empty when nothing says how tests run.
+ * A default test command from the repository's files (the language table
+ * decides). Empty when nothing says how tests run.
  */
 export function detectTestCommand(files: string[], read: (path: string) => string | undefined): string {
-  const has = (path: string) => files.includes(path);
-  const pythonTests = files.some((f) => /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(f));
-  const pytestConfig =
-    has('pytest.ini') ||
-    has('conftest.py') ||
-    /\[tool\.pytest/.test(read('pyproject.toml') ?? '') ||
-    /\[tool:pytest\]/.test(read('setup.cfg') ?? '') ||
-    /\[pytest\]/.test(read('tox.ini') ?? '');
-  if (pytestConfig || pythonTests) return 'python3 -m pytest -rA';
-  if (has('package.json')) {
-    try {
-      const manifest = JSON.parse(read('package.json') ?? '{}') as { scripts?: Record<string, string> };
-      if (manifest.scripts?.test) return 'npm test';
-    } catch {
-      // not JSON: not a node project we can run
-    }
-  }
-  if (has('go.mod')) return 'go test -v ./...';
-  if (has('Cargo.toml')) return 'cargo test';
-  return '';
+  const repo = { files, read };
+  return detectLanguage(repo)?.testCommand(repo) ?? '';
 }
 
-/** Files at the root and in test folders (two levels), enough for detectTestCommand. */
-function listForDetection(root: string): string[] {
-  const files: string[] = [];
-  const walk = (rel: string, depth: number) => {
-    for (const entry of readdirSync(join(root, rel), { withFileTypes: true })) {
-      if (entry.name === '.git') continue;
-      const path = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        if (depth < 2 && (depth === 0 || /test/i.test(rel))) walk(path, depth + 1);
-      } else files.push(path);
-    }
+/** The tracked files of a checkout and a reader for them: what the language table looks at. */
+async function repoFiles(dir: string): Promise<RepoFiles> {
+  const listed = (await execa('git', ['-C', dir, '-c', 'core.quotePath=false', 'ls-files', '-z'])).stdout;
+  return {
+    files: listed.split('\0').filter(Boolean),
+    read: (path) => {
+      try {
+        return readFileSync(join(dir, path), 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
   };
-  walk('', 0);
-  return files;
+}
+
+/** The steps run while building: `--setup` replaces the language's dependency step; compiling ahead follows either. */
+export function buildSteps(language: Language | undefined, repo: RepoFiles, setup: string | undefined): BuildSteps {
+  return { setup: setup ?? language?.dependencyStep(repo) ?? '', warm: language?.warmStep?.(repo) ?? '' };
 }
 
 async function git(dir: string, args: string[]): Promise<string> {
@@ -128,8 +127,7 @@ export async function buildRepoImage(docker: Docker, options: BuildImageOptions)
   const { root, commit, dirty } = await inspectRepo(options.dir);
   const repo = repoNameFrom(root);
   const tag = options.tag ?? defaultTag(repo);
-  const from = options.from ?? BASE_IMAGE;
-  if (!(await imageExists(docker, from))) throw new ImageNotFoundError(from);
+  if (options.from && !(await imageExists(docker, options.from))) throw new ImageNotFoundError(options.from);
   if (dirty) progress(`note: ${root} has uncommitted changes; the image holds the committed HEAD ${commit.slice(0, 12)}`);
 
   const work = mkdtempSync(join(tmpdir(), 'bugbench-build-'));
@@ -141,17 +139,19 @@ export async function buildRepoImage(docker: Docker, options: BuildImageOptions)
     const branch = (await execa('git', ['-C', root, 'branch', '--show-current'], { reject: false })).stdout.trim() || 'main';
     await execa('git', ['-C', clone, 'checkout', '--quiet', '-B', branch, commit]);
     await execa('git', ['-C', clone, 'remote', 'remove', 'origin']);
-    const testCommand = detectTestCommand(listForDetection(clone), (path) => {
-      try {
-        return readFileSync(join(clone, path), 'utf8');
-      } catch {
-        return undefined;
-      }
-    });
+    const files = await repoFiles(clone);
+    const language = detectLanguage(files);
+    const testCommand = options.testCommand ?? language?.testCommand(files) ?? '';
+    const steps = buildSteps(language, files, options.setup);
+    const script = stepScript(steps);
+    progress(`language: ${language?.name ?? 'not recognised'}${steps.setup ? `; dependencies: \`${steps.setup}\`` : ''}`);
+    // The base of the language is built when it is missing; an image given with --from is used as it is.
+    const from = options.from ?? (await ensureLanguageBase(docker, language, progress));
+    if (!(await imageExists(docker, from))) throw new ImageNotFoundError(from);
 
     container = await docker.createContainer({
       Image: from,
-      Cmd: ['bash'],
+      Cmd: script ? ['bash', '-c', script] : ['bash'],
       WorkingDir: '/repo',
       Labels: {
         ...options.labels,
@@ -163,7 +163,12 @@ export async function buildRepoImage(docker: Docker, options: BuildImageOptions)
         [LABEL_COMMIT]: commit,
         [LABEL_TEST_CMD]: testCommand,
         [LABEL_SOURCE]: root,
+        [LABEL_LANGUAGE]: language?.id ?? '',
+        ...(steps.setup ? { [LABEL_SETUP]: steps.setup } : {}),
       },
+      // The network is on only for the build step (registries of npm, Go, cargo), through the host's:
+      // the engine may have no bridge network. Test runs later get none.
+      ...(script ? { HostConfig: { NetworkMode: 'host' } } : {}),
     });
     progress(`copying the repository into ${from}`);
     const tar = execa('tar', ['-C', work, '--numeric-owner', '--owner=0', '--group=0', '-c', 'repo'], {
@@ -176,14 +181,25 @@ export async function buildRepoImage(docker: Docker, options: BuildImageOptions)
       if (tar.exitCode === null) tar.kill();
       await tar.catch(() => undefined);
     }
+    if (script) {
+      const ca = hostCaBundle();
+      if (ca) await container.putArchive(await packFiles([{ name: STEP_CA_PATH.slice(1), content: ca }]), { path: '/' });
+      progress(`installing dependencies in ${from} (network on for this step only)`);
+      const outcome = await runBuildStep(docker, container, progress);
+      if (outcome.exitCode !== 0 || outcome.timedOut) {
+        const tail = outcome.timedOut ? `stopped after ${STEP_TIMEOUT_MS / 60_000} minutes` : outcome.tail;
+        throw new DependencyStepError(steps.setup || steps.warm, from, outcome.exitCode, tail);
+      }
+    }
     progress(`committing ${tag}`);
     const [imageRepo, imageTag] = splitTag(tag);
     const clearOwner = [LABEL_RUN, ...Object.keys(ownerLabels())].map((label) => `LABEL ${label}=`);
-    const committed = (await container.commit({ repo: imageRepo, tag: imageTag, comment: `bugbench image of ${repo}`, changes: clearOwner })) as {
+    const changes = script ? [...clearOwner, 'CMD ["bash"]'] : clearOwner;
+    const committed = (await container.commit({ repo: imageRepo, tag: imageTag, comment: `bugbench image of ${repo}`, changes })) as {
       Id: string;
     };
-    progress(`built ${tag} (${repo} at ${commit.slice(0, 12)}, tests: ${testCommand || 'not detected'})`);
-    return { id: committed.Id, tag, repo, commit, testCommand };
+    progress(`built ${tag} (${repo} at ${commit.slice(0, 12)}, ${language?.name ?? 'language not recognised'}, tests: ${testCommand || 'not detected'})`);
+    return { id: committed.Id, tag, repo, commit, testCommand, language: language?.id ?? '' };
   } finally {
     await container?.remove({ force: true }).catch(() => undefined);
     rmSync(work, { recursive: true, force: true });
@@ -196,6 +212,7 @@ export interface RepoImageFacts {
   /** The commit the image holds at /repo ('' when the image was not built by bugbench). */
   commit: string;
   testCommand: string;
+  language: string;
 }
 
 /** What an image's labels say about the repository in it; ImageNotFoundError if there is no such image. */
@@ -208,7 +225,14 @@ export async function inspectRepoImage(docker: Docker, image: string): Promise<R
     throw error;
   }
   const labels = info.Config?.Labels ?? {};
-  return { imageId: info.Id, repo: labels[LABEL_REPO] ?? 'repo', commit: labels[LABEL_COMMIT] ?? '', testCommand: labels[LABEL_TEST_CMD] ?? '' };
+  const testCommand = labels[LABEL_TEST_CMD] ?? '';
+  return {
+    imageId: info.Id,
+    repo: labels[LABEL_REPO] ?? 'repo',
+    commit: labels[LABEL_COMMIT] ?? '',
+    testCommand,
+    language: languageOfImage(labels[LABEL_LANGUAGE], testCommand),
+  };
 }
 
 /** Bugs of one image by status: the counts `listRepoImages` joins to each image. */
@@ -235,6 +259,7 @@ export async function listRepoImages(docker: Docker, bugCounts: Map<string, Stat
         bugs: PASSED.reduce((sum, status) => sum + (bugCounts.get(tag)?.[status] ?? 0), 0),
         bugCounts: bugCounts.get(tag) ?? {},
         testCommand: labels[LABEL_TEST_CMD] ?? '',
+        language: languageOfImage(labels[LABEL_LANGUAGE], labels[LABEL_TEST_CMD] ?? ''),
       });
     }
   }

@@ -11,7 +11,9 @@ import type Docker from 'dockerode';
 import { execa } from 'execa';
 import { SAMPLES_DIR, workspacePath } from '../paths.js';
 import type { Progress } from '../progress.js';
+import { detectLanguage, languageById, type Language } from './languages.js';
 import { buildRepoImage } from './repo-image.js';
+import { recipeDigest } from './toolchain-base.js';
 
 export const LABEL_SAMPLE_DIGEST = 'bugbench.sample-digest';
 
@@ -19,8 +21,19 @@ export interface Sample {
   name: string;
   description: string;
   testCommand: string;
+  /** A languages.ts id: sample.json's `language`, else what the files the series adds say. */
+  language: string;
   patchDir: string;
   patches: string[];
+}
+
+/** Every path a patch series touches, read from its `diff --git` lines. */
+function pathsOfSeries(patches: string[]): string[] {
+  const paths = new Set<string>();
+  for (const patch of patches) {
+    for (const match of readFileSync(patch, 'utf8').matchAll(/^diff --git a\/(\S+) b\/(\S+)$/gm)) paths.add(match[2]!);
+  }
+  return [...paths];
 }
 
 export function listSamples(dir: string = SAMPLES_DIR): Sample[] {
@@ -29,6 +42,7 @@ export function listSamples(dir: string = SAMPLES_DIR): Sample[] {
     .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'sample.json')))
     .map((e) => {
       const meta = JSON.parse(readFileSync(join(dir, e.name, 'sample.json'), 'utf8')) as Partial<Sample>;
+      // The sample's own files are not at hand before it is replayed: its language comes from the paths the series adds.
       const patchDir = join(dir, e.name, 'patches');
       const patches = readdirSync(patchDir)
         .filter((f) => f.endsWith('.patch'))
@@ -38,6 +52,7 @@ export function listSamples(dir: string = SAMPLES_DIR): Sample[] {
         name: meta.name ?? e.name,
         description: meta.description ?? '',
         testCommand: meta.testCommand ?? '',
+        language: meta.language ?? detectLanguage({ files: pathsOfSeries(patches), read: () => undefined })?.id ?? '',
         patchDir,
         patches,
       };
@@ -49,10 +64,22 @@ export function sampleImageTag(name: string): string {
   return `bugbench/repo-${name}:latest`;
 }
 
-/** A digest of the patch series: an image built from the same series carries the same one. */
+/** The language entry of a sample, when it names one bugbench knows. */
+export function sampleLanguage(sample: Sample): Language | undefined {
+  return languageById(sample.language);
+}
+
+/**
+ * A digest of the patch series, and of the toolchain base's recipe when the
+ * sample has one: an image built from the same series on the same base
+ * carries the same digest. (Python samples are built on the Python base,
+ * whose recipe is not part of it.)
+ */
 export function sampleDigest(sample: Sample): string {
   const hash = createHash('sha256');
   for (const patch of sample.patches) hash.update(readFileSync(patch));
+  const language = sampleLanguage(sample);
+  if (language?.base) hash.update(`base ${recipeDigest(language.id, language.base)}`);
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -101,9 +128,11 @@ export async function ensureSampleImages(docker: Docker, progress: Progress): Pr
     const dest = workspacePath('samples', sample.name);
     progress(`replaying sample ${sample.name} (${sample.patches.length} commits) into ${dest}`);
     await replaySample(sample, dest);
+    // The toolchain base the sample needs is built on the way, when missing (toolchain-base.ts).
     await buildRepoImage(docker, {
       dir: dest,
       tag: sampleImageTag(sample.name),
+      testCommand: sample.testCommand || undefined,
       labels: { [LABEL_SAMPLE_DIGEST]: sampleDigest(sample) },
       progress,
     });

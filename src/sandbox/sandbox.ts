@@ -107,7 +107,9 @@ export class Sandbox {
         WorkingDir: REPO_DIR,
         Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
         Labels: { [LABEL_RUN]: options.runId, ...ownerLabels(), ...options.extraLabels },
-        NetworkDisabled: true,
+        // Network mode none: a loopback interface and nothing else. (NetworkDisabled as well would also
+        // leave /etc/hosts empty, so "localhost" would not resolve: test runners that serve themselves on
+        // localhost, vitest among them, then fail.)
         HostConfig: {
           NetworkMode: 'none',
           Memory: options.memoryBytes ?? DEFAULT_MEMORY_BYTES,

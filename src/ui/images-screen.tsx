@@ -86,7 +86,7 @@ export function ImagesScreen({ state, build, rows, columns }: { state: ViewState
       {state.images.length === 0 ? <Text dimColor>none yet: b builds one from a git repository</Text> : null}
       {shown.map((image, i) => (
         <Text key={`${image.id}-${image.tag}`} inverse={first + i === state.cursor} wrap="truncate-end">
-          {first + i === state.cursor ? '›' : ' '} {fit(image.tag, tagWidth)} {fit(image.repo, repoWidth)} {image.commit.slice(0, 10)} {describeCounts(image.bugCounts)}
+          {first + i === state.cursor ? '›' : ' '} {fit(image.tag, tagWidth)} {fit(image.repo, repoWidth)} {fit(image.language || '?', 6)} {image.commit.slice(0, 10)} {describeCounts(image.bugCounts)}
         </Text>
       ))}
       {selected ? (
@@ -94,7 +94,9 @@ export function ImagesScreen({ state, build, rows, columns }: { state: ViewState
           <Text wrap="truncate-end">
             <Text bold>{selected.repo}</Text> at {selected.commit}
           </Text>
-          <Text wrap="truncate-end">tests: {selected.testCommand || 'no test command detected'}</Text>
+          <Text wrap="truncate-end">
+            language: {selected.language || 'not recognised'} · tests: {selected.testCommand || 'no test command detected'}
+          </Text>
           <Text wrap="truncate-end">
             size {(selected.sizeBytes / 1024 ** 2).toFixed(0)} MB · created {selected.created.slice(0, 19).replace('T', ' ')}
             {imageEngines(selected.tag, selected.id, state.engines)}

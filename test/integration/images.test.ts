@@ -39,7 +39,7 @@ describe('bugbench images build', () => {
     const images = JSON.parse(listed.stdout) as Record<string, unknown>[];
     const row = images.find((i) => i.tag === TAG);
     expect(row).toMatchObject({ repo: 'tinylib', commit: result.commit, bugs: 0 });
-    expect(Object.keys(row!).sort()).toEqual(['bugCounts', 'bugs', 'commit', 'created', 'id', 'repo', 'sizeBytes', 'tag']);
+    expect(Object.keys(row!).sort()).toEqual(['bugCounts', 'bugs', 'commit', 'created', 'id', 'language', 'repo', 'sizeBytes', 'tag']);
 
     const sandbox = await Sandbox.create({ image: TAG, runId: 'test-images' });
     try {
