@@ -14,7 +14,7 @@ import { jobKey } from '../../src/training/job-key.js';
 import { clusterHealth } from '../../src/training/queue.js';
 import type { SlurmSettings } from '../../src/training/settings.js';
 import { SlurmQueue } from '../../src/training/slurm/engine.js';
-import { mintToken } from '../../src/training/slurm/jwt.js';
+import { mintToken } from '../../src/cluster/slurm/jwt.js';
 import { jobDir, localClusterSettings, sampleLines, spec, uniqueKey, waitForState, writeDataset } from '../helpers/training.js';
 
 const cluster = localClusterSettings().slurm;

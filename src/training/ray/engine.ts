@@ -5,7 +5,7 @@
  * Ray itself refuses a duplicate.
  */
 import { errorMessage, TrainingAuthError, TrainingEngineError, TrainingEngineUnreachableError, TrainingNotConfiguredError } from '../../errors.js';
-import { requestJson, TransportError, type HttpRequest, type HttpResponse } from '../http-json.js';
+import { requestJson, TransportError, type HttpRequest, type HttpResponse } from '../../cluster/http-json.js';
 import { validateSpec } from '../job-spec.js';
 import { tailText } from '../log-tail.js';
 import type { RaySettings } from '../settings.js';

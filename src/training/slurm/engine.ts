@@ -14,11 +14,11 @@ import { validateSpec } from '../job-spec.js';
 import { readLogTail } from '../log-tail.js';
 import type { SlurmSettings } from '../settings.js';
 import { checkHandle, reusable, type EngineHealth, type JobHandle, type JobLogs, type JobSpec, type JobStatus, type SubmitResult, type TrainingQueue } from '../types.js';
-import type { SlurmJobInfo } from './api.js';
+import type { SlurmJobInfo } from '../../cluster/slurm/api.js';
 import { batchEnvironment, batchScript } from './batch-script.js';
-import { SlurmClient, SlurmRequestError } from './client.js';
-import { prepareForJobUser } from './job-user.js';
-import { DEFAULT_OUTPUT_PATTERN, expandOutputPath } from './output-path.js';
+import { SlurmClient, SlurmRequestError } from '../../cluster/slurm/client.js';
+import { prepareForJobUser } from '../../cluster/slurm/job-user.js';
+import { DEFAULT_OUTPUT_PATTERN, expandOutputPath } from '../../cluster/slurm/output-path.js';
 
 const COMMENT_PREFIX = 'bugbench:';
 const HEALTH_TIMEOUT_MS = 5000;

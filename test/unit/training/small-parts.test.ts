@@ -7,7 +7,7 @@ import { JobLogsUnavailableError } from '../../../src/errors.js';
 import { validateSpec } from '../../../src/training/job-spec.js';
 import { parseProcStat, processStartTime } from '../../../src/training/local/process.js';
 import { readLogTail, tailText } from '../../../src/training/log-tail.js';
-import { findAccount } from '../../../src/training/slurm/job-user.js';
+import { findAccount } from '../../../src/cluster/slurm/job-user.js';
 import { checkHandle, type JobSpec } from '../../../src/training/types.js';
 
 describe('log tails', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeWaitStatus } from '../../../src/training/slurm/wait-status.js';
+import { decodeWaitStatus } from '../../../src/cluster/slurm/wait-status.js';
 
 describe('decodeWaitStatus', () => {
   it('reads an exit code from the high byte', () => {

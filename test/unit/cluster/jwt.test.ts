@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { mintToken, readClaims, tokenProblem } from '../../../src/training/slurm/jwt.js';
+import { mintToken, readClaims, tokenProblem } from '../../../src/cluster/slurm/jwt.js';
 
 const key = Buffer.from('0123456789abcdef0123456789abcdef');
 const now = 1_800_000_000;

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
-import { slurmApi } from '../../../src/training/slurm/api.js';
-import { jobStatus, v0038 } from '../../../src/training/slurm/v0038.js';
+import { slurmApi } from '../../../src/cluster/slurm/api.js';
+import { jobStatus, v0038 } from '../../../src/cluster/slurm/v0038.js';
 import type { JobSpec } from '../../../src/training/types.js';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(join(PACKAGE_ROOT, 'test', 'fixtures', 'slurm', name), 'utf8'));

@@ -6,7 +6,7 @@
  * `job_state` as a list, `exit_code` as {status, return_code, signal} — so a
  * `v0041.ts` beside it implementing this interface is all a newer cluster needs.
  */
-import type { JobSpec, JobStatus } from '../types.js';
+import type { JobSpec, JobStatus } from '../../training/types.js';
 import { v0038 } from './v0038.js';
 
 /** One entry of slurmrestd's `errors` list. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandOutputPath } from '../../../src/training/slurm/output-path.js';
+import { expandOutputPath } from '../../../src/cluster/slurm/output-path.js';
 
 const ctx = { jobId: '42', jobName: 'train', user: 'alice', workdir: '/w/', node: 'gpu01' };
 
