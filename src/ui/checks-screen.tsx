@@ -97,9 +97,10 @@ export function ChecksScreen({ state, bug, log, rows, columns }: { state: Checks
       {solve ? (
         <>
           <Text bold wrap="truncate-end">
+            solving {judgedAttempts}/{solve.view.tags.length}
             {solve.solveRate !== null
-              ? `solved ${Object.values(solve.results).filter((r) => r.solved).length} of ${judgedAttempts} · solve rate ${solve.solveRate.toFixed(3)} · injection reward ${solve.injectReward!.toFixed(3)}`
-              : `solving: ${judgedAttempts} of ${solve.view.tags.length} judged`}
+              ? ` · solve rate ${solve.solveRate.toFixed(3)} · injection reward ${solve.injectReward!.toFixed(3)} · ${Object.values(solve.results).filter((r) => r.solved).length} solved`
+              : ''}
           </Text>
           {attemptRows.map((row, i) => (
             <Text key={i} wrap="truncate-end">

@@ -41,7 +41,9 @@ export function useChecks(core: WorkbenchCore | undefined, bugId: string | undef
   // The bug's last report, shown again whenever a new one is recorded (a check that was under way when the bug was opened).
   const checkedAt = bugId ? core?.bug(bugId)?.check?.at : undefined;
   useEffect(() => {
-    if (!core || !bugId || latest().busy || (latest().bugId === bugId && latest().checkedAt === checkedAt)) return;
+    const shown = latest();
+    // The same bug's report, or the lines of a session stepped here (which made that report), stay.
+    if (!core || !bugId || shown.busy || (shown.bugId === bugId && (shown.checkedAt === checkedAt || shown.source === 'session'))) return;
     dispatch({ type: 'show-bug', bugId, lines: reportLines(core, bugId), checkedAt });
   }, [core, bugId, checkedAt, dispatch, latest]);
 

@@ -41,11 +41,13 @@ describe('bugbench tui in a real terminal', () => {
     await session.record(raw);
     await session.waitFor(/Repo images \(\d+\)/);
     const selected = async () => /› (\S+)/.exec(await session!.screen())?.[1];
-    for (let i = 0; i < 10 && !(await selected())?.includes('knotcfg'); i++) {
+    // Other tests' images may be listed too: go down until the knotcfg sample is selected.
+    for (let i = 0; i < 40 && !(await selected())?.includes('repo-knotcfg'); i++) {
       const before = await selected();
       await session.keys('Down');
       await session.waitFor(new RegExp(`› (?!${before?.replace(/[/.:]/g, '\\$&')} )`), 5000).catch(() => undefined);
     }
+    expect(await selected()).toBe('bugbench/repo-knotcfg:latest');
     await session.keys('Enter');
     await session.waitFor(/New injection run on bugbench\/repo-knotcfg:latest/);
     await session.waitFor(/› strategy +‹ removal ›/);

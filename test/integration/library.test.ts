@@ -156,15 +156,14 @@ describe('exports', () => {
 });
 
 describe('cancelled checks', () => {
-  it('records interrupted checks as cancelled, never invalid, and a new check records the new verdict', async () => {
-    const id = (await json('import', artifactPath('unneeded-file'))).id;
-    expect((await json('show', id)).status).toBe('invalid');
-    const child = execa('node', [BIN, 'check', id], { env: { BUGBENCH_HOME: home }, reject: false });
+  it('records interrupted checks as cancelled, never invalid; a new check records the new verdict, and an interrupted re-check keeps it', async () => {
+    // A bug whose first checks are interrupted has no verdict: cancelled, never invalid.
+    const importing = execa('node', [BIN, 'import', artifactPath('unneeded-file'), '--json'], { env: { BUGBENCH_HOME: home }, reject: false });
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    child.kill('SIGINT');
-    const result = await child;
-    expect(result.exitCode, result.stdout + result.stderr).toBe(130);
-    expect(result.stdout).toMatch(/CANCELLED/);
+    importing.kill('SIGINT');
+    const imported = await importing;
+    expect(imported.exitCode, imported.stdout + imported.stderr).toBe(130);
+    const id = (JSON.parse(imported.stdout) as { id: string }).id;
     const cancelled = Store.open({ root: home }).get('bugs', id)!;
     expect(cancelled).toMatchObject({ status: 'cancelled', checkingBy: null, check: { cancelled: true, valid: false, failedCheck: null } });
     expect(cancelled.check!.verdicts).toMatch(/c/);
@@ -172,6 +171,15 @@ describe('cancelled checks', () => {
     expect((await cli('accept', id)).stderr).toMatch(/its checks were cancelled; run `bugbench check/);
     const again = await cli('check', id);
     expect(again.exitCode).toBe(1);
-    expect(Store.open({ root: home }).get('bugs', id)).toMatchObject({ status: 'invalid', check: { failedCheck: 'inverse-mutation' } });
+    const judged = Store.open({ root: home }).get('bugs', id)!;
+    expect(judged).toMatchObject({ status: 'invalid', check: { failedCheck: 'inverse-mutation' } });
+    // Checking it again and stopping half-way leaves the verdict it had; the stopped check says CANCELLED.
+    const child = execa('node', [BIN, 'check', id], { env: { BUGBENCH_HOME: home }, reject: false });
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode, result.stdout + result.stderr).toBe(130);
+    expect(result.stdout).toMatch(/CANCELLED/);
+    expect(Store.open({ root: home }).get('bugs', id)).toMatchObject({ status: 'invalid', checkingBy: null, check: judged.check });
   }, 90_000);
 });

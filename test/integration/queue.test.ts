@@ -107,7 +107,7 @@ describe('bugbench queue on the local Slurm', () => {
 
   it('refuses a bad format and says what to do when no bug is accepted', async () => {
     expect((await cli('queue', 'submit', '--engine', 'slurm', '--format', 'csv')).stderr.trim()).toBe(
-      'bugbench: queue submit: --format must be one of swebench, sft, rl, got "csv"',
+      'bugbench: queue submit: --format must be one of swebench, sft, rl, harbor, got "csv"',
     );
     const empty = mkdtempSync(join(tmpdir(), 'bugbench-queue-empty-'));
     const none = await bugbench(['queue', 'submit', '--engine', 'local', '--format', 'swebench'], { env: { BUGBENCH_HOME: empty } });

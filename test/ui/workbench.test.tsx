@@ -19,6 +19,12 @@ describe('workbench', () => {
       },
       { timeout: 10_000, interval: 200 },
     );
+    // The details name the selected image's test command: the knotcfg sample's is pytest's.
+    for (let i = 0; i < 40 && selected() !== 'bugbench/repo-knotcfg:latest'; i++) {
+      const at = selected();
+      stdin.write('\u001B[B');
+      await vi.waitFor(() => expect(selected()).not.toBe(at), { timeout: 5000, interval: 50 }).catch(() => undefined);
+    }
     expect(lastFrame()).toContain('tests: python3 -m pytest -rA');
     unmount();
   });
