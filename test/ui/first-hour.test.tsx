@@ -231,7 +231,7 @@ describe('the workbench after a first hour of use (80×24)', () => {
     await press('5', /solve rate 0\.500 · injection reward 0\.100/);
     await press('4', 'knotcfg-removal-3a9f61c2 VALID');
     term.stdin.write('s');
-    await until(() => expect(frame()).toMatch(/solving 4\/4 · solve rate 0\.500 · injection reward 0\.100 · 2 solved/));
+    await until(() => expect(frame()).toMatch(/solving 4\/8 · solve rate 0\.500 · injection reward 0\.100 · 2 solved/));
     expect(frame()).toMatch(/a1 oracle ✓ \+1/);
     expect(frame()).toMatch(/a2 noop ✗ −1 \(3 fail\)/);
     expect(frame()).toMatch(/a3 partial ✗ −1 \(3 fail\)/);
