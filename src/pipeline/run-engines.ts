@@ -5,7 +5,7 @@
  */
 import type Docker from 'dockerode';
 import { EngineUnreachableError, errorMessage } from '../errors.js';
-import { engineSpecs, openEngine, type RunEngine } from '../sandbox/engines.js';
+import { engineKind, engineSpecs, openEngine, runEngine, type RunEngine } from '../sandbox/engines.js';
 import { ensureImageOnEngines, type ImageCopyEvent } from '../sandbox/image-copy.js';
 import { EnginePool, type PlacementEvent } from './placement.js';
 
@@ -20,7 +20,7 @@ export interface RunEngineOptions {
 
 /** The configured engines that answer, in order; a single engine with no slot count is limited by the run's concurrency alone. */
 export async function liveEngines(options: RunEngineOptions = {}): Promise<RunEngine[]> {
-  if (options.docker) return [{ name: 'e1', host: 'given', slots: Infinity, version: '', cpus: 0, docker: options.docker }];
+  if (options.docker) return [{ ...runEngine({ name: 'e1', host: 'given' }, options.docker, await engineKind(options.docker)), slots: Infinity }];
   const specs = engineSpecs();
   const opened = await Promise.all(
     specs.map(async (spec) => {

@@ -12,6 +12,7 @@ import { ImageNotFoundError, NotAGitRepoError } from '../errors.js';
 import type { Progress } from '../progress.js';
 import { BASE_IMAGE, splitTag } from './base-image.js';
 import { imageExists, isNotFound } from './docker.js';
+import { canonicalImageName } from './image-names.js';
 import { LABEL_RUN, ownerLabels } from './owner.js';
 
 import { LABEL_COMMIT, LABEL_REPO, LABEL_SOURCE, LABEL_TEST_CMD } from './labels.js';
@@ -223,7 +224,8 @@ export async function listRepoImages(docker: Docker, bugCounts: Map<string, Stat
   for (const image of images) {
     const labels = image.Labels ?? {};
     // An untagged image is a build a newer one replaced: nothing can name it to start a run.
-    const tags = (image.RepoTags ?? []).filter((t) => t !== '<none>:<none>');
+    // Podman lists `localhost/<name>`: shown as the name it was built with.
+    const tags = [...new Set((image.RepoTags ?? []).filter((t) => t !== '<none>:<none>').map(canonicalImageName))];
     for (const tag of tags) {
       rows.push({
         id: image.Id,
