@@ -7,6 +7,13 @@
  * "error setting rlimit … operation not permitted"). So a Podman container
  * asks for this host's hard limits instead, which the service (started from
  * the same environment) holds.
+ *
+ * Commands differ in one way too: Docker ends an exec's output stream once
+ * every process holding its pipe is gone, so children a command left in the
+ * background keep it open and the sandbox kills them; Podman ends the stream
+ * when the command's own process exits and the children live on. On Podman a
+ * command runs under a small bash that, once it is done, kills what still
+ * holds its output, the same children Docker's stream would have waited for.
  */
 import { readFileSync } from 'node:fs';
 import type Docker from 'dockerode';
@@ -100,4 +107,17 @@ export function containerSpec(kind: EngineKind, request: ContainerRequest, limit
       Mounts: Object.entries(request.volumes ?? {}).map(([Source, Target]) => ({ Type: 'volume' as const, Source, Target })),
     },
   };
+}
+
+/** After the command, kill every other process that still holds this shell's stdout or stderr (left in the background). */
+const REAP_HOLDERS = [
+  'o=$(readlink /proc/$$/fd/1); e=$(readlink /proc/$$/fd/2)',
+  'for p in /proc/[0-9]*; do q=${p#/proc/}; [ "$q" = $$ ] && continue',
+  'for f in 1 2; do l=$(readlink $p/fd/$f 2>/dev/null) || continue; if [ "$l" = "$o" ] || [ "$l" = "$e" ]; then kill -KILL $q 2>/dev/null; break; fi; done; done',
+].join('; ');
+
+/** The argv that runs `command` with bash in a container of `kind`. */
+export function execCommand(kind: EngineKind, command: string): string[] {
+  if (kind.product !== 'podman') return ['bash', '-c', command];
+  return ['bash', '-c', `bash -c "$1"; rc=$?; ${REAP_HOLDERS}; exit $rc`, 'bugbench-exec', command];
 }

@@ -12,9 +12,9 @@ import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { ImageNotFoundError, NotFoundError, PatchRejectedError, SandboxError } from '../errors.js';
 import { CappedOutput } from './capped-output.js';
-import { containerSpec } from './container-options.js';
+import { containerSpec, execCommand } from './container-options.js';
 import { asEngineError, dockerClient, engineCall, isEngineFailure, isNotFound } from './docker.js';
-import { engineKind } from './engine-kind.js';
+import { engineKind, type EngineKind } from './engine-kind.js';
 import { LABEL_RUN, ownerLabels } from './owner.js';
 import { DEFAULT_READ_LIMIT, inspectPath, readBoundedFile, type PathInfo } from './container-files.js';
 import { shellQuote } from './shell-text.js';
@@ -93,6 +93,7 @@ export class Sandbox {
     readonly container: Docker.Container,
     readonly image: string,
     readonly runId: string,
+    private readonly kind: EngineKind,
   ) {}
 
   get id(): string {
@@ -125,7 +126,7 @@ export class Sandbox {
       if (isNotFound(error)) throw new ImageNotFoundError(options.image);
       throw asEngineError(error, 'create');
     }
-    const sandbox = new Sandbox(docker, container, options.image, options.runId);
+    const sandbox = new Sandbox(docker, container, options.image, options.runId, kind);
     try {
       await container.start();
     } catch (error) {
@@ -149,7 +150,7 @@ export class Sandbox {
     const env = { ...options.env, [EXEC_MARKER]: marker };
     const { exec, stream } = await engineCall('exec', async () => {
       const made = await this.container.exec({
-        Cmd: ['bash', '-c', command],
+        Cmd: execCommand(this.kind, command),
         Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
         WorkingDir: options.workdir ?? REPO_DIR,
         AttachStdout: true,
