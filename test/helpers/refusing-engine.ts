@@ -25,7 +25,7 @@ export interface RefusingEngine {
   close(): Promise<void>;
 }
 
-export async function startRefusingEngine(options: { varying?: boolean } = {}): Promise<RefusingEngine> {
+export async function startRefusingEngine(options: { varying?: boolean; message?: string } = {}): Promise<RefusingEngine> {
   const socket = join(mkdtempSync(join(tmpdir(), 'bugbench-refusing-')), 'engine.sock');
   let refused = 0;
   const pass = (req: IncomingMessage, res: ServerResponse) => {
@@ -45,7 +45,7 @@ export async function startRefusingEngine(options: { varying?: boolean } = {}): 
       const words = options.varying ? ` (${WORDS[refused % WORDS.length]})` : '';
       refused++;
       res.writeHead(500, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ cause: 'OCI permission denied', message: `${REFUSAL}${words}`, response: 500 }));
+      res.end(JSON.stringify({ message: `${options.message ?? REFUSAL}${words}`, response: 500 }));
       return;
     }
     pass(req, res);

@@ -63,6 +63,21 @@ describe('an engine that refuses every container', () => {
     expect(Store.open({ root: home }).get('bugs', bug!.id)).toMatchObject({ status: 'valid' });
   }, 240_000);
 
+  it('is named by doctor as unable to run containers, with what it lacks', async () => {
+    const noInit = await startRefusingEngine({ message: 'container-init binary not found on the host: stat /usr/libexec/podman/catatonit: no such file or directory' });
+    try {
+      const env = { DOCKER_HOST: noInit.host };
+      const text = await bugbench(['doctor'], { env });
+      expect(text.exitCode).toBe(1);
+      expect(text.stdout).toMatch(/^FAILS +engine e1 cannot run bugbench's containers: container-init binary not found on the host/m);
+      expect(text.stdout).toMatch(/^MISSING engine e1 needs catatonit, the init process Podman puts in containers \(apt-get install catatonit\)$/m);
+      const report = JSON.parse((await bugbench(['doctor', '--json'], { env })).stdout);
+      expect(report.engines[0]).toMatchObject({ ok: true, containers: { ok: false }, missing: [expect.stringContaining('catatonit')] });
+    } finally {
+      await noInit.close();
+    }
+  });
+
   it('ends inject -n 2 within seconds with the engine\'s words once, its rollouts left to resume', async () => {
     const home = mkdtempSync(join(tmpdir(), 'bugbench-refused-'));
     const started = Date.now();
