@@ -1,7 +1,7 @@
 /**
  * The `bugbench` command line: reads the command, hands it to its module, and
- * turns errors into one line on stderr and an exit code (2 for bad usage, 1 for
- * everything else).
+ * turns errors into one line on stderr and an exit code (2 for bad usage, 75
+ * when the container engine failed, 130 when cancelled, 1 for everything else).
  */
 import { readFileSync } from 'node:fs';
 import { BugbenchError, UsageError, errorMessage } from './errors.js';
@@ -163,6 +163,6 @@ export async function main(argv: string[]): Promise<number> {
     const message = error instanceof BugbenchError ? error.message : `unexpected error: ${errorMessage(error)}`;
     process.stderr.write(`bugbench: ${message}\n`);
     if (!(error instanceof BugbenchError) && process.env.BUGBENCH_DEBUG) console.error(error);
-    return error instanceof UsageError ? 2 : 1;
+    return error instanceof BugbenchError ? error.exitCode : 1;
   }
 }

@@ -2,7 +2,13 @@
  * Every error bugbench raises on purpose. Each kind has a stable `code` that a
  * user (and a test) can match on, and a message that says what to do next.
  */
+/** Exit code of a command the engine (not the bug, not the user) stopped: sysexits' EX_TEMPFAIL, "try again later". */
+export const ENGINE_EXIT_CODE = 75;
+
 export class BugbenchError extends Error {
+  /** The exit code of a command this error ends: 1 unless the kind says otherwise. */
+  readonly exitCode: number = 1;
+
   constructor(
     readonly code: string,
     message: string,
@@ -14,17 +20,97 @@ export class BugbenchError extends Error {
 
 /** The command line was wrong: unknown command, missing or malformed flag. */
 export class UsageError extends BugbenchError {
+  override readonly exitCode = 2;
+
   constructor(message: string) {
     super('BB_USAGE', message);
   }
 }
 
-/** No Docker engine answered at the configured host. */
+/** What bugbench asked the engine to do when it failed. */
+export type EngineOperation = 'info' | 'create' | 'start' | 'exec' | 'files' | 'remove' | 'list' | 'volume';
+
+const OPERATION_TEXT: Record<EngineOperation, string> = {
+  info: 'say what it is',
+  create: 'create a container',
+  start: 'start a container',
+  exec: 'run a command in a container',
+  files: 'move files in or out of a container',
+  remove: 'remove a container',
+  list: 'list its containers',
+  volume: 'create a volume',
+};
+
+/**
+ * The container engine failed a request (a server error, a refused or cut
+ * connection): nothing is known about the work it was doing, so it gets no
+ * verdict. A command it ends exits with ENGINE_EXIT_CODE; what it was judging
+ * can be judged again once the engine works.
+ */
+export class EngineError extends BugbenchError {
+  override readonly exitCode = ENGINE_EXIT_CODE;
+  /** A short line without the engine's own text, for places that show it elsewhere. */
+  readonly summary: string;
+
+  constructor(
+    readonly operation: EngineOperation,
+    /** The engine's own words. */
+    readonly detail: string,
+    code = 'BB_ENGINE_FAILED',
+    message?: string,
+  ) {
+    const summary = `the engine could not ${OPERATION_TEXT[operation]}`;
+    super(code, message ?? `${summary}: ${detail}`);
+    this.summary = summary;
+  }
+
+  /** A failure to make a container at all, as opposed to one that ran and was lost. */
+  get refusedContainer(): boolean {
+    return this.operation === 'create' || this.operation === 'start';
+  }
+}
+
+/** The work's engine stopped answering: the pool places it again elsewhere. */
+export class EngineLostError extends EngineError {
+  constructor(
+    readonly engine: string,
+    detail: string,
+  ) {
+    super('exec', detail, 'BB_ENGINE_LOST', `engine ${engine} stopped answering (${detail})`);
+  }
+}
+
+/** No engine of the run can take its work: each refused containers the same way twice, or kept failing. */
+export class EnginesBrokenError extends EngineError {
+  constructor(readonly reasons: { engine: string; detail: string }[]) {
+    const what = reasons.map((r) => `engine ${r.engine}: ${r.detail}`).join('; ');
+    super(
+      'create',
+      what,
+      'BB_ENGINES_BROKEN',
+      `no engine is left for this work (${what}); this is the engine's setup, not a passing failure: \`bugbench doctor\` names what it lacks. ` +
+        'The work keeps no verdict: check it, or resume the run, once the engine works',
+    );
+  }
+}
+
+/** The run was cancelled (Ctrl-C, SIGTERM, `bugbench cancel`) before this work could start. */
+export class CancelledError extends BugbenchError {
+  override readonly exitCode = 130;
+
+  constructor(what: string) {
+    super('BB_CANCELLED', `${what} was cancelled`);
+  }
+}
+
+/** No container engine answered at the configured host. */
 export class EngineUnreachableError extends BugbenchError {
+  override readonly exitCode: number = ENGINE_EXIT_CODE;
+
   constructor(host: string, cause: string) {
     super(
       'BB_ENGINE_UNREACHABLE',
-      `no Docker engine answers at ${host} (${cause}); run \`bugbench doctor --fix\` to install and start one`,
+      `no container engine answers at ${host} (${cause}); run \`bugbench doctor --fix\` to install and start one`,
     );
   }
 }

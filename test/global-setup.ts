@@ -1,18 +1,21 @@
 /**
  * Before any test: the CLI built (tests run the real binary), a Docker engine
  * that answers, the base image and the sample images — made by the same code as
- * `bugbench doctor --fix` — and the local Slurm cluster the training tests use
- * (scripts/slurm-up), so a fresh machine sets itself up (a minute or two the
- * first time, under a second after).
+ * `bugbench doctor --fix` — the local Slurm cluster the training tests use
+ * (scripts/slurm-up), and a rootless Podman service (scripts/podman-up) with
+ * copies of the images the `podman` project's tests use, so a fresh machine
+ * sets itself up (a few minutes the first time, seconds after).
  */
 import { join } from 'node:path';
 import { execa } from 'execa';
+import type { TestProject } from 'vitest/node';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { fix, reportHealthy } from '../src/pipeline/doctor.js';
 import { aptInstall, commandExists, ensureEngine } from '../src/sandbox/engine.js';
 import { workspacePath } from '../src/paths.js';
+import { copyTestImages, startPodman } from './helpers/podman.js';
 
-export default async function setup(): Promise<void> {
+export default async function setup(project: TestProject): Promise<void> {
   const started = Date.now();
   const log = (message: string) => process.stderr.write(`[setup] ${message}\n`);
   await execa('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: PACKAGE_ROOT });
@@ -29,5 +32,9 @@ export default async function setup(): Promise<void> {
   if (!reportHealthy(report)) {
     throw new Error(`test environment is not ready: ${JSON.stringify(report)}`);
   }
+  // The podman project runs engine-facing tests again on a rootless Podman of a user outside the docker group.
+  const podman = await startPodman();
+  await copyTestImages(podman, log);
+  project.provide('podmanHost', podman);
   process.stderr.write(`[setup] build, engine and images ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }

@@ -7,6 +7,7 @@ import { MAX_FILE_BYTES } from '../bugs/artifact.js';
 import { errorMessage, ReadRefusedError } from '../errors.js';
 import { CappedOutput } from '../sandbox/capped-output.js';
 import { formatBytes, placeRefusal, readRefusal } from '../sandbox/container-files.js';
+import { isEngineFailure } from '../sandbox/docker.js';
 import { absolutePath, REPO_DIR, shellQuote, type Sandbox } from '../sandbox/sandbox.js';
 import type { ToolDefinition } from './messages.js';
 
@@ -129,6 +130,8 @@ export class ToolSet implements Tools {
           return { output: `no tool named "${name}"; the tools are bash, editor and submit`, isError: true };
       }
     } catch (error) {
+      // The engine failing is not something the agent did or can mend: the rollout ends (and its engine is judged).
+      if (isEngineFailure(error)) throw error;
       return { output: errorMessage(error), isError: true };
     }
   }

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type Docker from 'dockerode';
 import type { ExecOptions } from '../sandbox/sandbox.js';
-import { dockerClient } from '../sandbox/docker.js';
+import { dockerClient, engineCall } from '../sandbox/docker.js';
 import { LABEL_RUN, ownerLabels } from '../sandbox/owner.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import { SCRIPT_LOCK, SHARED_DIR } from './container-paths.js';
@@ -90,9 +90,9 @@ export class CheckContext {
   private volume(): Promise<string | undefined> {
     const lanes = Math.max(1, this.setup.parallelism);
     if (lanes < 2 || this.setup.parallelTests || this.setup.freshContainerPerRun) return Promise.resolve(undefined);
-    this.sharedVolume ??= (this.setup.docker ?? dockerClient())
-      .createVolume({ Name: `bugbench-${this.runId}`, Labels: { [LABEL_RUN]: this.runId, ...ownerLabels() } })
-      .then((volume) => volume.name);
+    this.sharedVolume ??= engineCall('volume', () =>
+      (this.setup.docker ?? dockerClient()).createVolume({ Name: `bugbench-${this.runId}`, Labels: { [LABEL_RUN]: this.runId, ...ownerLabels() } }),
+    ).then((volume) => volume.name);
     return this.sharedVolume;
   }
 

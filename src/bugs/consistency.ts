@@ -3,9 +3,11 @@
  * returns its result, so a person can watch them one at a time; `runAll()` runs
  * the rest. After the first failure the remaining checks are skipped unless
  * `all` is set. One container serves every run of the bug and is removed by
- * `close()`.
+ * `close()`. A check the engine failed (it could not create, start or exec a
+ * container) gets no verdict: the session stops there with an EngineError.
  */
-import { errorMessage } from '../errors.js';
+import { errorMessage, type EngineError } from '../errors.js';
+import { asEngineError, isEngineFailure } from '../sandbox/docker.js';
 import { CheckContext, type CheckSetup } from './check-context.js';
 import { CHECK_NAMES, type CheckName, type CheckOutcome, type CheckReport, type CheckResult } from './check-types.js';
 import { bugValidityCheck, testWeakeningCheck } from './checks/bug-runs.js';
@@ -71,6 +73,8 @@ export class CheckSession {
       try {
         outcome = await CHECKS[name](this.ctx);
       } catch (error) {
+        // The engine's failure says nothing of the bug: the check ends without a verdict and the session with the error.
+        if (isEngineFailure(error)) return this.stopForEngine(name, started, error);
         outcome = { verdict: 'fail', reason: errorMessage(error), runs: [] };
       }
       // A check whose runs were killed by the cancellation judged nothing.
@@ -83,9 +87,22 @@ export class CheckSession {
     return result;
   }
 
+  /**
+   * Records the check the engine stopped as cancelled (its reason names no
+   * engine text: the error that ends the session carries that, once) and
+   * throws that error as an EngineError.
+   */
+  private stopForEngine(name: CheckName, started: number, error: unknown): never {
+    const failure = asEngineError(error, 'exec') as EngineError;
+    const result: CheckResult = { name, verdict: 'cancelled', reason: `no verdict: ${failure.summary}`, runs: [], durationMs: Math.round(performance.now() - started) };
+    this.results.push(result);
+    this.ctx.emit({ type: 'check-finished', result });
+    throw failure;
+  }
+
   /** Runs the remaining checks; their test runs start at once, spread over the containers. */
   async runAll(): Promise<CheckReport> {
-    this.ctx.prefetch();
+    if (!this.options.signal?.aborted) this.ctx.prefetch();
     while (await this.step());
     return this.report();
   }

@@ -1,7 +1,7 @@
 /**
  * `bugbench cluster-task <run-id> --task N`: what one task of a cluster run's
  * job array runs on its node (Slurm starts it; see pipeline/cluster-run.ts).
- * It does the task's share of the run with the node's Docker engine; SIGTERM
+ * It does the task's share of the run with the node's engine; SIGTERM
  * (scancel) stops its rollouts and removes their containers.
  */
 import { hostname } from 'node:os';
@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import { clusterOf } from '../pipeline/cluster-run.js';
 import { runInjectionShare } from '../pipeline/inject.js';
 import { runSolveShare } from '../pipeline/solve.js';
+import { nodeEngine } from '../sandbox/node-engine.js';
 import { reapOrphans } from '../sandbox/orphans.js';
 import { RecordNotFoundError, openStore } from '../store/store.js';
 import { parseFlags, positiveInt } from './args.js';
@@ -26,9 +27,13 @@ export async function clusterTaskCommand(args: string[]): Promise<number> {
   if (!run || !cluster) throw new RecordNotFoundError('runs', runId);
   const share = cluster.shares[task];
   if (!share) throw new UsageError(`cluster-task: run ${runId} has ${cluster.shares.length} task(s), not ${task + 1}`);
+  // The node's engine: Docker if this user may use it, else the user's rootless Podman (started here if need be).
+  const engine = await nodeEngine();
+  process.env.DOCKER_HOST = engine.host;
   // Containers of tasks that died on this node before go first.
   await reapOrphans();
   const node = hostname();
+  process.stdout.write(`engine: ${engine.description}\n`);
   const what = run.kind === 'solve' ? 'attempts' : 'rollouts';
   process.stdout.write(`task ${task} of job ${cluster.jobId} on ${node}: ${what} ${share.indices.map((i) => i + 1).join(', ') || 'none'}${share.recheck.length > 0 ? `, checks of ${share.recheck.join(', ')}` : ''}\n`);
   const interrupt = cancelOnInterrupt(`task ${task} of run ${runId}`);
@@ -40,6 +45,7 @@ export async function clusterTaskCommand(args: string[]): Promise<number> {
     else await runInjectionShare(runId, share, deps, report);
   } finally {
     interrupt.dispose();
+    await engine.stop();
   }
   return interrupt.signal.aborted ? 130 : 0;
 }

@@ -13,19 +13,24 @@ export async function doctorCommand(args: string[]): Promise<number> {
   return reportHealthy(report) ? 0 : 1;
 }
 
-/** One line per configured engine: version, slots and the repo images it holds. */
+/** Lines per configured engine: kind, slots and repo images; whether it makes containers; what it lacks. */
 function engineLines(report: DoctorReport): string[] {
-  return report.engines.map((e) => {
+  return report.engines.flatMap((e) => {
+    if (!e.ok) return [`DOWN    engine ${e.name} at ${e.host}: ${e.detail}`];
     const images = e.images.length > 0 ? e.images.map((i) => i.tag).join(', ') : 'no repo images';
-    const slots = `${e.slots} slot(s)`;
-    return e.ok ? `ok      engine ${e.name} at ${e.host}: Docker ${e.version}, ${slots}; ${images}` : `DOWN    engine ${e.name} at ${e.host}: ${e.detail}`;
+    const kind = `${e.rootless ? 'rootless ' : ''}${e.product === 'podman' ? 'Podman' : 'Docker'} ${e.version}`;
+    const lines = [`ok      engine ${e.name} at ${e.host}: ${kind}, ${e.slots} slot(s); runtime ${e.runtime ?? '?'}; ${images}`];
+    if (e.containers?.ok === false) lines.push(`FAILS   engine ${e.name} cannot run bugbench's containers: ${e.containers.detail}`);
+    for (const missing of e.missing ?? []) lines.push(`MISSING engine ${e.name} needs ${missing}`);
+    for (const note of e.notes ?? []) lines.push(`note    engine ${e.name}: ${note}`);
+    return lines;
   });
 }
 
 export function formatReport(report: DoctorReport): string {
   const mark = (ok: boolean) => (ok ? 'ok     ' : 'MISSING');
   const lines = [
-    `${mark(report.engine.ok)} Docker engine ${report.engine.ok ? `${report.engine.version} at ${report.engine.host}` : `at ${report.engine.host}: ${report.engine.detail ?? 'not reachable'}`}`,
+    `${mark(report.engine.ok)} default engine ${report.engine.ok ? `${report.engine.kind ?? report.engine.version} at ${report.engine.host}` : `at ${report.engine.host}: ${report.engine.detail ?? 'not reachable'}`}`,
     ...engineLines(report),
     `${mark(report.baseImage.ok)} base image ${report.baseImage.tag}`,
     ...(report.toolchainBases ?? []).map((b) => {
@@ -36,6 +41,7 @@ export function formatReport(report: DoctorReport): string {
     ...report.sampleImages.map((s) => `${mark(s.ok)} sample image ${s.tag}`),
     `${report.anthropicKey ? 'ok     ' : 'absent '} ANTHROPIC_API_KEY ${report.anthropicKey ? 'is set' : 'not set: the offline policy will be used'}`,
     `${report.cluster.ok ? 'ok     ' : report.cluster.engine ? 'DOWN   ' : 'absent '} cluster engine${report.cluster.engine ? ` ${report.cluster.engine}` : ''}: ${report.cluster.detail}`,
+    ...(report.cluster.containers ? [`        cluster jobs' containers: ${report.cluster.containers}`] : []),
   ];
   if (!reportHealthy(report)) lines.push('', 'Run `bugbench doctor --fix` to set up what is missing.');
   return `${lines.join('\n')}\n`;

@@ -17,6 +17,11 @@ export function engineEventLine(event: RunEngineEvent, verbose: boolean): string
       return `engine ${event.engine} is down (${event.detail})${event.lost.length > 0 ? `; trying again elsewhere: ${event.lost.join(', ')}` : ''}`;
     case 'engine-back':
       return `engine ${event.engine} is back${event.reaped > 0 ? `; removed ${event.reaped} container(s) of the work it lost` : ''}`;
+    case 'engine-refused':
+      return `engine ${event.engine} could not make a container for ${event.work}; trying again in ${(event.retryInMs / 1000).toFixed(0)} s`;
+    case 'engine-broken':
+      // With no engine left, the run's error says why; said here only while the run goes on elsewhere.
+      return `engine ${event.engine} is left out of this run${event.left > 0 ? `: ${event.detail}` : ''}`;
     case 'placed':
       return verbose && event.attempt > 1 ? `${event.work}: try ${event.attempt} on engine ${event.engine}` : undefined;
   }

@@ -4,8 +4,9 @@
  * this machine; its rollouts are dealt
  * round-robin into T shares, and one array of T tasks is submitted through the
  * training queue's Slurm client. Each task runs `bugbench cluster-task <run>
- * --task i` on its node: its share of the rollouts, with the node's Docker
- * engine, writing trajectories, bugs and checks into the shared workspace
+ * --task i` on its node: its share of the rollouts, with the node's own
+ * engine (Docker if the job user may use it, else the user's rootless
+ * Podman), writing trajectories, bugs and checks into the shared workspace
  * (the store is safe for several processes). Whoever follows the run reads
  * the tasks' states from Slurm: a task that ended leaves its unfinished
  * rollouts `interrupted`, and once every task has ended the run is finished,
@@ -43,8 +44,6 @@ export class ClusterRunError extends BugbenchError {
 }
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'bugbench.js');
-/** The engine a task uses: its node's own (whatever engines the workspace config lists for runs on one machine). */
-const NODE_ENGINE = 'unix:///var/run/docker.sock';
 
 export function clusterOf(run: RunRecord): ClusterInfo | undefined {
   return run.cluster ? (run.cluster as ClusterInfo) : undefined;
@@ -75,8 +74,9 @@ async function submitArray(store: Store, runId: string, shares: ClusterShare[]):
   const workdir = store.abs(dir);
   mkdirSync(workdir, { recursive: true });
   // Tasks write the store, the run's folder and bugs/ as the job user.
-  shareWorkspaceWithJobUser(user, store.root, { tree: [store.abs('store'), store.abs(join('runs', runId)), workdir], dirs: [store.abs('bugs')] }, { program: BIN, dockerSocket: NODE_ENGINE.slice('unix://'.length) });
-  const environment: Record<string, string> = { PATH: `${join(process.execPath, '..')}:${DEFAULT_JOB_PATH}`, LANG: 'C.UTF-8', BUGBENCH_HOME: store.root, DOCKER_HOST: NODE_ENGINE };
+  shareWorkspaceWithJobUser(user, store.root, { tree: [store.abs('store'), store.abs(join('runs', runId)), workdir], dirs: [store.abs('bugs')] }, { program: BIN, engine: true });
+  // No DOCKER_HOST: each task picks its node's engine (Docker, or the job user's rootless Podman; sandbox/node-engine.ts).
+  const environment: Record<string, string> = { PATH: `${join(process.execPath, '..')}:${DEFAULT_JOB_PATH}`, LANG: 'C.UTF-8', BUGBENCH_HOME: store.root };
   const script = ['#!/bin/bash', `# bugbench: task $SLURM_ARRAY_TASK_ID of run ${runId}`, `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} cluster-task ${runId} --task "$SLURM_ARRAY_TASK_ID"`, ''].join('\n');
   const body = client.api.submitBody({
     spec: { name: `bugbench-${runId}`, workdir, resources: { cpus: 1 } },

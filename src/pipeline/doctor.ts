@@ -1,7 +1,10 @@
 /**
  * `bugbench doctor`: what this machine has of what bugbench needs, and with
  * `fix`, making what can be made (engine, base image, the toolchain bases the
- * samples need, sample images).
+ * samples need, sample images). Each configured engine is named with its kind
+ * (Docker or Podman, rootful or rootless, its runtime), tried with one real
+ * container, and what it lacks is said; for a cluster, which engine its jobs'
+ * containers would use.
  */
 import { availablePolicies, type PolicyName } from '../agent/policies.js';
 import { errorMessage } from '../errors.js';
@@ -9,18 +12,23 @@ import type { Progress } from '../progress.js';
 import { BASE_IMAGE, ensureBaseImage } from '../sandbox/base-image.js';
 import { dockerClient, engineHosts, engineInfo, imageExists } from '../sandbox/docker.js';
 import { ensureEngine } from '../sandbox/engine.js';
-import { engineStatuses, type EngineStatus } from '../sandbox/engines.js';
+import { diagnoseEngine, type EngineDiagnosis } from '../sandbox/engine-diagnosis.js';
+import { engineSpecs, engineStatuses, openEngine, type EngineStatus } from '../sandbox/engines.js';
 import { reapOrphansEverywhere } from '../sandbox/orphans.js';
 import { LANGUAGES, type BaseRecipe, type Language } from '../sandbox/languages.js';
 import { ensureSampleImages, listSamples, sampleImageStatus, type Sample } from '../sandbox/samples.js';
 import { ensureLanguageBase, toolchainBaseStatus, type BaseState } from '../sandbox/toolchain-base.js';
 import { clusterHealth, type ClusterHealth } from '../training/queue.js';
+import { loadTrainingSettings } from '../training/settings.js';
+import { jobContainerEngine } from '../cluster/slurm/job-user.js';
+
+export type EngineReport = EngineStatus & Partial<EngineDiagnosis>;
 
 export interface DoctorReport {
   /** The default engine (the first configured): images are built there. */
-  engine: { ok: boolean; version: string; host: string; detail?: string };
-  /** Every configured engine: version, slots and the repo images it holds. */
-  engines: EngineStatus[];
+  engine: { ok: boolean; version: string; host: string; kind?: string; detail?: string };
+  /** Every configured engine: kind, slots, repo images, and whether it makes bugbench's containers (with what it lacks). */
+  engines: EngineReport[];
   baseImage: { ok: boolean; tag: string };
   sampleImages: { tag: string; ok: boolean }[];
   /**
@@ -34,12 +42,39 @@ export interface DoctorReport {
   /** The policies this machine is set up for, the default first (offline always). */
   policies?: PolicyName[];
   /** The configured training engine (slurm, ray or local) and whether it answers; not needed for a healthy report. */
-  cluster: ClusterHealth;
+  cluster: ClusterHealth & { containers?: string };
 }
 
 export function reportHealthy(report: DoctorReport): boolean {
   const bases = (report.toolchainBases ?? []).every((b) => b.ok || b.neededBy.length === 0);
-  return report.engine.ok && report.baseImage.ok && report.sampleImages.every((s) => s.ok) && bases;
+  const first = report.engines[0];
+  return report.engine.ok && first?.containers?.ok !== false && report.baseImage.ok && report.sampleImages.every((s) => s.ok) && bases;
+}
+
+/** Each engine that answers, tried with one container of the base image. */
+async function diagnosedEngines(): Promise<EngineReport[]> {
+  const statuses = await engineStatuses();
+  const specs = engineSpecs();
+  return Promise.all(
+    statuses.map(async (status, i): Promise<EngineReport> => {
+      if (!status.ok) return status;
+      try {
+        return { ...status, ...(await diagnoseEngine(await openEngine(specs[i]!), BASE_IMAGE)) };
+      } catch (error) {
+        return { ...status, containers: { ok: false, ms: 0, detail: errorMessage(error) }, missing: [], notes: [] };
+      }
+    }),
+  );
+}
+
+/** Which engine the Slurm jobs' containers use, when the job user is known here. */
+function clusterContainers(): string | undefined {
+  try {
+    const slurm = loadTrainingSettings().slurm;
+    return slurm.user ? jobContainerEngine(slurm.user) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 type Toolchain = Language & { base: BaseRecipe };
@@ -50,9 +85,9 @@ const neededBy = (language: Language, samples: Sample[]) => samples.filter((s) =
 export async function diagnose(): Promise<DoctorReport> {
   const host = engineHosts()[0]!;
   const samples = listSamples();
-  // Asked at once, so a slow cluster does not add to the Docker checks.
+  // Asked at once, so a slow cluster does not add to the engine checks.
   const cluster = clusterHealth();
-  const engines = engineStatuses();
+  const engines = diagnosedEngines();
   const report: DoctorReport = {
     engine: { ok: false, version: '', host },
     engines: [],
@@ -63,14 +98,19 @@ export async function diagnose(): Promise<DoctorReport> {
     policies: availablePolicies(),
     cluster: { ok: false, detail: 'not checked yet' },
   };
+  const finish = async () => {
+    report.engines = await engines;
+    const health = await cluster;
+    const containers = health.ok && health.engine === 'slurm' ? clusterContainers() : undefined;
+    report.cluster = { ...health, ...(containers ? { containers } : {}) };
+    return report;
+  };
   try {
     const info = await engineInfo(host);
     report.engine = { ok: true, version: info.version, host };
   } catch (error) {
     report.engine.detail = errorMessage(error);
-    report.engines = await engines;
-    report.cluster = await cluster;
-    return report;
+    return finish();
   }
   const docker = dockerClient(host);
   report.baseImage.ok = await imageExists(docker, BASE_IMAGE);
@@ -86,8 +126,8 @@ export async function diagnose(): Promise<DoctorReport> {
       return { language: l.id, tag: l.base.tag, ok: state === 'ready', state, holds: l.base.holds, neededBy: neededBy(l, samples) };
     }),
   );
-  report.engines = await engines;
-  report.cluster = await cluster;
+  await finish();
+  report.engine.kind = report.engines[0]?.kind ?? undefined;
   return report;
 }
 

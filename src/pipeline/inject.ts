@@ -28,7 +28,7 @@ import { findFeatureBug } from './feature-bug.js';
 import { injectorModel, injectorSubmit, modelName, needsModel, promptOf, STRATEGIES, type InjectStrategy } from './injectors.js';
 import { addBug } from './new-bug.js';
 import { analyseBug } from './analysis.js';
-import type { Placement } from './placement.js';
+import type { RunPlacement as Placement } from './run-engines.js';
 import type { PolicyName } from './policy.js';
 import { runRollout } from './rollout.js';
 import { finishRun, newRunId, recordRun, runDir, runItems, type RunFloor } from './run-orchestrator.js';

@@ -1,61 +1,69 @@
 /**
- * Placing a run's work on its Docker engines. Each piece of work (a rollout,
- * or the checks of the bug it made) takes one slot of the engine with the most
- * free slots (ties: the engine that got the least work so far, then the order
- * given), and gives it back when done. While work runs, every engine in use is
- * pinged each second; an engine that stops answering is marked down, the work
- * on it is aborted and placed again on another engine (the caller's work sees
- * `EngineLostError`). When a lost engine answers again, the containers and
- * volumes of the work it lost are removed before it gets new work.
+ * Placing a run's work on its engines, and what happens when an engine fails.
+ *
+ * Each piece of work (a rollout, or the checks of the bug it made) takes one
+ * slot of the engine with the most free slots (ties: the engine that got the
+ * least work so far, then the order given) and gives it back when done.
+ *
+ * While work runs, the engines in use are probed every second. An engine that
+ * misses two pings in a row (one slow answer under load is not enough), that
+ * answers with server errors, or that stopped containers of work under way
+ * (it is shutting down or restarted) is down: its work is aborted and placed
+ * again elsewhere (the work sees EngineLostError). A down engine gets work
+ * again once it answers and its back-off (2 s, doubling, at most 30 s) has
+ * passed, after the containers of the work it lost are removed.
+ *
+ * An engine that answers but refuses to create or start a container rests for
+ * the back-off and the work is tried again; the same refusal twice in a row is
+ * its setup, not bad luck: it is left out of the run with the engine's words,
+ * and so is an engine that fails four times in a row with no work finished in
+ * between. Work fails with EnginesBrokenError once no engine is left, and with
+ * EngineUnreachableError once every engine has been down for a minute.
+ *
+ * A cancelled run retries nothing: waiting work starts at once on any engine
+ * so it sees the cancellation, and work that fails is not placed again.
+ *
+ * The pool needs three things of an engine (PoolEngine), so it runs without
+ * Docker in tests.
  */
-import type Docker from 'dockerode';
-import { BugbenchError, EngineUnreachableError, errorMessage } from '../errors.js';
-import { isEngineFailure, withTimeout } from '../sandbox/docker.js';
+import { EngineError, EngineLostError, EnginesBrokenError, EngineUnreachableError, errorMessage } from '../errors.js';
+import { isEngineFailure } from '../sandbox/docker.js';
 import type { RunEngine } from '../sandbox/engines.js';
-import { labelBelongsTo, reapWork } from '../sandbox/orphans.js';
-import { LABEL_OWNER_PID, LABEL_OWNER_START, LABEL_RUN, ownerLabels } from '../sandbox/owner.js';
 
-/** The work's engine stopped answering: the pool places it again elsewhere. */
-export class EngineLostError extends BugbenchError {
-  constructor(readonly engine: string, detail: string) {
-    super('BB_ENGINE_LOST', `Docker engine ${engine} stopped answering (${detail})`);
-  }
+export { EngineLostError } from '../errors.js';
+
+/** What the pool asks of an engine. */
+export interface PoolEngine {
+  readonly name: string;
+  readonly slots: number;
+  ping(timeoutMs: number): Promise<void>;
+  /** A container of this process, of one of `works`, that the engine stopped; undefined if none. */
+  stoppedWork(works: readonly string[], timeoutMs: number): Promise<string | undefined>;
+  /** Removes what `works` left on the engine; how many containers went. */
+  reap(works: readonly string[]): Promise<number>;
 }
 
 export type PlacementEvent =
   | { type: 'placed'; work: string; engine: string; attempt: number }
   | { type: 'engine-down'; engine: string; detail: string; lost: string[] }
-  | { type: 'engine-back'; engine: string; reaped: number };
+  | { type: 'engine-back'; engine: string; reaped: number }
+  /** The engine refused a container; the work is tried again once `retryInMs` has passed (elsewhere if another engine is free). */
+  | { type: 'engine-refused'; engine: string; work: string; detail: string; retryInMs: number }
+  /** The engine is left out of the run; `left` engines remain. */
+  | { type: 'engine-broken'; engine: string; detail: string; left: number };
 
 /** One piece of work on one engine. */
-export interface Placement {
-  engine: RunEngine;
-  docker: Docker;
+export interface Placement<E extends PoolEngine = RunEngine> {
+  engine: E;
+  docker: E extends { docker: infer D } ? D : undefined;
   /** Aborts when the run is cancelled or the engine is lost. */
   signal: AbortSignal;
-  /** Throws EngineLostError if the engine was lost, does not answer now, or `failure` (what ended the work) came from the engine itself. */
+  /**
+   * Throws EngineLostError if the engine was lost, does not answer now, or
+   * `failure` (what ended the work) is the engine's fault; then the pool
+   * places the work again. Does nothing once the run is cancelled.
+   */
   confirm(failure?: unknown): Promise<void>;
-}
-
-interface EngineState {
-  engine: RunEngine;
-  busy: number;
-  placed: number;
-  down: boolean;
-  downSince: number;
-  /** A lost engine gets work again only once it answers and this time has come (backing off when it keeps failing). */
-  retryAt: number;
-  losses: number;
-  /** Every work id placed here: once the engine is lost, their containers are reaped when it is back. */
-  history: Set<string>;
-  leases: Set<Lease>;
-}
-
-interface Lease {
-  work: string;
-  state: EngineState;
-  controller: AbortController;
-  lostDetail?: string;
 }
 
 export interface PoolOptions {
@@ -63,25 +71,74 @@ export interface PoolOptions {
   onEvent?: (event: PlacementEvent) => void;
   probeMs?: number;
   pingTimeoutMs?: number;
-  /** How long work may wait while every engine is down before the run fails. */
+  /** Failed probes in a row that make an engine down (default 2). */
+  missedPings?: number;
+  /** The first back-off (default 2 s); it doubles with each failure in a row, up to maxBackoffMs (30 s). */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** Engine failures in a row, with no work finished there in between, that leave an engine out (default 4). */
+  maxFailures?: number;
+  /** How long work may wait while every engine is down before it fails (default 60 s). */
   allDownGraceMs?: number;
 }
 
-export class EnginePool {
-  private readonly states: EngineState[];
+interface EngineState<E> {
+  engine: E;
+  busy: number;
+  placed: number;
+  down: boolean;
+  /** No new work before this time: the back-off of a lost engine, or the rest after a refusal. */
+  retryAt: number;
+  missed: number;
+  failures: number;
+  /** The last refusal, normalised, to tell a repeated one. */
+  refusal?: string;
+  /** Why it is left out of the run. */
+  broken?: string;
+  /** Every work id placed here: once the engine is lost, their containers are reaped when it is back. */
+  history: Set<string>;
+  leases: Set<Lease<E>>;
+}
+
+interface Lease<E> {
+  work: string;
+  state: EngineState<E>;
+  controller: AbortController;
+  /** Set once the engine failed this work: it is placed again. */
+  lostDetail?: string;
+}
+
+/** An engine's message without the parts that change from one container to the next (ids, pids, ports, times). */
+export function refusalKey(detail: string): string {
+  return detail
+    .replace(/[0-9a-f]{12,64}/gi, '<id>')
+    .replace(/\d{4,}/g, '<n>')
+    .trim();
+}
+
+export class EnginePool<E extends PoolEngine> {
+  private readonly states: EngineState<E>[];
   private waiters: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
   private probing = false;
   private reaps: Promise<unknown>[] = [];
+  private allDownSince: number | undefined;
 
-  constructor(engines: RunEngine[], private readonly options: PoolOptions = {}) {
+  constructor(
+    engines: E[],
+    private readonly options: PoolOptions = {},
+  ) {
     if (engines.length === 0) throw new EngineUnreachableError('every configured engine', 'none answered');
-    this.states = engines.map((engine) => ({ engine, busy: 0, placed: 0, down: false, downSince: 0, retryAt: 0, losses: 0, history: new Set(), leases: new Set() }));
+    this.states = engines.map((engine) => ({ engine, busy: 0, placed: 0, down: false, retryAt: 0, missed: 0, failures: 0, history: new Set(), leases: new Set() }));
     options.signal?.addEventListener('abort', () => this.wake(), { once: true });
   }
 
-  get engines(): RunEngine[] {
+  get engines(): E[] {
     return this.states.map((s) => s.engine);
+  }
+
+  private get cancelled(): boolean {
+    return this.options.signal?.aborted === true;
   }
 
   /** How much work each engine was given (placements, retries included). */
@@ -89,23 +146,26 @@ export class EnginePool {
     return Object.fromEntries(this.states.map((s) => [s.engine.name, s.placed]));
   }
 
-  /** Runs `work` on an engine, again on another one each time its engine is lost. */
-  async run<T>(id: string, work: (placement: Placement) => Promise<T>): Promise<T> {
+  /** Engines down or left out: what the run left on them is removed at the next start of bugbench (its owner is then gone). */
+  down(): string[] {
+    return this.states.filter((s) => s.down).map((s) => s.engine.name);
+  }
+
+  /** Runs `work` on an engine, again elsewhere (or later) each time its engine fails it. */
+  async run<T>(id: string, work: (placement: Placement<E>) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const lease = await this.acquire(id);
       this.options.onEvent?.({ type: 'placed', work: id, engine: lease.state.engine.name, attempt });
       const onAbort = () => lease.controller.abort();
       this.options.signal?.addEventListener('abort', onAbort, { once: true });
+      if (this.cancelled) lease.controller.abort();
       try {
         const result = await work(this.placementOf(lease));
-        if (lease.lostDetail === undefined) return result;
+        if (lease.lostDetail === undefined) this.finishedWell(lease.state);
+        if (lease.lostDetail === undefined || this.cancelled) return result;
       } catch (error) {
-        // An error from an engine that no longer answers is the engine's loss, not the work's failure.
-        if (lease.lostDetail === undefined) {
-          const problem = error instanceof EngineLostError || isEngineFailure(error) ? errorMessage(error) : await this.problem(lease.state);
-          if (!problem || this.options.signal?.aborted) throw error;
-          this.markDown(lease.state, problem);
-        }
+        // An error from an engine that failed is the engine's, not the work's.
+        if (this.cancelled || (lease.lostDetail === undefined && !(await this.blame(lease, error)))) throw error;
       } finally {
         this.options.signal?.removeEventListener('abort', onAbort);
         this.release(lease);
@@ -113,55 +173,107 @@ export class EnginePool {
     }
   }
 
-  private placementOf(lease: Lease): Placement {
+  private placementOf(lease: Lease<E>): Placement<E> {
+    const { engine } = lease.state;
     return {
-      engine: lease.state.engine,
-      docker: lease.state.engine.docker,
+      engine,
+      docker: (engine as { docker?: unknown }).docker as Placement<E>['docker'],
       signal: lease.controller.signal,
       confirm: async (failure?: unknown) => {
-        if (lease.lostDetail === undefined && failure !== undefined && isEngineFailure(failure)) this.markDown(lease.state, `it failed the work: ${errorMessage(failure)}`);
-        if (lease.lostDetail === undefined) {
+        if (this.cancelled) return;
+        if (lease.lostDetail === undefined && failure !== undefined && isEngineFailure(failure)) await this.blame(lease, failure);
+        else if (lease.lostDetail === undefined) {
           const problem = await this.problem(lease.state);
           if (problem) this.markDown(lease.state, problem);
         }
-        if (lease.lostDetail !== undefined) throw new EngineLostError(lease.state.engine.name, lease.lostDetail);
+        if (lease.lostDetail !== undefined) throw new EngineLostError(engine.name, lease.lostDetail);
       },
     };
   }
 
-  private pick(): EngineState | undefined {
-    let best: EngineState | undefined;
+  /** Whether the engine is to blame for `error`; if so, the engine is marked (refused, down or left out) and the lease lost. */
+  private async blame(lease: Lease<E>, error: unknown): Promise<boolean> {
+    const { state } = lease;
+    if (error instanceof EngineError && error.refusedContainer && !(error instanceof EngineLostError)) {
+      lease.lostDetail = error.detail;
+      this.refused(state, lease.work, error.detail);
+      return true;
+    }
+    const problem = isEngineFailure(error) ? errorMessage(error) : await this.problem(state);
+    if (!problem) return false;
+    lease.lostDetail ??= problem;
+    this.markDown(state, problem);
+    return true;
+  }
+
+  private backoff(failures: number): number {
+    return Math.min(this.options.maxBackoffMs ?? 30_000, (this.options.backoffMs ?? 2000) * 2 ** Math.max(0, failures - 1));
+  }
+
+  /** The engine answered but would not make a container. */
+  private refused(state: EngineState<E>, work: string, detail: string): void {
+    if (state.broken) return;
+    state.failures++;
+    const key = refusalKey(detail);
+    if (state.refusal === key) return this.leaveOut(state, `it refused containers twice in a row with the same error: ${detail}`);
+    if (state.failures >= (this.options.maxFailures ?? 4)) return this.leaveOut(state, `it failed ${state.failures} times in a row; the last time: ${detail}`);
+    state.refusal = key;
+    const retryInMs = this.backoff(state.failures);
+    state.retryAt = Math.max(state.retryAt, Date.now() + retryInMs);
+    this.options.onEvent?.({ type: 'engine-refused', engine: state.engine.name, work, detail, retryInMs });
+    this.startProbing();
+  }
+
+  private finishedWell(state: EngineState<E>): void {
+    state.failures = 0;
+    state.refusal = undefined;
+  }
+
+  private usable(state: EngineState<E>): boolean {
+    return !state.down && !state.broken && Date.now() >= state.retryAt;
+  }
+
+  private pick(): EngineState<E> | undefined {
+    let best: EngineState<E> | undefined;
     for (const s of this.states) {
-      if (s.down || s.busy >= s.engine.slots) continue;
+      if (!this.usable(s) || s.busy >= s.engine.slots) continue;
       const free = s.engine.slots - s.busy;
       if (!best || free > best.engine.slots - best.busy || (free === best.engine.slots - best.busy && s.placed < best.placed)) best = s;
     }
     return best;
   }
 
-  private async acquire(work: string): Promise<Lease> {
+  private lease(state: EngineState<E>, work: string): Lease<E> {
+    state.busy++;
+    state.placed++;
+    state.history.add(work);
+    const lease: Lease<E> = { work, state, controller: new AbortController() };
+    state.leases.add(lease);
+    this.startProbing();
+    return lease;
+  }
+
+  private async acquire(work: string): Promise<Lease<E>> {
     for (;;) {
-      // Once the run is cancelled, work only starts to see the cancellation: any live engine will do.
-      const state = this.pick() ?? (this.options.signal?.aborted ? this.states.find((s) => !s.down) : undefined);
-      if (state) {
-        state.busy++;
-        state.placed++;
-        state.history.add(work);
-        const lease: Lease = { work, state, controller: new AbortController() };
-        state.leases.add(lease);
-        this.startProbing();
-        return lease;
-      }
+      // Once the run is cancelled, work only starts to see the cancellation: any engine will do.
+      if (this.cancelled) return this.lease(this.states.find((s) => !s.broken && !s.down) ?? this.states.find((s) => !s.broken) ?? this.states[0]!, work);
+      const state = this.pick();
+      if (state) return this.lease(state, work);
+      const left = this.states.filter((s) => !s.broken);
+      if (left.length === 0) throw new EnginesBrokenError(this.states.map((s) => ({ engine: s.engine.name, detail: s.broken! })));
       const grace = this.options.allDownGraceMs ?? 60_000;
-      if (this.states.every((s) => s.down) && Date.now() - Math.max(...this.states.map((s) => s.downSince)) > grace) {
-        throw new EngineUnreachableError(this.states.map((s) => `${s.engine.host} (${s.engine.name})`).join(', '), `every engine of the run stopped answering for over ${grace / 1000} s`);
-      }
+      if (left.every((s) => s.down)) {
+        this.allDownSince ??= Date.now();
+        if (Date.now() - this.allDownSince > grace) {
+          throw new EngineUnreachableError(left.map((s) => s.engine.name).join(', '), `every engine of the run stopped answering for over ${grace / 1000} s`);
+        }
+      } else this.allDownSince = undefined;
       this.startProbing();
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
   }
 
-  private release(lease: Lease): void {
+  private release(lease: Lease<E>): void {
     lease.state.busy--;
     lease.state.leases.delete(lease);
     this.wake();
@@ -173,9 +285,9 @@ export class EnginePool {
     for (const resolve of waiters) resolve();
   }
 
-  private async answers(state: EngineState): Promise<boolean> {
+  private async answers(state: EngineState<E>): Promise<boolean> {
     try {
-      await withTimeout(state.engine.docker.ping(), this.options.pingTimeoutMs ?? 3000, 'timed out');
+      await state.engine.ping(this.options.pingTimeoutMs ?? 3000);
       return true;
     } catch {
       return false;
@@ -183,44 +295,53 @@ export class EnginePool {
   }
 
   /**
-   * What is wrong with an engine, if anything: it does not answer, or it stopped
-   * containers of work still under way (bugbench's containers never stop by
-   * themselves, so the engine is shutting down or was restarted).
+   * What is wrong with an engine now, if anything: it misses two pings in a
+   * row, or it stopped containers of work still under way.
    */
-  private async problem(state: EngineState): Promise<string | undefined> {
-    if (!(await this.answers(state))) return 'it did not answer a ping';
+  private async problem(state: EngineState<E>): Promise<string | undefined> {
+    if (!(await this.answers(state)) && !(await this.answers(state))) return 'it did not answer two pings in a row';
+    return this.stoppedWork(state);
+  }
+
+  private async stoppedWork(state: EngineState<E>): Promise<string | undefined> {
     const works = [...state.leases].map((l) => l.work);
     if (works.length === 0) return undefined;
     try {
-      const me = ownerLabels();
-      const stopped = await withTimeout(
-        state.engine.docker.listContainers({
-          all: true,
-          filters: { status: ['exited', 'dead'], label: [`${LABEL_OWNER_PID}=${me[LABEL_OWNER_PID]}`, `${LABEL_OWNER_START}=${me[LABEL_OWNER_START]}`] },
-        }),
-        this.options.pingTimeoutMs ?? 3000,
-        'timed out',
-      );
-      const hit = stopped.find((c) => labelBelongsTo(c.Labels?.[LABEL_RUN] ?? '', works));
-      return hit ? `it stopped container ${hit.Id.slice(0, 12)} of ${hit.Labels?.[LABEL_RUN]} (shutting down or restarted)` : undefined;
-    } catch (error) {
-      return `it did not list containers: ${errorMessage(error)}`;
+      const hit = await state.engine.stoppedWork(works, this.options.pingTimeoutMs ?? 3000);
+      return hit ? `it stopped ${hit} (shutting down or restarted)` : undefined;
+    } catch {
+      return undefined; // an answer that did not come counts at the next probe's ping
     }
   }
 
-  private markDown(state: EngineState, detail: string): void {
-    if (state.down) return;
+  private markDown(state: EngineState<E>, detail: string): void {
+    if (state.down || state.broken) return;
+    state.failures++;
+    if (state.failures >= (this.options.maxFailures ?? 4)) return this.leaveOut(state, `it failed ${state.failures} times in a row; the last time: ${detail}`);
     state.down = true;
-    state.downSince = Date.now();
-    state.losses++;
-    state.retryAt = state.downSince + Math.min(30_000, 2000 * 2 ** (state.losses - 1));
+    state.missed = 0;
+    state.retryAt = Date.now() + this.backoff(state.failures);
+    const lost = this.loseLeases(state, detail);
+    this.options.onEvent?.({ type: 'engine-down', engine: state.engine.name, detail, lost });
+    this.startProbing();
+  }
+
+  /** Leaves the engine out of the run: its work is placed elsewhere (or fails once no engine is left). */
+  private leaveOut(state: EngineState<E>, detail: string): void {
+    state.broken = detail;
+    state.down = true;
+    this.loseLeases(state, detail);
+    this.options.onEvent?.({ type: 'engine-broken', engine: state.engine.name, detail, left: this.states.filter((s) => !s.broken).length });
+    this.wake();
+  }
+
+  private loseLeases(state: EngineState<E>, detail: string): string[] {
     const lost = [...state.leases];
     for (const lease of lost) {
-      lease.lostDetail = detail;
+      lease.lostDetail ??= detail;
       lease.controller.abort();
     }
-    this.options.onEvent?.({ type: 'engine-down', engine: state.engine.name, detail, lost: lost.map((l) => l.work) });
-    this.startProbing();
+    return lost.map((l) => l.work);
   }
 
   private startProbing(): void {
@@ -228,40 +349,49 @@ export class EnginePool {
     this.timer = setInterval(() => void this.probe(), this.options.probeMs ?? 1000);
   }
 
-  /** Pings the engines that have work or are down; stops itself when there is nothing to watch. */
+  /** Probes the engines that have work or are down; stops itself when there is nothing to watch or wait for. */
   private async probe(): Promise<void> {
     if (this.probing) return;
     this.probing = true;
     try {
-      const watched = this.states.filter((s) => s.down || s.leases.size > 0);
-      await Promise.all(
-        watched.map(async (state) => {
-          if (!state.down) {
-            const problem = await this.problem(state);
-            if (problem) this.markDown(state, problem);
-          } else if (Date.now() >= state.retryAt && (await this.answers(state))) await this.comeBack(state);
-        }),
-      );
-      if (this.states.every((s) => !s.down && s.leases.size === 0) && this.waiters.length === 0) this.stopProbing();
-      else if (this.waiters.length > 0) this.wake();
+      const watched = this.states.filter((s) => !s.broken && (s.down || s.leases.size > 0));
+      await Promise.all(watched.map((state) => (state.down ? this.retry(state) : this.watch(state))));
+      if (this.waiters.length > 0) this.wake();
+      else if (this.states.every((s) => s.broken || (!s.down && s.leases.size === 0))) this.stopProbing();
     } finally {
       this.probing = false;
     }
   }
 
+  private async watch(state: EngineState<E>): Promise<void> {
+    if (!(await this.answers(state))) {
+      state.missed++;
+      if (state.missed >= (this.options.missedPings ?? 2)) this.markDown(state, `it did not answer ${state.missed} pings in a row`);
+      return;
+    }
+    state.missed = 0;
+    const stopped = await this.stoppedWork(state);
+    if (stopped) this.markDown(state, stopped);
+  }
+
+  private async retry(state: EngineState<E>): Promise<void> {
+    if (Date.now() >= state.retryAt && (await this.answers(state))) await this.comeBack(state);
+  }
+
   /** A lost engine answers again: its lost work's containers go, then it takes work again. */
-  private async comeBack(state: EngineState): Promise<void> {
-    let reaped = 0;
-    const reaping = reapWork(state.engine.docker, [...state.history]).then((r) => (reaped = r.removed.length));
+  private async comeBack(state: EngineState<E>): Promise<void> {
+    const reaping = state.engine.reap([...state.history]);
     this.reaps.push(reaping.catch(() => undefined));
+    let reaped: number;
     try {
-      await reaping;
+      reaped = await reaping;
     } catch (error) {
       this.options.onEvent?.({ type: 'engine-down', engine: state.engine.name, detail: `back, but its lost containers could not be removed: ${errorMessage(error)}`, lost: [] });
       return;
     }
     state.history.clear();
     state.down = false;
+    state.missed = 0;
     this.options.onEvent?.({ type: 'engine-back', engine: state.engine.name, reaped });
     this.wake();
   }
@@ -271,16 +401,19 @@ export class EnginePool {
     this.timer = undefined;
   }
 
-  /** Engines still down: what the run left on them is removed at the next start of bugbench (its owner is then gone). */
-  down(): string[] {
-    return this.states.filter((s) => s.down).map((s) => s.engine.name);
-  }
-
-  /** Stops watching; an engine that is back by now has its lost work reaped first. */
+  /** Stops watching; an engine that is back by now (or left out but answering) has its lost work reaped first. */
   async close(): Promise<void> {
     this.stopProbing();
     await Promise.all(this.reaps);
-    await Promise.all(this.states.filter((s) => s.down).map(async (s) => (await this.answers(s)) && this.comeBack(s)));
+    await Promise.all(
+      this.states
+        .filter((s) => s.down && s.history.size > 0)
+        .map(async (s) => {
+          if (!(await this.answers(s))) return;
+          if (s.broken) await s.engine.reap([...s.history]).catch(() => undefined);
+          else await this.comeBack(s);
+        }),
+    );
     await Promise.all(this.reaps);
   }
 }

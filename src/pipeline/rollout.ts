@@ -13,7 +13,8 @@ import type { ToolDefinition } from '../agent/messages.js';
 import type { Model } from '../agent/model.js';
 import { DEFAULT_TOOL_OPTIONS, ToolSet, type SubmitHandler } from '../agent/tools.js';
 import { TrajectoryRecorder } from '../agent/trajectory.js';
-import { errorMessage } from '../errors.js';
+import { errorMessage, type EngineError } from '../errors.js';
+import { asEngineError, isEngineFailure } from '../sandbox/docker.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { Store } from '../store/store.js';
 
@@ -114,7 +115,12 @@ export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
   let outcome: Omit<RolloutOutcome, 'cleanup'>;
   let sandbox: Sandbox | undefined;
   try {
-    if (plan.runBudget?.exhausted) {
+    if (plan.signal?.aborted) {
+      // Cancelled before it began: no container is made for it.
+      const detail = 'the run was cancelled before this rollout started';
+      stream.emit({ type: 'finished', reason: 'cancelled', steps: 0, costUsd: 0, durationMs: 0, detail });
+      outcome = { reason: 'cancelled', steps: 0, costUsd: 0, tokens: 0, durationMs: 0, detail, trajectory };
+    } else if (plan.runBudget?.exhausted) {
       const detail = 'the run budget was spent before this rollout started';
       stream.emit({ type: 'finished', reason: 'budget', steps: 0, costUsd: 0, durationMs: 0, detail });
       outcome = { reason: 'budget', steps: 0, costUsd: 0, tokens: 0, durationMs: 0, detail, trajectory };
@@ -142,21 +148,25 @@ export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
       outcome = { reason: result.reason, steps: result.steps, costUsd: result.costUsd, tokens, durationMs, detail: result.detail, trajectory };
     }
   } catch (error) {
-    const detail = errorMessage(error);
     const reason: FinishReason = plan.signal?.aborted ? 'cancelled' : 'error';
-    stream.emit({ type: 'error', message: detail });
+    // The engine's own words are said once, by whoever ends the run; the rollout says only what failed.
+    const engine = isEngineFailure(error) ? (asEngineError(error, 'exec') as EngineError) : undefined;
+    const detail = engine ? `stopped: ${engine.summary}` : errorMessage(error);
+    if (!engine) stream.emit({ type: 'error', message: detail });
     stream.emit({ type: 'finished', reason, steps: 0, costUsd: 0, durationMs: 0, detail });
-    outcome = { reason, steps: 0, costUsd: 0, tokens, durationMs: Math.round(performance.now() - started), detail, trajectory, failure: error };
+    outcome = { reason, steps: 0, costUsd: 0, tokens, durationMs: Math.round(performance.now() - started), detail, trajectory, failure: engine ?? error };
   }
   const cleanup = sandbox ? sandbox.remove().catch(() => undefined) : Promise.resolve();
+  // A rollout its engine failed was not judged: `inject --resume` runs it again.
+  const engineFailed = outcome.failure !== undefined && isEngineFailure(outcome.failure) && !plan.signal?.aborted;
   store.transact((tx) =>
     tx.patch('rollouts', plan.id, {
-      status: outcome.reason,
+      status: engineFailed ? 'interrupted' : outcome.reason,
       steps: outcome.steps,
       costUsd: outcome.costUsd,
       tokens: outcome.tokens,
       durationMs: outcome.durationMs,
-      detail: outcome.detail ?? null,
+      detail: engineFailed ? errorMessage(outcome.failure) : (outcome.detail ?? null),
       finishedAt: new Date().toISOString(),
     }),
   );

@@ -5,22 +5,30 @@
  */
 import type Docker from 'dockerode';
 import { EngineUnreachableError, errorMessage } from '../errors.js';
-import { engineSpecs, openEngine, type RunEngine } from '../sandbox/engines.js';
+import { engineKind, engineSpecs, openEngine, runEngine, type RunEngine } from '../sandbox/engines.js';
 import { ensureImageOnEngines, type ImageCopyEvent } from '../sandbox/image-copy.js';
-import { EnginePool, type PlacementEvent } from './placement.js';
+import { EnginePool, type Placement, type PlacementEvent, type PoolOptions } from './placement.js';
 
 export type RunEngineEvent = ImageCopyEvent | PlacementEvent | { type: 'engine-skipped'; engine: string; detail: string };
+
+/** A piece of a run's work on one of its engines. */
+export type RunPlacement = Placement<RunEngine>;
 
 export interface RunEngineOptions {
   /** One given engine instead of the configured ones (tests, callers that chose already). */
   docker?: Docker;
   signal?: AbortSignal;
   onEvent?: (event: RunEngineEvent) => void;
+  /** The pool's timings (tests). */
+  pool?: Omit<PoolOptions, 'signal' | 'onEvent'>;
 }
 
 /** The configured engines that answer, in order; a single engine with no slot count is limited by the run's concurrency alone. */
 export async function liveEngines(options: RunEngineOptions = {}): Promise<RunEngine[]> {
-  if (options.docker) return [{ name: 'e1', host: 'given', slots: Infinity, version: '', cpus: 0, docker: options.docker }];
+  if (options.docker) {
+    const engine = runEngine({ name: 'e1', host: 'given' }, options.docker, await engineKind(options.docker));
+    return [{ ...engine, slots: Infinity }];
+  }
   const specs = engineSpecs();
   const opened = await Promise.all(
     specs.map(async (spec) => {
@@ -39,8 +47,8 @@ export async function liveEngines(options: RunEngineOptions = {}): Promise<RunEn
 }
 
 /** Opens the run's engines, makes sure `image` is on each, and returns the pool that places work on them. */
-export async function openRunEngines(image: string, options: RunEngineOptions = {}): Promise<EnginePool> {
+export async function openRunEngines(image: string, options: RunEngineOptions = {}): Promise<EnginePool<RunEngine>> {
   const engines = await liveEngines(options);
   if (engines.length > 1) await ensureImageOnEngines(image, engines, options.onEvent);
-  return new EnginePool(engines, { signal: options.signal, onEvent: options.onEvent });
+  return new EnginePool(engines, { ...options.pool, signal: options.signal, onEvent: options.onEvent });
 }

@@ -14,6 +14,7 @@ import { currentProcess } from '../process-identity.js';
 import type { RolloutRecord, RunRecord } from '../store/records.js';
 import type { Store, Transaction } from '../store/store.js';
 import type { Deps, Report } from './events.js';
+import type { RunEngine } from '../sandbox/engines.js';
 import type { EnginePool } from './placement.js';
 import { forEachConcurrently } from './pool.js';
 import { openRunEngines } from './run-engines.js';
@@ -84,7 +85,7 @@ export async function finishRun<T>(store: Store, runId: string, deps: Pick<Deps,
 
 /** What a work item gets besides itself: the run's engines, and how to hand on what outlives its turn. */
 export interface RunFloor {
-  engines: EnginePool;
+  engines: EnginePool<RunEngine>;
   /** A container being removed; the run ends once it is gone. */
   cleanup(removal: Promise<void>): void;
   /** Work that goes on after the item gave up its turn (a patch being judged); the run ends once it is done, and fails if it fails. */

@@ -28,7 +28,7 @@ import { bugFolder, checkFolder, type AttemptRecord, type BugRecord, type Cluste
 import { RecordNotFoundError, type Store } from '../store/store.js';
 import { analyseBug, readReport } from './analysis.js';
 import { ignore, type AttemptSummary, type Deps, type Report } from './events.js';
-import type { Placement } from './placement.js';
+import type { RunPlacement as Placement } from './run-engines.js';
 import type { PolicyName } from './policy.js';
 import { runRollout } from './rollout.js';
 import { finishRun, newRunId, recordRun, runItems, type RunFloor } from './run-orchestrator.js';

@@ -9,6 +9,7 @@
  */
 import { posix } from 'node:path';
 import { NotFoundError, ReadRefusedError } from '../errors.js';
+import { asEngineError } from './docker.js';
 import { readOneFile } from './tar.js';
 import type Docker from 'dockerode';
 
@@ -119,7 +120,9 @@ export async function readBoundedFile(source: FileSource, path: string, maxBytes
   const info = await inspectPath(source, path);
   const refusal = readRefusal(info, maxBytes, repoDir);
   if (refusal) throw new ReadRefusedError(path, refusal);
-  const archive = await source.container.getArchive({ path: info.real });
+  const archive = await source.container.getArchive({ path: info.real }).catch((error: unknown) => {
+    throw asEngineError(error, 'files');
+  });
   // The file may have changed since it was looked at: the archive is held to the same limits.
   const entry = await readOneFile(archive, maxBytes, posix.basename(info.real));
   if ('refused' in entry) throw new ReadRefusedError(path, entry.refused);

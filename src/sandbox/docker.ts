@@ -5,7 +5,7 @@
  * the first one is the default.
  */
 import Docker from 'dockerode';
-import { EngineUnreachableError, errorMessage } from '../errors.js';
+import { EngineError, EngineUnreachableError, errorMessage, type EngineOperation } from '../errors.js';
 import { engineSpecs } from './engine-config.js';
 
 export interface EngineInfo {
@@ -76,11 +76,38 @@ export function isNotFound(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { statusCode?: number }).statusCode === 404;
 }
 
-/** True for an error that says the engine itself is failing (5xx, connection refused or cut), not the request. */
+/**
+ * True for an error that says the engine itself failed (a server error, a
+ * connection refused or cut), not the request and not the work: the one rule
+ * for "is this the engine's fault". Work that ends this way gets no verdict.
+ */
 export function isEngineFailure(error: unknown): boolean {
+  if (error instanceof EngineError) return true;
   if (typeof error !== 'object' || error === null) return false;
   const { statusCode, code, message } = error as { statusCode?: number; code?: string; message?: string };
   if (typeof statusCode === 'number') return statusCode >= 500;
   if (code && ['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH'].includes(code)) return true;
   return typeof message === 'string' && /socket hang up|connect ECONNREFUSED|connect ENOENT/.test(message);
+}
+
+/** The engine's own words from a dockerode error, without dockerode's "(HTTP code 500) server error - " prefix. */
+export function engineText(error: unknown): string {
+  const json = (error as { json?: { message?: unknown } } | null)?.json;
+  if (json && typeof json.message === 'string' && json.message.trim()) return json.message.trim();
+  return errorMessage(error).replace(/^\(HTTP code \d+\) [a-z ]+- /, '').trim();
+}
+
+/** The error as an EngineError when the engine is to blame for it (see isEngineFailure), else unchanged. */
+export function asEngineError(error: unknown, operation: EngineOperation): unknown {
+  if (error instanceof EngineError || !isEngineFailure(error)) return error;
+  return new EngineError(operation, engineText(error));
+}
+
+/** Runs one request to the engine; a failure of the engine's own becomes an EngineError naming `operation`. */
+export async function engineCall<T>(operation: EngineOperation, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    throw asEngineError(error, operation);
+  }
 }

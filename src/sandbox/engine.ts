@@ -1,7 +1,7 @@
 /**
- * Making sure a Docker engine answers: install Debian's docker.io and start
- * dockerd when this process is allowed to (root, local socket), else say exactly
- * what the user has to run.
+ * Making sure an engine answers: install Debian's docker.io and start dockerd
+ * when this process is allowed to (root, the local Docker socket), else say
+ * exactly what the user has to run.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { errorMessage, SetupError } from '../errors.js';
 import { workspacePath } from '../paths.js';
 import type { Progress } from '../progress.js';
 import { engineHosts, engineInfo, type EngineInfo } from './docker.js';
+import { DEFAULT_ENGINE_HOST } from './engine-config.js';
 
 const START_TIMEOUT_MS = 60_000;
 
@@ -52,9 +53,10 @@ export async function ensureEngine(progress: Progress): Promise<EngineInfo> {
   try {
     return await engineInfo(host);
   } catch (error) {
-    progress(`no Docker engine answers at ${host}`);
-    if (!host.startsWith('unix://')) {
-      throw new SetupError(`the engine at ${host} does not answer (${errorMessage(error)}); start it there`);
+    progress(`no engine answers at ${host}`);
+    // Only the local Docker socket is bugbench's to start; any other address names an engine someone else runs.
+    if (host !== DEFAULT_ENGINE_HOST) {
+      throw new SetupError(`the engine at ${host} does not answer (${errorMessage(error)}); start it there (a rootless Podman service: scripts/podman-up)`);
     }
   }
   if (!isRoot()) {

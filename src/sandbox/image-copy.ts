@@ -3,12 +3,15 @@
  * tag names another image), the engine that has it exports it and the export
  * is streamed straight into the other engine's import — no file in between, no
  * registry. Progress comes as typed events (bytes moved of the image's size).
+ * Works between Docker and Podman both ways; the copy keeps the image id and
+ * answers to the name asked for (see image-names.ts).
  */
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { ImageNotFoundError, SandboxError, errorMessage } from '../errors.js';
 import { isNotFound } from './docker.js';
 import { followProgress } from './image-progress.js';
+import { sameImageName, splitImageName } from './image-names.js';
 
 export interface EngineRef {
   name: string;
@@ -23,10 +26,10 @@ export type ImageCopyEvent =
 
 const PROGRESS_EVERY_BYTES = 16 * 1024 * 1024;
 
-async function imageId(docker: Docker, image: string): Promise<{ id: string; size: number } | undefined> {
+async function imageId(docker: Docker, image: string): Promise<{ id: string; size: number; tags: string[] } | undefined> {
   try {
     const info = await docker.getImage(image).inspect();
-    return { id: info.Id, size: info.Size };
+    return { id: info.Id, size: info.Size, tags: info.RepoTags ?? [] };
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;
@@ -51,6 +54,7 @@ export async function ensureImageOnEngines(image: string, engines: EngineRef[], 
       continue;
     }
     await copyImage(image, source, engine, wanted.size, onEvent);
+    await nameAsAsked(engine.docker, image, wanted.id);
     const now = await imageId(engine.docker, image);
     if (now?.id !== wanted.id) {
       throw new SandboxError(`copying ${image} from engine ${source.name} to ${engine.name} gave image ${now?.id ?? 'none'} instead of ${wanted.id}`);
@@ -58,6 +62,22 @@ export async function ensureImageOnEngines(image: string, engines: EngineRef[], 
     copied.push(engine.name);
   }
   return copied;
+}
+
+/**
+ * After a load, the image answers to `image` on the target: an archive from
+ * Podman names it `localhost/…`, which Docker keeps as a name of its own, so
+ * the name asked for is tagged and the stray one dropped (Podman finds the
+ * short name itself).
+ */
+async function nameAsAsked(docker: Docker, image: string, id: string): Promise<void> {
+  const loaded = await imageId(docker, id);
+  if (!loaded || loaded.tags.includes(image) || (await imageId(docker, image))?.id === id) return;
+  const [repo, tag] = splitImageName(image);
+  await docker.getImage(id).tag({ repo, tag });
+  for (const stray of loaded.tags.filter((t) => t !== image && sameImageName(t, image))) {
+    await docker.getImage(stray).remove({ noprune: true }).catch(() => undefined);
+  }
 }
 
 /** Streams `docker save` of one engine into `docker load` of another. */

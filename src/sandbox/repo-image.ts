@@ -15,6 +15,7 @@ import { splitTag } from './base-image.js';
 import { hostCaBundle, runBuildStep, STEP_CA_PATH, STEP_TIMEOUT_MS, stepScript, type BuildSteps } from './dependency-step.js';
 import { imageExists, isNotFound } from './docker.js';
 import { detectLanguage, languageOfImage, type Language, type RepoFiles } from './languages.js';
+import { canonicalImageName } from './image-names.js';
 import { LABEL_RUN, ownerLabels } from './owner.js';
 import { packFiles } from './tar.js';
 import { ensureLanguageBase } from './toolchain-base.js';
@@ -247,7 +248,8 @@ export async function listRepoImages(docker: Docker, bugCounts: Map<string, Stat
   for (const image of images) {
     const labels = image.Labels ?? {};
     // An untagged image is a build a newer one replaced: nothing can name it to start a run.
-    const tags = (image.RepoTags ?? []).filter((t) => t !== '<none>:<none>');
+    // Podman lists `localhost/<name>`: shown as the name it was built with.
+    const tags = [...new Set((image.RepoTags ?? []).filter((t) => t !== '<none>:<none>').map(canonicalImageName))];
     for (const tag of tags) {
       rows.push({
         id: image.Id,

@@ -2,7 +2,8 @@
  * A container holding one repository at /repo, and everything bugbench does to
  * it: run commands with a time limit and an output cap, move files in and out,
  * apply and take diffs, reset the work tree. Talks to the engine through
- * dockerode only.
+ * dockerode only; what differs between Docker and Podman is in
+ * container-options.ts, and a failure of the engine's own is an EngineError.
  */
 import { randomUUID } from 'node:crypto';
 import { posix } from 'node:path';
@@ -11,7 +12,9 @@ import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { ImageNotFoundError, NotFoundError, PatchRejectedError, SandboxError } from '../errors.js';
 import { CappedOutput } from './capped-output.js';
-import { dockerClient, isNotFound } from './docker.js';
+import { containerSpec, execCommand } from './container-options.js';
+import { asEngineError, dockerClient, engineCall, isEngineFailure, isNotFound } from './docker.js';
+import { engineKind, type EngineKind } from './engine-kind.js';
 import { LABEL_RUN, ownerLabels } from './owner.js';
 import { DEFAULT_READ_LIMIT, inspectPath, readBoundedFile, type PathInfo } from './container-files.js';
 import { shellQuote } from './shell-text.js';
@@ -90,46 +93,45 @@ export class Sandbox {
     readonly container: Docker.Container,
     readonly image: string,
     readonly runId: string,
+    private readonly kind: EngineKind,
   ) {}
 
   get id(): string {
     return this.container.id;
   }
 
+  /**
+   * Creates and starts the container. A failure of the engine's own (it could
+   * not create or start it) is an EngineError: it says nothing of the image or
+   * of the work.
+   */
   static async create(options: SandboxOptions): Promise<Sandbox> {
     const docker = options.docker ?? dockerClient();
-    const env = { PYTHONDONTWRITEBYTECODE: '1', ...options.env };
+    const kind = await engineKind(docker);
+    const spec = containerSpec(kind, {
+      image: options.image,
+      command: ['sleep', 'infinity'],
+      workdir: REPO_DIR,
+      env: { PYTHONDONTWRITEBYTECODE: '1', ...options.env },
+      labels: { [LABEL_RUN]: options.runId, ...ownerLabels(), ...options.extraLabels },
+      memoryBytes: options.memoryBytes ?? DEFAULT_MEMORY_BYTES,
+      pidsLimit: options.pidsLimit ?? DEFAULT_PIDS_LIMIT,
+      cpus: options.cpus,
+      volumes: options.volumes,
+    });
     let container: Docker.Container;
     try {
-      container = await docker.createContainer({
-        Image: options.image,
-        Cmd: ['sleep', 'infinity'],
-        WorkingDir: REPO_DIR,
-        Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
-        Labels: { [LABEL_RUN]: options.runId, ...ownerLabels(), ...options.extraLabels },
-        // Network mode none: a loopback interface and nothing else. (NetworkDisabled as well would also
-        // leave /etc/hosts empty, so "localhost" would not resolve: test runners that serve themselves on
-        // localhost, vitest among them, then fail.)
-        HostConfig: {
-          NetworkMode: 'none',
-          Memory: options.memoryBytes ?? DEFAULT_MEMORY_BYTES,
-          MemorySwap: options.memoryBytes ?? DEFAULT_MEMORY_BYTES,
-          PidsLimit: options.pidsLimit ?? DEFAULT_PIDS_LIMIT,
-          NanoCpus: options.cpus ? Math.round(options.cpus * 1e9) : undefined,
-          Init: true,
-          Mounts: Object.entries(options.volumes ?? {}).map(([Source, Target]) => ({ Type: 'volume' as const, Source, Target })),
-        },
-      });
+      container = await docker.createContainer(spec);
     } catch (error) {
       if (isNotFound(error)) throw new ImageNotFoundError(options.image);
-      throw error;
+      throw asEngineError(error, 'create');
     }
-    const sandbox = new Sandbox(docker, container, options.image, options.runId);
+    const sandbox = new Sandbox(docker, container, options.image, options.runId, kind);
     try {
       await container.start();
     } catch (error) {
-      await sandbox.remove();
-      throw error;
+      await sandbox.remove().catch(() => undefined);
+      throw asEngineError(error, 'start');
     }
     return sandbox;
   }
@@ -146,14 +148,16 @@ export class Sandbox {
     // even those that left the process group or were orphaned.
     const marker = randomUUID();
     const env = { ...options.env, [EXEC_MARKER]: marker };
-    const exec = await this.container.exec({
-      Cmd: ['bash', '-c', command],
-      Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
-      WorkingDir: options.workdir ?? REPO_DIR,
-      AttachStdout: true,
-      AttachStderr: true,
+    const { exec, stream } = await engineCall('exec', async () => {
+      const made = await this.container.exec({
+        Cmd: execCommand(this.kind, command),
+        Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
+        WorkingDir: options.workdir ?? REPO_DIR,
+        AttachStdout: true,
+        AttachStderr: true,
+      });
+      return { exec: made, stream: await made.start({ hijack: true, stdin: false }) };
     });
-    const stream = await exec.start({ hijack: true, stdin: false });
     const outputs = { stdout: new CappedOutput(cap), stderr: new CappedOutput(options.maxStderrBytes ?? cap) };
     const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
     const sink = (name: OutputStream) => {
@@ -194,7 +198,11 @@ export class Sandbox {
       await Promise.race([ended, sleep(2000)]);
       stream.destroy();
     }
-    const info = await exec.inspect().catch(() => undefined);
+    const info = await exec.inspect().catch((error: unknown) => {
+      // An engine that cannot say how the command ended leaves no result to judge.
+      if (isEngineFailure(error)) throw asEngineError(error, 'exec');
+      return undefined;
+    });
     return {
       command,
       exitCode: info?.ExitCode ?? -1,
@@ -273,7 +281,7 @@ export class Sandbox {
         mode: f.mode,
       })),
     );
-    await this.container.putArchive(archive, { path: '/' });
+    await engineCall('files', () => this.container.putArchive(archive, { path: '/' }));
   }
 
   async writeFile(path: string, content: string | Buffer, mode?: number): Promise<void> {
@@ -352,7 +360,7 @@ export class Sandbox {
     try {
       await this.container.remove({ force: true, v: true });
     } catch (error) {
-      if (!isNotFound(error) && !isRemovalInProgress(error)) throw error;
+      if (!isNotFound(error) && !isRemovalInProgress(error)) throw asEngineError(error, 'remove');
     }
   }
 }

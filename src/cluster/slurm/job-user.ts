@@ -7,9 +7,14 @@
  * shared filesystem, bugbench running as the job user) nothing is done.
  */
 import { spawnSync } from 'node:child_process';
-import { chownSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobSpecError } from '../../errors.js';
+import { DEFAULT_ENGINE_HOST } from '../../sandbox/engine-config.js';
+import { hasSubordinateRange } from '../../sandbox/subids.js';
+import { podmanUserSocket } from '../../sandbox/node-engine.js';
+
+const DOCKER_SOCKET = DEFAULT_ENGINE_HOST.slice('unix://'.length);
 
 export interface Account {
   uid: number;
@@ -70,14 +75,56 @@ function canAs(account: Account, args: string[]): boolean {
   return check.error !== undefined || check.status === 0;
 }
 
+/** The account's home folder from /etc/passwd ('' when unknown). */
+function homeOf(user: string): string {
+  try {
+    const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.split(':')[0] === user);
+    return line?.split(':')[5] ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function readOr(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Which engine the containers of `user`'s cluster tasks use on this node, as
+ * a task picks it (sandbox/node-engine.ts): the Docker engine if the user may
+ * use its socket, else the user's own rootless Podman (installed, with subuid
+ * ranges and a home for its images). Undefined when this cannot be told from
+ * here (the user is not local, or bugbench is neither root nor that user) or
+ * the user has neither.
+ */
+export function jobContainerEngine(user: string, dockerSocket = DOCKER_SOCKET): string | undefined {
+  const account = localAccount(user);
+  const me = process.getuid?.();
+  if (!account || (me !== 0 && me !== account.uid)) return undefined;
+  if (existsSync(dockerSocket) && canAs(account, ['-w', dockerSocket])) return `Docker at unix://${dockerSocket} (${user} may use its socket)`;
+  const home = homeOf(user);
+  const podman = ['/usr/bin/podman', '/usr/local/bin/podman'].some((p) => existsSync(p));
+  const ranges = hasSubordinateRange(readOr('/etc/subuid'), user, account.uid) && hasSubordinateRange(readOr('/etc/subgid'), user, account.uid);
+  if (podman && ranges && home && canAs(account, ['-w', home])) {
+    const socket = podmanUserSocket(account.uid, {}, existsSync);
+    return `${user}'s rootless Podman (${existsSync(socket) ? `its service at unix://${socket}` : 'each task starts its own service'}; no Docker engine ${user} may use)`;
+  }
+  return undefined;
+}
+
 /**
  * Cluster tasks of an injection or solving run write into the workspace as the
  * job user. When bugbench runs as root on a node of the cluster, the parts
  * they write (the store, the run's folder, bugs/) are handed to that user, and
- * it is checked that the user can run bugbench and reach the node's Docker
- * engine; anything it cannot is an error that says what to change.
+ * it is checked that the user can run bugbench and has a container engine
+ * (Docker's socket, or a rootless Podman of its own); anything it cannot is an
+ * error that says what to change.
  */
-export function shareWorkspaceWithJobUser(user: string | undefined, workspace: string, parts: { tree: string[]; dirs: string[] }, needs: { program: string; dockerSocket?: string }): void {
+export function shareWorkspaceWithJobUser(user: string | undefined, workspace: string, parts: { tree: string[]; dirs: string[] }, needs: { program: string; engine?: boolean }): void {
   if (!user || process.getuid?.() !== 0) return;
   const account = localAccount(user);
   if (!account || account.uid === 0) return;
@@ -93,11 +140,13 @@ export function shareWorkspaceWithJobUser(user: string | undefined, workspace: s
   }
   for (const tree of parts.tree) chownTree(tree, account);
   if (!canAs(account, ['-r', needs.program])) {
-    throw new JobSpecError(`the Slurm job user "${user}" cannot read ${needs.program}; install bugbench where that user can run it (not under /root)`);
+    throw new JobSpecError(`the Slurm job user "${user}" cannot run ${needs.program}; install bugbench where that user can run it (not under /root)`);
   }
-  if (needs.dockerSocket && !canAs(account, ['-w', needs.dockerSocket])) {
+  if (needs.engine && !jobContainerEngine(user)) {
     throw new JobSpecError(
-      `the Slurm job user "${user}" cannot use the Docker engine at ${needs.dockerSocket}; give it access (e.g. \`usermod -aG docker ${user}\`, which scripts/slurm-up does) and let slurmctld see the new group (GroupUpdateTime, or restart it)`,
+      `the Slurm job user "${user}" has no container engine on this node: it cannot use the Docker engine at ${DOCKER_SOCKET}, and has no rootless Podman. ` +
+        `Give it access to Docker (e.g. \`usermod -aG docker ${user}\`, then let slurmctld see the new group: GroupUpdateTime, or restart it), ` +
+        `or install Podman (apt-get install podman catatonit uidmap) and give it subuid/subgid ranges and a home (scripts/podman-up --user ${user} sets this up)`,
     );
   }
 }

@@ -1,0 +1,31 @@
+/**
+ * Image names as bugbench writes them, whatever the engine lists. Podman has
+ * no default registry: an image built or loaded as `bugbench/repo-x:latest`
+ * is listed as `localhost/bugbench/repo-x:latest` (and may come from an
+ * archive as `docker.io/bugbench/repo-x:latest`), while a lookup by the short
+ * name still finds it. Docker lists the short name and would treat
+ * `localhost/…` as another image. Listings and copies compare names in the
+ * short form.
+ */
+
+const LOCAL_PREFIXES = ['localhost/', 'docker.io/library/', 'docker.io/'];
+
+/** `localhost/bugbench/x:latest`, `docker.io/bugbench/x` → `bugbench/x:latest`. */
+export function canonicalImageName(name: string): string {
+  let short = name.trim();
+  const prefix = LOCAL_PREFIXES.find((p) => short.startsWith(p));
+  if (prefix) short = short.slice(prefix.length);
+  if (!short.includes('@') && !/:[^/]+$/.test(short)) short += ':latest';
+  return short;
+}
+
+export function sameImageName(a: string, b: string): boolean {
+  return canonicalImageName(a) === canonicalImageName(b);
+}
+
+/** Repository and tag of a name (`a/b:1` → [`a/b`, `1`]; no tag → `latest`). */
+export function splitImageName(name: string): [string, string] {
+  const short = canonicalImageName(name);
+  const colon = short.lastIndexOf(':');
+  return [short.slice(0, colon), short.slice(colon + 1)];
+}
