@@ -44,9 +44,9 @@ describe('bugbench check', () => {
       'buggy (run 3)',
       'buggy (run 4)',
       'buggy (run 5)',
-      'buggy + weakened tests',
     ]);
-    expect(determinism.reason).toMatch(/same 83 results on all 5 runs, and the weakened run agrees on the 81 tests the weakening leaves alone$/);
+    // Only runs of one state are compared: the weakened run is another state (test-weakening judges it).
+    expect(determinism.reason).toMatch(/the buggy state gives the same 83 results on all 5 runs$/);
     expect(report.parser).toEqual({ status: 'verified', reader: 'pytest -rA', unverified: [] });
     expect(report.checks.flatMap((c) => c.runs).every((r) => r.audit.status === 'agrees')).toBe(true);
     expect(report.weakening).toMatchObject({ files: 1, deletedTests: 2, changedTests: 0, suiteTests: 83, infrastructure: [], method: 'syntax' });
@@ -59,7 +59,7 @@ describe('bugbench check', () => {
     expect(check(report, 'test-weakening').reason).toBe(
       'the weakening deletes 2 and changes 0 of the 83 tests, in 1 file(s): more than the 1 allowed (--max-weakened-tests)',
     );
-    expect(check(report, 'determinism').runs.map((r) => r.label)).toEqual(['original (second run)', 'buggy (run 2)', 'buggy + weakened tests']);
+    expect(check(report, 'determinism').runs.map((r) => r.label)).toEqual(['original (second run)', 'buggy (run 2)']);
   });
 
   it('fails inverse-mutation when one changed file does not matter', async () => {
