@@ -44,7 +44,8 @@ export function fitId(id: string, width: number): string {
 /** One bug in the list, fitted to `width`; ids get `idWidth` (the longest listed) when there is room. */
 export function bugRow(bug: BugRecord, width: number, idWidth = bug.id.length): string {
   const f2p = bug.check?.valid ? `${bug.check.failToPass} F2P` : bug.check?.failedCheck ? `✗ ${bug.check.failedCheck}` : '';
-  const fixed = ` ${bug.status.padEnd(9)} ${bug.strategy.padEnd(11)} o${bug.order} ${f2p.padEnd(18)} ${bug.createdAt.slice(5, 16).replace('T', ' ')}`;
+  // The id matters most: the other columns are kept short (a long strategy or check name is cut).
+  const fixed = ` ${bug.status.padEnd(9)} ${clip(bug.strategy, 11).padEnd(11)} o${bug.order} ${clip(f2p, 10).padEnd(10)} ${bug.createdAt.slice(5, 16).replace('T', ' ')}`;
   // The id keeps at least 16 characters; on a narrow terminal the row's tail goes first.
   const row = fitId(bug.id, Math.max(16, Math.min(idWidth, width - fixed.length))) + fixed;
   return row.length > width ? `${row.slice(0, width - 1)}…` : row;

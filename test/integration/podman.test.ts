@@ -32,7 +32,12 @@ const docker = () => dockerClient(DEFAULT_ENGINE_HOST);
 describe('bugbench on rootless Podman', () => {
   it('runs on it: doctor names the engine, its runtime, and makes a container there', async () => {
     expect(process.env.DOCKER_HOST).toMatch(/^unix:\/\/\/.*podman\.sock$/);
-    const report = await json('doctor');
+    // Only the base and the knotcfg sample are copied to Podman: doctor reports the other samples missing
+    // (exit 1), and says everything about the engine itself.
+    const doctor = await cli(['doctor', '--json']);
+    const report = JSON.parse(doctor.stdout);
+    expect(report.engine).toMatchObject({ ok: true, kind: expect.stringMatching(/podman/i) });
+    expect(report.baseImage.ok).toBe(true);
     expect(report.engines[0]).toMatchObject({ product: 'podman', rootless: true, runtime: 'runc', containers: { ok: true }, missing: [] });
     const text = (await cli(['doctor'])).stdout;
     expect(text).toMatch(/^ok +default engine rootless Podman 4\.\S+ \(runc\) at unix:\/\//m);
