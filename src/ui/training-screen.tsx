@@ -53,7 +53,7 @@ export function TrainingScreen({ model, rows, columns }: { model: TrainingModel;
             {form.field === 'engine' ? '›' : ' '} engine  <Text color="cyan">‹ {form.engine} ›</Text>
           </Text>
           <Text wrap="truncate-end">
-            {form.field === 'command' ? '›' : ' '} command {form.command === '' ? <Text dimColor>(dry run: a stand-in trainer that reads every line)</Text> : form.command}
+            {form.field === 'command' ? '›' : ' '} command {form.command === '' ? <Text dimColor>{form.format === 'harbor' ? '(dry run: a stand-in that checks every task folder)' : '(dry run: a stand-in trainer that reads every line)'}</Text> : form.command}
             {form.field === 'command' ? <Text inverse> </Text> : null}
           </Text>
         </Box>
