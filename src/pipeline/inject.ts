@@ -256,7 +256,7 @@ async function injectionRollout(
     // The cap protects a model's context; the scripted offline agent reads whole outputs (file lists of big repos).
     maxOutputChars: settings.policy === 'offline' ? 4 * 1024 * 1024 : DEFAULT_TOOL_OPTIONS.maxOutputChars,
     signal: placement.signal,
-    onEvent: (event) => report({ type: 'rollout', rolloutId, event }),
+    report: (event) => report({ type: 'rollout', rolloutId, event }),
     docker: placement.docker,
     where: { ...deps.where, engine: placement.engine.name },
   });

@@ -68,7 +68,7 @@ export interface Placement<E extends PoolEngine = RunEngine> {
 
 export interface PoolOptions {
   signal?: AbortSignal;
-  onEvent?: (event: PlacementEvent) => void;
+  report?: (event: PlacementEvent) => void;
   probeMs?: number;
   pingTimeoutMs?: number;
   /** Failed probes in a row that make an engine down (default 2). */
@@ -155,7 +155,7 @@ export class EnginePool<E extends PoolEngine> {
   async run<T>(id: string, work: (placement: Placement<E>) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const lease = await this.acquire(id);
-      this.options.onEvent?.({ type: 'placed', work: id, engine: lease.state.engine.name, attempt });
+      this.options.report?.({ type: 'placed', work: id, engine: lease.state.engine.name, attempt });
       const onAbort = () => lease.controller.abort();
       this.options.signal?.addEventListener('abort', onAbort, { once: true });
       if (this.cancelled) lease.controller.abort();
@@ -220,7 +220,7 @@ export class EnginePool<E extends PoolEngine> {
     state.refusal = key;
     const retryInMs = this.backoff(state.failures);
     state.retryAt = Math.max(state.retryAt, Date.now() + retryInMs);
-    this.options.onEvent?.({ type: 'engine-refused', engine: state.engine.name, work, detail, retryInMs });
+    this.options.report?.({ type: 'engine-refused', engine: state.engine.name, work, detail, retryInMs });
     this.startProbing();
   }
 
@@ -322,7 +322,7 @@ export class EnginePool<E extends PoolEngine> {
     state.missed = 0;
     state.retryAt = Date.now() + this.backoff(state.failures);
     const lost = this.loseLeases(state, detail);
-    this.options.onEvent?.({ type: 'engine-down', engine: state.engine.name, detail, lost });
+    this.options.report?.({ type: 'engine-down', engine: state.engine.name, detail, lost });
     this.startProbing();
   }
 
@@ -331,7 +331,7 @@ export class EnginePool<E extends PoolEngine> {
     state.broken = detail;
     state.down = true;
     this.loseLeases(state, detail);
-    this.options.onEvent?.({ type: 'engine-broken', engine: state.engine.name, detail, left: this.states.filter((s) => !s.broken).length });
+    this.options.report?.({ type: 'engine-broken', engine: state.engine.name, detail, left: this.states.filter((s) => !s.broken).length });
     this.wake();
   }
 
@@ -386,13 +386,13 @@ export class EnginePool<E extends PoolEngine> {
     try {
       reaped = await reaping;
     } catch (error) {
-      this.options.onEvent?.({ type: 'engine-down', engine: state.engine.name, detail: `back, but its lost containers could not be removed: ${errorMessage(error)}`, lost: [] });
+      this.options.report?.({ type: 'engine-down', engine: state.engine.name, detail: `back, but its lost containers could not be removed: ${errorMessage(error)}`, lost: [] });
       return;
     }
     state.history.clear();
     state.down = false;
     state.missed = 0;
-    this.options.onEvent?.({ type: 'engine-back', engine: state.engine.name, reaped });
+    this.options.report?.({ type: 'engine-back', engine: state.engine.name, reaped });
     this.wake();
   }
 

@@ -43,7 +43,8 @@ export interface RolloutPlan {
   /** What the agent sees of a command's output at most. */
   maxOutputChars?: number;
   signal?: AbortSignal;
-  onEvent?: (event: RolloutEvent) => void;
+  /** Takes the rollout's events as they happen (the trajectory recorder takes them too). */
+  report?: (event: RolloutEvent) => void;
   docker?: Docker;
   /** Where it runs (engine; on a cluster, task and node): kept on its record and in its first event. */
   where?: RolloutWhere;
@@ -86,7 +87,7 @@ export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
   stream.subscribe((event) => {
     if (event.type === 'step-usage') tokens += event.usage.inputTokens + event.usage.outputTokens;
   });
-  if (plan.onEvent) stream.subscribe(plan.onEvent);
+  if (plan.report) stream.subscribe(plan.report);
   const where = plan.where ?? {};
   store.transact((tx) =>
     tx.patch('rollouts', plan.id, {

@@ -18,9 +18,9 @@ export interface RunEngineOptions {
   /** One given engine instead of the configured ones (tests, callers that chose already). */
   docker?: Docker;
   signal?: AbortSignal;
-  onEvent?: (event: RunEngineEvent) => void;
+  report?: (event: RunEngineEvent) => void;
   /** The pool's timings (tests). */
-  pool?: Omit<PoolOptions, 'signal' | 'onEvent'>;
+  pool?: Omit<PoolOptions, 'signal' | 'report'>;
 }
 
 /** The configured engines that answer, in order; a single engine with no slot count is limited by the run's concurrency alone. */
@@ -35,7 +35,7 @@ export async function liveEngines(options: RunEngineOptions = {}): Promise<RunEn
       try {
         return await openEngine(spec);
       } catch (error) {
-        options.onEvent?.({ type: 'engine-skipped', engine: spec.name, detail: errorMessage(error) });
+        options.report?.({ type: 'engine-skipped', engine: spec.name, detail: errorMessage(error) });
         return undefined;
       }
     }),
@@ -49,6 +49,6 @@ export async function liveEngines(options: RunEngineOptions = {}): Promise<RunEn
 /** Opens the run's engines, makes sure `image` is on each, and returns the pool that places work on them. */
 export async function openRunEngines(image: string, options: RunEngineOptions = {}): Promise<EnginePool<RunEngine>> {
   const engines = await liveEngines(options);
-  if (engines.length > 1) await ensureImageOnEngines(image, engines, options.onEvent);
-  return new EnginePool(engines, { ...options.pool, signal: options.signal, onEvent: options.onEvent });
+  if (engines.length > 1) await ensureImageOnEngines(image, engines, options.report);
+  return new EnginePool(engines, { ...options.pool, signal: options.signal, report: options.report });
 }

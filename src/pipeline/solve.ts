@@ -268,7 +268,7 @@ async function attemptOn(place: AttemptPlace, deps: Deps, report: Report): Promi
     sandbox: () => containers.take(),
     submit: (sandbox) => ({ definition: SOLVER_SUBMIT, handle: solverSubmitHandler(sandbox, patchPath) }),
     signal: placement.signal,
-    onEvent: (event) => report({ type: 'rollout', rolloutId: id, event }),
+    report: (event) => report({ type: 'rollout', rolloutId: id, event }),
     docker: placement.docker,
     where: { ...deps.where, engine: placement.engine.name },
   });

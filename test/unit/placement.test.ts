@@ -45,7 +45,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function pool(engines: FakeEngine[], options: PoolOptions = {}) {
   const events: (PlacementEvent & { at: number })[] = [];
   const started = Date.now();
-  const made = new EnginePool(engines, { ...FAST, ...options, onEvent: (e) => events.push({ ...e, at: Date.now() - started }) });
+  const made = new EnginePool(engines, { ...FAST, ...options, report: (e) => events.push({ ...e, at: Date.now() - started }) });
   return { pool: made, events };
 }
 
