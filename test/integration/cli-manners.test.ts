@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { acceptBug } from '../../src/pipeline/review.js';
 import { Store } from '../../src/store/store.js';
 import { BIN, bugbench } from '../helpers/cli.js';
+import { bugRecord, VALID_CHECK } from '../helpers/records.js';
 
 const home = () => mkdtempSync(join(tmpdir(), 'bugbench-cli-manners-'));
 
@@ -20,28 +21,7 @@ function seed(root: string): Store {
     for (let i = 0; i < 1500; i++) {
       tx.put('runs', { id: `run-${i}`, kind: 'inject', status: 'finished', image: 'img:1', strategy: 'removal', policy: 'offline', model: 'offline/removal', n: 1, options: {}, owner: { host: 'h', pid: 1, start: '1' }, startedAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(), finishedAt: null, error: null });
     }
-    tx.put('bugs', {
-      id: 'img-removal-12345678',
-      status: 'valid',
-      image: 'img:1',
-      repo: 'img',
-      baseCommit: 'c0',
-      strategy: 'removal',
-      policy: 'offline',
-      model: 'offline/removal',
-      order: 1,
-      parentId: null,
-      attemptId: null,
-      runId: null,
-      rollout: null,
-      createdAt: '2026-01-01T00:00:00.000Z',
-      updatedAt: '2026-01-01T00:00:00.000Z',
-      fingerprint: 'f',
-      duplicateOf: null,
-      checkingBy: null,
-      check: { valid: true, cancelled: false, failedCheck: null, reason: 'all 9 checks pass', verdicts: 'ppppppppp', at: '2026-01-01T00:00:00.000Z', dir: null, failToPass: 1, passToPass: 9 },
-      review: null,
-    });
+    tx.put('bugs', bugRecord('img-removal-12345678', { check: { ...VALID_CHECK, failToPass: 1, passToPass: 9 } }));
   });
   return store;
 }

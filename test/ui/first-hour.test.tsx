@@ -18,6 +18,7 @@ import { workbenchCore, type WorkbenchCore } from '../../src/pipeline/workbench-
 import type { BugRecord, RolloutRecord, RunRecord } from '../../src/store/records.js';
 import { Store } from '../../src/store/store.js';
 import { App } from '../../src/ui/app.js';
+import { bugRecord, VALID_CHECK } from '../helpers/records.js';
 import { renderIn } from '../helpers/terminal.js';
 
 const SIZE = { columns: 80, rows: 24 };
@@ -98,31 +99,7 @@ function putRun(store: Store, run: Partial<RunRecord> & { id: string; kind: RunR
 }
 
 function putBug(store: Store, id: string, fields: Partial<BugRecord>): void {
-  store.transact((tx) =>
-    tx.put('bugs', {
-      id,
-      status: 'valid',
-      image: IMAGE,
-      repo: 'knotcfg',
-      baseCommit: 'c0',
-      strategy: 'removal',
-      policy: 'offline',
-      model: 'offline/removal',
-      order: 1,
-      parentId: null,
-      attemptId: null,
-      runId: null,
-      rollout: null,
-      createdAt: at(0),
-      updatedAt: at(0),
-      fingerprint: 'f',
-      duplicateOf: null,
-      checkingBy: null,
-      check: { valid: true, cancelled: false, failedCheck: null, reason: 'all 9 checks pass', verdicts: 'ppppppppp', at: at(0), dir: null, failToPass: 2, passToPass: 10 },
-      review: null,
-      ...fields,
-    }),
-  );
+  store.transact((tx) => tx.put('bugs', bugRecord(id, { image: IMAGE, repo: 'knotcfg', fingerprint: 'f', check: { ...VALID_CHECK, at: at(0), failToPass: 2, passToPass: 10 }, ...fields })));
 }
 
 /** A trajectory file of a few events, the text of which says which run it belongs to. */
@@ -245,7 +222,7 @@ describe('the workbench after a first hour of use (80×24)', () => {
     await until(() => expect(frame()).toContain('Repo images'));
     await press('5', /1 bug\(s\)/);
     // The unique end of the id stays in the list.
-    expect(frame()).toMatch(/a-repository…-7c1e5b0d /);
+    expect(frame()).toMatch(/a-repository-with-[a-z-]*…-7c1e5b0d /);
     const footer = () => frame().trimEnd().split('\n').at(-1)!;
     for (const key of ['a ', 'r ', 'enter', 'f/i/t/o', '? help', 'q quit']) expect(footer()).toContain(key);
     await press('4', /\[4 Checks\]/);

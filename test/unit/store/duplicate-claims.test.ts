@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckReport } from '../../../src/bugs/check-types.js';
 import { recordVerdict } from '../../../src/pipeline/bug-checks.js';
-import type { BugRecord } from '../../../src/store/records.js';
 import { recoverAbandoned } from '../../../src/store/recover.js';
 import { Store } from '../../../src/store/store.js';
+import { bugRecord } from '../../helpers/records.js';
 
 const ids = ['b1', 'b2', 'b3', 'b4'];
 
@@ -21,28 +21,7 @@ function permutations<T>(items: T[]): T[][] {
   return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
 }
 
-const bug = (id: string, minute: number): BugRecord => ({
-  id,
-  status: 'checking',
-  image: 'img:1',
-  repo: 'r',
-  baseCommit: 'c0',
-  strategy: 'removal',
-  policy: 'offline',
-  model: 'offline/removal',
-  order: 1,
-  parentId: null,
-  attemptId: null,
-  runId: null,
-  rollout: null,
-  createdAt: `2026-01-01T00:0${minute}:00.000Z`,
-  updatedAt: `2026-01-01T00:0${minute}:00.000Z`,
-  fingerprint: 'same',
-  duplicateOf: null,
-  checkingBy: null,
-  check: null,
-  review: null,
-});
+const bug = (id: string, minute: number) => bugRecord(id, { status: 'checking', image: 'img:1', repo: 'r', createdAt: `2026-01-01T00:0${minute}:00.000Z`, updatedAt: `2026-01-01T00:0${minute}:00.000Z`, fingerprint: 'same', check: null });
 
 const report = (valid: boolean): CheckReport =>
   ({
