@@ -3,16 +3,17 @@
  * by `images build`), with artifacts written from its repository: a valid bug
  * with its exact FAIL_TO_PASS and a parser bugbench verifies; a parser that
  * invents a failure; a bug in a `_test.go` helper; a bug that fails a test on
- * a coin flip; and a test script that leaves the broken
- * test out whenever the library differs from the commit, beside one whose
- * selection is fixed.
+ * a coin flip; and a test script that leaves the broken test out whenever the
+ * library differs from the commit, beside one whose selection is fixed. Also
+ * the Go bug that bench/checks.ts times, on the ratekit sample.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifactPath } from '../helpers/artifacts.js';
 import { check, expectFailsOnly } from '../helpers/check-report.js';
 import { GO_TESTS, makeGoProject } from '../helpers/go-project.js';
-import { coinFlipChecks, dropBlock, edits, expectDeterminismCatches, expectMostlyRefused, LanguageFixture, PARSERS, summary, type BugSpec } from '../helpers/language-artifacts.js';
+import { checkDir, coinFlipChecks, dropBlock, edits, expectDeterminismCatches, expectMostlyRefused, LanguageFixture, PARSERS, summary, type BugSpec } from '../helpers/language-artifacts.js';
 
 const fixture = new LanguageFixture('bugbench-test/checks-go:latest', () => makeGoProject());
 const PKG = 'example.com/tracekit';
@@ -52,6 +53,16 @@ describe('the checks on a Go module', () => {
     expect(report.parser).toEqual({ status: 'verified', reader: 'go test -v', unverified: [] });
     expect(check(report, 'parser').reason).toBe("the parser read 18 test result(s) from the original run's log; bugbench's own reading (go test -v) agrees on every test");
     expect(check(report, 'test-weakening').reason).toMatch(/^the weakening hides 1 of 4 failure\(s\) \(1 removed, 0 loosened\): example\.com\/tracekit\/span\/TestDuration;/);
+  }, 300_000);
+
+  it("judges valid the bench's Go bug: two fixes of the ratekit sample undone, each file needed", async () => {
+    // test/fixtures/artifacts/go-valid-two-files, which `npm run bench:checks -- --fixture go` times.
+    const report = await checkDir(artifactPath('go-valid-two-files'), '--buggy-runs', '2');
+    expect(report.valid, summary(report)).toBe(true);
+    expect(report.FAIL_TO_PASS).toEqual(['example.com/ratekit/backoff/TestDelayCappedForLargeAttempts', 'example.com/ratekit/lru/TestKeysMostRecentFirst']);
+    expect(report.PASS_TO_PASS).toHaveLength(43);
+    expect(report.parser).toEqual({ status: 'verified', reader: 'go test -v', unverified: [] });
+    expect(check(report, 'inverse-mutation').reason).toBe('every file matters (tests fixed by reverting it alone: backoff/backoff.go → 1, lru/lru.go → 1)');
   }, 300_000);
 
   it('refuses a parser that reports a passing test as failed whenever the bug prints a line, naming the test', async () => {
