@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath } from '../helpers/artifacts.js';
 import { check, expectFailsOnly } from '../helpers/check-report.js';
 import { GO_TESTS, makeGoProject } from '../helpers/go-project.js';
-import { checkDir, coinFlipChecks, dropBlock, edits, expectDeterminismCatches, expectMostlyRefused, LanguageFixture, PARSERS, summary, type BugSpec } from '../helpers/language-artifacts.js';
+import { checkDir, coinFlipChecks, dropBlock, edits, expectDeterminismCatches, expectMostlyRefused, LanguageFixture, PARSERS, summary } from '../helpers/language-artifacts.js';
 
 const fixture = new LanguageFixture('bugbench-test/checks-go:latest', () => makeGoProject());
 const PKG = 'example.com/tracekit';
@@ -28,24 +28,20 @@ beforeAll(async () => {
 
 afterAll(() => fixture.remove());
 
-/** A span's duration counted with both ends: every sum of durations is off. */
-const DURATION_BUG = edits(['func (s Span) Duration() int64 { return s.End - s.Start }', 'func (s Span) Duration() int64 { return s.End - s.Start + 1 }']);
-
 /** The fix of a nested span undone: a span inside another is counted again. */
 const NESTED_BUG = edits(['\t\tcase s.End > end:\n', '\t\tdefault:\n']);
 
-const valid: BugSpec = {
-  name: 'go-valid',
-  bug: { 'span/span.go': DURATION_BUG },
-  weaken: { 'span/span_test.go': dropBlock('func TestDuration(') },
-  testFiles: TEST_FILES,
-  script: GO_TEST,
-  parser: { file: 'go_test_v.py' },
-};
-
 describe('the checks on a Go module', () => {
   it('judges a valid bug valid, with its exact FAIL_TO_PASS, and verifies the parser with its go test -v reader', async () => {
-    const report = await fixture.check(valid);
+    const report = await fixture.check({
+      name: 'go-valid',
+      // A span's duration counted with both ends: every sum of durations is off.
+      bug: { 'span/span.go': edits(['func (s Span) Duration() int64 { return s.End - s.Start }', 'func (s Span) Duration() int64 { return s.End - s.Start + 1 }']) },
+      weaken: { 'span/span_test.go': dropBlock('func TestDuration(') },
+      testFiles: TEST_FILES,
+      script: GO_TEST,
+      parser: { file: 'go_test_v.py' },
+    });
     expect(report.valid, summary(report)).toBe(true);
     expect(report.FAIL_TO_PASS).toEqual([`${PKG}/span/TestBusy`, `${PKG}/span/TestBusyNested`, `${PKG}/span/TestDuration`, `${PKG}/span/TestTotal`]);
     expect(report.PASS_TO_PASS).toHaveLength(14);
