@@ -110,6 +110,8 @@ export class LanguageFixture {
   async remove(): Promise<void> {
     await dockerClient().getImage(this.tag).remove({ force: true }).catch(() => undefined);
     rmSync(this.out, { recursive: true, force: true });
+    // The repository lies alone in a temp folder of its own (git-repo.ts).
+    if (this.repo !== '') rmSync(dirname(this.repo), { recursive: true, force: true });
   }
 
   /** Writes the artifact of `spec` (from a fresh clone) and returns its folder. */
