@@ -1,5 +1,5 @@
 /**
- * What the consistency checks cost beyond the tests themselves, on the valid
+ * What the consistency checks cost beyond the tests themselves, on a valid
  * two-file fixture bug, measured in one run:
  *   overheadRatio = wall time of `bugbench check` / the sum of the raw test-script
  *                   runtimes its runs need (each a direct `docker exec` of the same
@@ -8,6 +8,11 @@
  *                   harness does) / ours.
  * Medians of a few rounds; the last line printed is the JSON summary (testRuns:
  * how many test runs the bug's checks make).
+ *
+ * `--fixture NAME` (or BENCH_FIXTURE) picks the bug: `python` (the default,
+ * pytest on the knotcfg sample) or `go` (go test -v on the ratekit sample,
+ * the Go parser verified by bugbench's reader). Both break two files, so
+ * their runs are the same in number and kind.
  */
 import { execa } from 'execa';
 import { mkdtempSync } from 'node:fs';
@@ -22,7 +27,18 @@ import { PACKAGE_ROOT } from '../src/paths.js';
 import { Sandbox } from '../src/sandbox/sandbox.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const ARTIFACT = join(PACKAGE_ROOT, 'test', 'fixtures', 'artifacts', 'valid-two-files');
+const FIXTURES: Record<string, string> = { python: 'valid-two-files', go: 'go-valid-two-files' };
+
+function fixtureName(): string {
+  const at = process.argv.indexOf('--fixture');
+  const name = at >= 0 ? process.argv[at + 1] : process.env.BENCH_FIXTURE;
+  if (name === undefined || name === '') return 'python';
+  if (!FIXTURES[name]) throw new Error(`no fixture "${name}"; pick one of ${Object.keys(FIXTURES).join(', ')}`);
+  return name;
+}
+
+const FIXTURE = fixtureName();
+const ARTIFACT = join(PACKAGE_ROOT, 'test', 'fixtures', 'artifacts', FIXTURES[FIXTURE]!);
 const BIN = join(PACKAGE_ROOT, 'bin', 'bugbench.js');
 
 function median(values: number[]): number {
@@ -78,6 +94,7 @@ async function main(): Promise<void> {
     console.log(`round ${round + 1}: check ${ours.at(-1)!.toFixed(0)} ms, fresh containers ${naive.at(-1)!.toFixed(0)} ms, raw sum ${raw.at(-1)!.toFixed(0)} ms`);
   }
   const summary = {
+    fixture: FIXTURE,
     checkMs: Math.round(median(ours)),
     rawTestScriptSumMs: Math.round(median(raw)),
     freshContainerCheckMs: Math.round(median(naive)),
