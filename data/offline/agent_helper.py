@@ -7,6 +7,7 @@ Every command prints one line "RESULT <json>" that the agent reads back.
   mutations [--limit N --seed S] FILE...   single-token changes: comparisons, operators, constants, conditions
   mutate FILE LINE COL OLD NEW             apply one of them
   summary RESULTS.json                     how many tests passed, in all and per file
+  results RESULTS.json                     the whole map of test id to status, on one line
   compare BEFORE.json AFTER.json           which tests passed before and do not pass after
   drop-tests FILE NAME...                  delete test functions (and their decorators)
   drop-broken BEFORE.json AFTER.json       delete every test that passed before and does not after
@@ -272,9 +273,6 @@ def cmd_drop_broken(before_path, after_path):
     result({"files": {path: len(names) for path, names in dropped.items()}, "dropped": sum(len(n) for n in dropped.values())})
 
 
-
-
-
 def main(argv):
     if not argv:
         raise SystemExit(__doc__)
@@ -291,6 +289,8 @@ def main(argv):
         cmd_mutate(*args)
     elif command == "summary":
         cmd_summary(*args)
+    elif command == "results":
+        result(load_map(args[0]))
     elif command == "compare":
         cmd_compare(*args)
     elif command == "drop-tests":

@@ -7,7 +7,7 @@
  * finds nothing to change throws, so a fixture that drifts cannot turn a bug
  * into no bug without a test saying so.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
@@ -19,6 +19,14 @@ import { check, expectFailsOnly, type JsonReport } from './check-report.js';
 import { bugbench } from './cli.js';
 
 export const PARSERS = join(PACKAGE_ROOT, 'test', 'fixtures', 'parsers');
+/** The parsers bugbench ships, which the offline injector submits (go test -v, node's TAP). */
+const BUNDLED_PARSERS = join(PACKAGE_ROOT, 'data', 'parsers');
+
+/** A parser by its file name: one of the test fixtures or one bugbench ships. */
+export function parserFile(name: string): string {
+  const fixture = join(PARSERS, name);
+  return existsSync(fixture) ? fixture : join(BUNDLED_PARSERS, name);
+}
 
 /** How a file changes: a function of its text, or undefined to delete it. A new file is an edit of ''. */
 export type Edit = ((text: string) => string) | undefined;
@@ -34,7 +42,7 @@ export interface BugSpec {
   testFiles?: string[];
   /** The body of test_script.sh, run with bash in /repo. */
   script: string;
-  /** A file of test/fixtures/parsers/, or a parser's text. */
+  /** A file of test/fixtures/parsers/ or data/parsers/, or a parser's text. */
   parser: { file: string } | { text: string };
   params?: Partial<CheckParams>;
 }
@@ -131,7 +139,7 @@ export class LanguageFixture {
       writeFileSync(join(dir, 'test_weaken.diff'), `${await git(work, 'diff', '--cached')}\n`);
       writeFileSync(join(dir, 'test_files.txt'), `${(spec.testFiles ?? Object.keys(spec.weaken)).join('\n')}\n`);
       writeFileSync(join(dir, 'test_script.sh'), `#!/bin/bash\n${spec.script}\n`);
-      if ('file' in spec.parser) copyFileSync(join(PARSERS, spec.parser.file), join(dir, 'test_parser.py'));
+      if ('file' in spec.parser) copyFileSync(parserFile(spec.parser.file), join(dir, 'test_parser.py'));
       else writeFileSync(join(dir, 'test_parser.py'), spec.parser.text);
       const meta = { image: { tag: this.tag }, baseCommit: this.base, strategy: 'handwritten', policy: 'human', order: 1, parentId: null, params: { ...DEFAULT_PARAMS, ...spec.params } };
       writeFileSync(join(dir, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath } from '../helpers/artifacts.js';
 import { check, expectFailsOnly } from '../helpers/check-report.js';
 import { GO_TESTS, makeGoProject } from '../helpers/go-project.js';
-import { checkDir, coinFlipChecks, dropBlock, edits, expectDeterminismCatches, expectMostlyRefused, LanguageFixture, PARSERS, summary } from '../helpers/language-artifacts.js';
+import { checkDir, coinFlipChecks, dropBlock, edits, expectDeterminismCatches, expectMostlyRefused, LanguageFixture, parserFile, summary } from '../helpers/language-artifacts.js';
 
 const fixture = new LanguageFixture('bugbench-test/checks-go:latest', () => makeGoProject());
 const PKG = 'example.com/tracekit';
@@ -40,7 +40,7 @@ describe('the checks on a Go module', () => {
       weaken: { 'span/span_test.go': dropBlock('func TestDuration(') },
       testFiles: TEST_FILES,
       script: GO_TEST,
-      parser: { file: 'go_test_v.py' },
+      parser: { file: 'go_test_parser.py' },
     });
     expect(report.valid, summary(report)).toBe(true);
     expect(report.FAIL_TO_PASS).toEqual([`${PKG}/span/TestBusy`, `${PKG}/span/TestBusyNested`, `${PKG}/span/TestDuration`, `${PKG}/span/TestTotal`]);
@@ -62,7 +62,7 @@ describe('the checks on a Go module', () => {
   }, 300_000);
 
   it('refuses a parser that reports a passing test as failed whenever the bug prints a line, naming the test', async () => {
-    const marked = `${readFileSync(join(PARSERS, 'go_test_v.py'), 'utf8').replace(/\nif __name__ == "__main__":[\s\S]*$/, '')}
+    const marked = `${readFileSync(parserFile('go_test_parser.py'), 'utf8').replace(/\nif __name__ == "__main__":[\s\S]*$/, '')}
 def parse_marked(log):
     results = parse(log)
     if "tracekit: summing spans" in log:
@@ -99,7 +99,7 @@ if __name__ == "__main__":
       weaken: { 'span/span_test.go': dropBlock('func TestTotal(') },
       testFiles: TEST_FILES,
       script: GO_TEST,
-      parser: { file: 'go_test_v.py' },
+      parser: { file: 'go_test_parser.py' },
     });
     expectFailsOnly(report, 'test-files');
     expect(check(report, 'test-files').reason).toBe('bug_inject.diff touches test infrastructure: span/helpers_test.go (a Go test file (*_test.go))');
@@ -122,7 +122,7 @@ describe('a Go bug that fails a test on a coin flip', () => {
       testFiles: ['span/span_test.go'],
       // Only the package the bug lives in, to keep each run short.
       script: 'go test -count=1 -v ./span 2>&1',
-      parser: { file: 'go_test_v.py' },
+      parser: { file: 'go_test_parser.py' },
       params: { buggyRuns: 5 },
     });
   });
@@ -152,7 +152,7 @@ describe('a Go test script whose selection follows the code', () => {
       weaken: { 'span/span_test.go': dropBlock('func TestLongestEmpty(') },
       testFiles: TEST_FILES,
       script,
-      parser: { file: 'go_test_v.py' },
+      parser: { file: 'go_test_parser.py' },
     });
     expect(report.valid).toBe(false);
     expect(check(report, 'bug-validity').reason).toBe(`1 test(s) break (1 of them missing from the buggy run, counted as failing: ${PKG}/span/TestBusyNested): ${PKG}/span/TestBusyNested`);
@@ -171,7 +171,7 @@ describe('a Go test script whose selection follows the code', () => {
       weaken: { 'span/span_test.go': dropBlock('func TestBusyNested(') },
       testFiles: TEST_FILES,
       script: `go test -count=1 -v -run ${ALL_BUT('TestSortByStart')} ./... 2>&1`,
-      parser: { file: 'go_test_v.py' },
+      parser: { file: 'go_test_parser.py' },
     });
     expect(report.valid, summary(report)).toBe(true);
     expect(report.FAIL_TO_PASS).toEqual([`${PKG}/span/TestBusyNested`]);

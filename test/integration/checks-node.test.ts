@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, expectFailsOnly } from '../helpers/check-report.js';
-import { coinFlipChecks, edits, expectMostlyRefused, LanguageFixture, PARSERS, summary } from '../helpers/language-artifacts.js';
+import { coinFlipChecks, edits, expectMostlyRefused, LanguageFixture, parserFile, summary } from '../helpers/language-artifacts.js';
 import { makeNodeProject } from '../helpers/node-project.js';
 
 const fixture = new LanguageFixture('bugbench-test/checks-node:latest', () => makeNodeProject());
@@ -42,7 +42,7 @@ describe('the checks on a package tested with node --test', () => {
       weaken: { 'test/slug.test.js': dropIt('drops accents') },
       testFiles: TEST_FILES,
       script: NPM_TEST,
-      parser: { file: 'node_tap.py' },
+      parser: { file: 'node_tap_parser.py' },
     });
     expect(report.valid, summary(report)).toBe(true);
     expect(report.FAIL_TO_PASS).toEqual(['slugify > collapses runs of separators', 'slugify > drops accents']);
@@ -53,7 +53,7 @@ describe('the checks on a package tested with node --test', () => {
   }, 300_000);
 
   it('refuses a parser that reports a passing test as failed whenever the bug prints a line, naming the test', async () => {
-    const marked = `${readFileSync(join(PARSERS, 'node_tap.py'), 'utf8').replace(/\nif __name__ == "__main__":[\s\S]*$/, '')}
+    const marked = `${readFileSync(parserFile('node_tap_parser.py'), 'utf8').replace(/\nif __name__ == "__main__":[\s\S]*$/, '')}
 def parse_marked(log):
     results = parse(log)
     if "textkit: wrapping" in log:
@@ -90,7 +90,7 @@ if __name__ == "__main__":
       weaken: { 'test/slug.test.js': dropIt('drops accents') },
       testFiles: TEST_FILES,
       script: NPM_TEST,
-      parser: { file: 'node_tap.py' },
+      parser: { file: 'node_tap_parser.py' },
     });
     expectFailsOnly(report, 'test-files');
     expect(check(report, 'test-files').reason).toBe("bug_inject.diff touches test infrastructure: package.json (package.json's test script)");
@@ -104,7 +104,7 @@ if __name__ == "__main__":
       weaken: { 'test/slug.test.js': dropIt('trims dashes at the ends') },
       testFiles: ['test/slug.test.js'],
       script: 'node --test test/slug.test.js 2>&1',
-      parser: { file: 'node_tap.py' },
+      parser: { file: 'node_tap_parser.py' },
       params: { buggyRuns: 5, minPassingTests: 4 },
     });
     await expectMostlyRefused('node', dir, COIN_FLIP_CHECKS);

@@ -1,5 +1,6 @@
 /**
- * The parsers the language checks' artifacts use (test/fixtures/parsers/),
+ * The parsers the language checks' artifacts use (test/fixtures/parsers/, and
+ * the two bugbench ships in data/parsers/ for the offline injector),
  * written as an agent would write them, must read the captured logs of their
  * runner exactly as bugbench's own reader does, failures, subtests and
  * look-alike lines included; else the checks would refuse those artifacts
@@ -15,14 +16,14 @@ import { parseTestMap } from '../../src/bugs/test-results.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { BASE_IMAGE } from '../../src/sandbox/base-image.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
-import { PARSERS } from '../helpers/language-artifacts.js';
+import { parserFile } from '../helpers/language-artifacts.js';
 
 const LOGS = join(PACKAGE_ROOT, 'test', 'fixtures', 'logs');
 
 /** Each parser, the folder of logs of its runner, which logs of it to read, and the reader that must agree. */
 const CASES = [
-  { parser: 'go_test_v.py', folder: 'go', logs: /^v-/, reader: 'go test -v' },
-  { parser: 'node_tap.py', folder: 'tap', logs: /^node/, reader: 'TAP (node --test)' },
+  { parser: 'go_test_parser.py', folder: 'go', logs: /^v-/, reader: 'go test -v' },
+  { parser: 'node_tap_parser.py', folder: 'tap', logs: /^node/, reader: 'TAP (node --test)' },
   { parser: 'cargo_test.py', folder: 'cargo', logs: /\.log$/, reader: 'cargo test' },
   { parser: 'junit_xml.py', folder: 'junit', logs: /\.log$/, reader: 'JUnit XML' },
 ];
@@ -31,7 +32,7 @@ let sandbox: Sandbox;
 
 beforeAll(async () => {
   sandbox = await Sandbox.create({ image: BASE_IMAGE, runId: 'test-fixture-parsers' });
-  await sandbox.writeFiles(CASES.map((c) => ({ path: `/tmp/parsers/${c.parser}`, content: readFileSync(join(PARSERS, c.parser), 'utf8') })));
+  await sandbox.writeFiles(CASES.map((c) => ({ path: `/tmp/parsers/${c.parser}`, content: readFileSync(parserFile(c.parser), 'utf8') })));
 });
 
 afterAll(async () => {

@@ -1,0 +1,83 @@
+/**
+ * The offline injector in Python: pytest with its -rA summary, read by the
+ * bundled parser; candidates found by a helper the agent writes into the
+ * container, which reads the code with Python's own ast module.
+ */
+import { isTestInfrastructure } from '../../bugs/test-infrastructure.js';
+import { bash, create, HELPER, LIST_LIMIT, PARSER, q, readResource, resultOf, WORK, type Candidate, type Compared, type Kit } from './kit.js';
+
+const PYTEST_ARGS = '-m pytest -rA -p no:cacheprovider';
+
+function isCodeFile(path: string): boolean {
+  return path.endsWith('.py') && !isTestInfrastructure(path) && !/(^|\/)(setup|noxfile|fabfile)\.py$/.test(path) && !/(^|\/)(docs?|examples?|scripts?|benchmarks?)\//.test(path);
+}
+
+/** The Python kit for a repository whose tracked files are `files`, or why there is nothing to work with. */
+export function pythonKit(files: string[]): Kit | string {
+  const python = files.filter((f) => f.endsWith('.py'));
+  const testFiles = python.filter(isTestInfrastructure).filter((f) => !f.endsWith('conftest.py') && !f.endsWith('__init__.py'));
+  // Code is the modules of packages (folders with an __init__.py); loose scripts are not what tests cover.
+  const packages = new Set(python.filter((f) => f.endsWith('__init__.py')).map((f) => f.replace(/\/?__init__\.py$/, '')));
+  const inPackage = (f: string) => packages.has(f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '');
+  const candidatesCode = python.filter(isCodeFile);
+  const codeFiles = candidatesCode.some(inPackage) ? candidatesCode.filter(inPackage) : candidatesCode;
+  if (testFiles.length === 0 || codeFiles.length === 0) {
+    return `I found ${testFiles.length} Python test file(s) and ${codeFiles.length} code file(s); there is nothing I can work with here.`;
+  }
+  // A src/ layout is importable only with src on the path, as its tests would be run after an install.
+  const env = codeFiles.some((f) => f.startsWith('src/')) ? 'PYTHONPATH=src${PYTHONPATH:+:$PYTHONPATH} ' : '';
+  const allTests = testFiles.map(q).join(' ');
+  const codeArgs = codeFiles.map(q).join(' ');
+
+  return {
+    language: 'Python',
+    testFiles,
+    codeFiles,
+    async *prepare(ask) {
+      yield* ask(
+        `There are ${testFiles.length} test files and ${codeFiles.length} code files. I will write a parser for pytest's -rA summary and a small helper for the edits I plan.`,
+        create(PARSER, readResource('parsers', 'pytest_parser.py')),
+        create(HELPER, readResource('offline', 'agent_helper.py')),
+      );
+      return undefined;
+    },
+    runSuite: (name, limit) =>
+      `${env}${limit ? `timeout -s KILL ${limit} ` : ''}python3 ${PYTEST_ARGS} ${allTests} > ${WORK}/${name}.log 2>&1; python3 ${PARSER} < ${WORK}/${name}.log > ${WORK}/${name}.json`,
+    showBaseline: `tail -n 2 ${WORK}/original.log; python3 ${HELPER} summary ${WORK}/original.json`,
+    baseline(output) {
+      const summary = resultOf<{ passed: number; passed_by_file: Record<string, number> }>(output);
+      return summary && { passed: summary.passed, passingByFile: summary.passed_by_file };
+    },
+    async *candidates(strategy, ask, rng) {
+      // Long lists come back sampled, so a large repository still answers in one tool output.
+      const sampling = `--limit ${LIST_LIMIT} --seed ${rng.int(1_000_000)}`;
+      if (strategy === 'removal') {
+        const found = yield* ask('I will list the functions whose bodies could go.', bash(`python3 ${HELPER} functions ${sampling} ${codeArgs}`));
+        const functions = resultOf<{ file: string; name: string; lines: number }[]>(found[0]!.output) ?? [];
+        return functions
+          .filter((f) => f.lines >= 2)
+          .map((f): Candidate => ({ label: `the body of ${f.name} in ${f.file}`, files: [f.file], apply: `python3 ${HELPER} blank ${q(f.file)} ${q(f.name)} > /dev/null` }));
+      }
+      const found = yield* ask('I will list small behaviour changes: comparisons, operators, constants, conditions.', bash(`python3 ${HELPER} mutations ${sampling} ${codeArgs}`));
+      const sites = resultOf<{ file: string; line: number; col: number; old: string; new: string; kind: string }[]>(found[0]!.output) ?? [];
+      return sites.map((m): Candidate => ({
+        label: `${m.kind} ${JSON.stringify(m.old.trim())} → ${JSON.stringify(m.new.trim())} at ${m.file}:${m.line}`,
+        files: [m.file],
+        apply: `python3 ${HELPER} mutate ${q(m.file)} ${m.line} ${m.col} ${q(m.old)} ${q(m.new)} > /dev/null`,
+      }));
+    },
+    // The helper reads pytest's ids, which name their file.
+    // eslint-disable-next-line require-yield
+    async *brokenFiles(_ask, compared: Compared) {
+      return compared.broken_files;
+    },
+    script: (selected) => `#!/bin/bash\n# Runs the selected tests with one result line per test.\n${env}python3 ${PYTEST_ARGS} ${selected.join(' ')}\n`,
+    async *weaken(ask, compared) {
+      const dropped = yield* ask(
+        `Now the tests: deleting the ${compared.broken_count} test(s) that would give the bug away.`,
+        bash(`python3 ${HELPER} drop-broken ${WORK}/original.json ${WORK}/buggy.json`),
+      );
+      return Object.keys(resultOf<{ files: Record<string, number> }>(dropped[0]!.output)?.files ?? compared.broken_files);
+    },
+  };
+}

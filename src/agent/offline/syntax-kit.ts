@@ -1,0 +1,211 @@
+/**
+ * The offline injector in Go (go test -v) and TypeScript or JavaScript run by
+ * node's test runner (its TAP): the agent reads the files through bash, finds
+ * functions, operators and tests in their tree-sitter syntax trees, and makes
+ * every change with the editor, as a model would. Runs are read by the
+ * parsers bugbench ships (data/parsers/), the same ones it submits.
+ */
+import { posix } from 'node:path';
+import { isTestInfrastructure } from '../../bugs/test-infrastructure.js';
+import { editCalls } from './editor-edits.js';
+import { goMutations, goRemovals, goTests, goUnusedImports } from './go-source.js';
+import { bash, create, HELPER, PARSER, q, readResource, resultOf, WORK, type Candidate, type Compared, type Kit } from './kit.js';
+import { applySplices, loadGrammars, mergeDeletions, type SourceChange, type Splice, type SyntaxLanguage } from './syntax.js';
+import { tsMutations, tsRemovals, tsTests } from './ts-source.js';
+
+/** How one language is run, read and changed. */
+interface LanguageRules {
+  language: SyntaxLanguage;
+  name: string;
+  isSource(path: string): boolean;
+  parser: string;
+  /** The whole suite, its output to stdout and stderr. */
+  suite: string;
+  removals(file: string, source: string): SourceChange[];
+  mutations(file: string, source: string): SourceChange[];
+  tests(file: string, source: string): { name: string; span: Splice }[];
+  /** Splices that keep a test file compiling once tests are gone (unused imports). */
+  tidy(file: string, source: string): Splice[];
+  /** The test script for some test files. */
+  script(testFiles: string[]): string;
+}
+
+const OUTSIDE = /(^|\/)(vendor|testdata|node_modules|dist|build|coverage|docs?|examples?|scripts?|benchmarks?)\//;
+
+const GO: LanguageRules = {
+  language: 'go',
+  name: 'Go',
+  isSource: (p) => p.endsWith('.go') && !OUTSIDE.test(p),
+  parser: 'go_test_parser.py',
+  suite: 'go test -count=1 -v ./...',
+  removals: goRemovals,
+  mutations: goMutations,
+  tests: goTests,
+  tidy: goUnusedImports,
+  script: (testFiles) => {
+    const packages = [...new Set(testFiles.map((f) => posix.dirname(f)))].sort().map((d) => (d === '.' ? '.' : `./${d}`));
+    return `#!/bin/bash\n# Runs the tests of the packages that hold the selected test files, one result line per test.\ngo test -count=1 -v ${packages.join(' ')} 2>&1\n`;
+  },
+};
+
+const TYPESCRIPT: LanguageRules = {
+  language: 'typescript',
+  name: 'TypeScript',
+  isSource: (p) => /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/.test(p) && !p.endsWith('.d.ts') && !OUTSIDE.test(p) && !/(^|\/)[^/]*\.config\.[^/]+$/.test(p),
+  parser: 'node_tap_parser.py',
+  suite: 'npm test',
+  removals: tsRemovals,
+  mutations: tsMutations,
+  tests: tsTests,
+  tidy: () => [],
+  // The package's own test script compiles what it must and runs every test file with node's runner.
+  script: () => '#!/bin/bash\n# The package\'s test script: node\'s test runner, TAP on a pipe.\nnpm test 2>&1\n',
+};
+
+/** Reads files with bash in one go: a line "FILE <path> <base64>" each. */
+const readFilesCommand = (files: string[]) => `for f in ${files.map(q).join(' ')}; do printf 'FILE %s ' "$f"; base64 -w0 "$f"; echo; done`;
+
+function readFiles(output: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const line of output.split('\n')) {
+    const m = /^FILE (\S+) ([A-Za-z0-9+/=]*)$/.exec(line);
+    if (m) files.set(m[1]!, Buffer.from(m[2]!, 'base64').toString('utf8'));
+  }
+  return files;
+}
+
+/** The module path of a go.mod. */
+function goModule(text: string | undefined): string | undefined {
+  return text && /^module\s+(\S+)/m.exec(text)?.[1];
+}
+
+/** The kit for a Go module or a node package, chosen by the files at the repository's root; undefined for neither. */
+export function syntaxKit(files: string[]): Kit | string | undefined {
+  const rules = files.includes('go.mod') ? GO : files.includes('package.json') ? TYPESCRIPT : undefined;
+  if (!rules) return undefined;
+  const sources = files.filter(rules.isSource);
+  const testCandidates = sources.filter(isTestInfrastructure);
+  const codeFiles = sources.filter((f) => !isTestInfrastructure(f));
+  if (testCandidates.length === 0 || codeFiles.length === 0) {
+    return `I found ${testCandidates.length} ${rules.name} test file(s) and ${codeFiles.length} code file(s); there is nothing I can work with here.`;
+  }
+  const text = new Map<string, string>();
+  /** Test id → the file that declares it (Go: "<import path>/<TestName>", node: "suite > test"). */
+  const declaredIn = new Map<string, string>();
+  let testFiles: string[] = [];
+  let original: Record<string, string> = {};
+
+  const fileOf = (id: string): string | undefined => {
+    if (declaredIn.has(id)) return declaredIn.get(id);
+    // A Go subtest belongs to its top-level test.
+    for (let at = id.lastIndexOf('/'); at > 0; at = id.lastIndexOf('/', at - 1)) {
+      const found = declaredIn.get(id.slice(0, at));
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const results = (output: string) => resultOf<Record<string, string>>(output) ?? {};
+  const broken = (after: Record<string, string>) => Object.keys(original).filter((id) => original[id] === 'passed' && after[id] !== 'passed');
+
+  const candidatesOf = (strategy: 'removal' | 'direct'): Candidate[] =>
+    codeFiles.flatMap((file) => {
+      const source = text.get(file);
+      if (source === undefined) return [];
+      const changes = strategy === 'removal' ? rules.removals(file, source) : rules.mutations(file, source);
+      return changes.flatMap((change): Candidate[] => {
+        const edits = editCalls(file, source, [change]);
+        return edits ? [{ label: change.label, files: [file], edits }] : [];
+      });
+    });
+
+  return {
+    language: rules.name,
+    codeFiles,
+    get testFiles() {
+      return testFiles;
+    },
+    async *prepare(ask) {
+      const read = yield* ask(
+        `This is a ${rules.name} repository. I will read its ${codeFiles.length} code file(s) and ${testCandidates.length} test file(s) to find functions, operators and tests.`,
+        bash(readFilesCommand([...codeFiles, ...testCandidates, ...(rules === GO ? ['go.mod'] : ['package.json'])])),
+      );
+      for (const [path, content] of readFiles(read[0]!.output)) text.set(path, content);
+      if (rules === TYPESCRIPT) {
+        const script = (JSON.parse(text.get('package.json') ?? '{}') as { scripts?: { test?: string } }).scripts?.test ?? '';
+        if (!/\bnode\b[^|&;]*--test\b/.test(script)) {
+          return `package.json's test script is ${script ? `"${script}"` : 'missing'}; I can read only node's own test runner (node --test) offline, so I stop here.`;
+        }
+      }
+      await loadGrammars();
+      const module = goModule(text.get('go.mod'));
+      for (const file of testCandidates) {
+        const source = text.get(file);
+        const tests = source === undefined ? [] : rules.tests(file, source);
+        if (tests.length === 0) continue;
+        testFiles.push(file);
+        const prefix = rules === GO ? `${[module, posix.dirname(file)].filter((p) => p && p !== '.').join('/')}/` : '';
+        for (const t of tests) if (!declaredIn.has(prefix + t.name)) declaredIn.set(prefix + t.name, file);
+      }
+      testFiles = testFiles.sort();
+      if (testFiles.length === 0) return `None of the ${testCandidates.length} test file(s) declares a test I can recognise, so I stop here.`;
+      yield* ask(
+        `${testFiles.length} file(s) declare tests. I will write a parser for the runner's output and a small helper that compares runs.`,
+        create(PARSER, readResource('parsers', rules.parser)),
+        create(HELPER, readResource('offline', 'agent_helper.py')),
+      );
+      return undefined;
+    },
+    runSuite: (name, limit) => `${limit ? `timeout -s KILL ${limit} ` : ''}${rules.suite} > ${WORK}/${name}.log 2>&1; python3 ${PARSER} < ${WORK}/${name}.log > ${WORK}/${name}.json`,
+    showBaseline: `tail -n 3 ${WORK}/original.log; python3 ${HELPER} results ${WORK}/original.json`,
+    baseline(output) {
+      original = results(output);
+      const passingByFile: Record<string, number> = {};
+      let passed = 0;
+      for (const [id, status] of Object.entries(original)) {
+        if (status !== 'passed') continue;
+        passed++;
+        const file = fileOf(id);
+        if (file) passingByFile[file] = (passingByFile[file] ?? 0) + 1;
+      }
+      return { passed, passingByFile };
+    },
+    // The candidates come from the syntax trees of the files already read.
+    // eslint-disable-next-line require-yield
+    async *candidates(strategy) {
+      return candidatesOf(strategy);
+    },
+    async *brokenFiles(ask) {
+      const seen = yield* ask('Which test files hold the broken tests?', bash(`python3 ${HELPER} results ${WORK}/buggy.json`));
+      const counts: Record<string, number> = {};
+      for (const id of broken(results(seen[0]!.output))) {
+        const file = fileOf(id);
+        if (file) counts[file] = (counts[file] ?? 0) + 1;
+      }
+      return counts;
+    },
+    script: (selected) => rules.script(selected),
+    async *weaken(ask, compared: Compared) {
+      const seen = yield* ask(`Now the tests: ${compared.broken_count} test(s) would give the bug away. Their results once more, to delete exactly those.`, bash(`python3 ${HELPER} results ${WORK}/buggy.json`));
+      const byFile = new Map<string, Set<string>>();
+      for (const id of broken(results(seen[0]!.output))) {
+        const file = fileOf(id);
+        if (file) byFile.set(file, new Set([...(byFile.get(file) ?? []), id]));
+      }
+      const changed: string[] = [];
+      for (const [file, ids] of byFile) {
+        const source = text.get(file)!;
+        const prefix = rules === GO ? `${[goModule(text.get('go.mod')), posix.dirname(file)].filter((p) => p && p !== '.').join('/')}/` : '';
+        const doomed = rules.tests(file, source).filter((t) => [...ids].some((id) => id === prefix + t.name || id.startsWith(`${prefix}${t.name}/`)));
+        const spans = mergeDeletions(doomed.map((t) => t.span));
+        const kept = applySplices(source, spans);
+        const tidy = mergeDeletions(rules.tidy(file, kept));
+        const calls = editCalls(file, source, spans);
+        const tidyCalls = editCalls(file, kept, tidy);
+        if (!calls || !tidyCalls || spans.length === 0) continue;
+        yield* ask(`Deleting ${doomed.map((t) => t.name).join(', ')} from ${file}${tidy.length ? ', and the imports only they used' : ''}.`, ...calls, ...tidyCalls);
+        changed.push(file);
+      }
+      return changed;
+    },
+  };
+}

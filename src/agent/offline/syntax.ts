@@ -1,0 +1,148 @@
+/**
+ * What the offline injector reads source code with in Go and TypeScript (or
+ * JavaScript): tree-sitter's grammars, compiled to WebAssembly, so functions,
+ * operators and tests are found in real syntax trees (a brace in a string or
+ * a comment never moves where a function ends). The grammars load
+ * asynchronously, once: loadGrammars() must have finished before parse().
+ */
+import { createRequire } from 'node:module';
+import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
+
+export type SyntaxLanguage = 'go' | 'typescript';
+
+/** The grammar of a file: Go, TypeScript, or TSX for files that may hold JSX. */
+type Grammar = 'go' | 'typescript' | 'tsx';
+
+const WASM: Record<Grammar, string> = {
+  go: 'tree-sitter-go/tree-sitter-go.wasm',
+  typescript: 'tree-sitter-typescript/tree-sitter-typescript.wasm',
+  tsx: 'tree-sitter-typescript/tree-sitter-tsx.wasm',
+};
+
+const parsers = new Map<Grammar, Parser>();
+let loading: Promise<void> | undefined;
+
+/** Loads the grammars once; a failed load is tried again by the next call. */
+export function loadGrammars(): Promise<void> {
+  loading ??= (async () => {
+    await Parser.init();
+    const resolve = createRequire(import.meta.url).resolve;
+    for (const grammar of Object.keys(WASM) as Grammar[]) {
+      const parser = new Parser();
+      parser.setLanguage(await Language.load(resolve(WASM[grammar])));
+      parsers.set(grammar, parser);
+    }
+  })().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+
+function grammarOf(language: SyntaxLanguage, path: string): Grammar {
+  if (language === 'go') return 'go';
+  return /\.[jt]sx$/.test(path) ? 'tsx' : 'typescript';
+}
+
+/** Parses `source`, hands the root to `read` and frees the tree; undefined when the file does not parse cleanly. */
+export function withTree<T>(language: SyntaxLanguage, path: string, source: string, read: (root: Node) => T): T | undefined {
+  const parser = parsers.get(grammarOf(language, path));
+  if (!parser) throw new Error('the grammars are not loaded: await loadGrammars() first');
+  const tree: Tree | null = parser.parse(source);
+  if (!tree) return undefined;
+  try {
+    // A file with syntax errors is one the language's own tools would refuse; candidates in it would mislead.
+    return tree.rootNode.hasError ? undefined : read(tree.rootNode);
+  } finally {
+    tree.delete();
+  }
+}
+
+/** Every node under `root` (itself included) for which `keep` holds, in source order. */
+export function nodesWhere(root: Node, keep: (node: Node) => boolean): Node[] {
+  const found: Node[] = [];
+  const cursor = root.walk();
+  let descend = true;
+  for (;;) {
+    if (descend && keep(cursor.currentNode)) found.push(cursor.currentNode);
+    if (descend && cursor.gotoFirstChild()) continue;
+    if (cursor.gotoNextSibling()) {
+      descend = true;
+      continue;
+    }
+    if (!cursor.gotoParent()) break;
+    descend = false;
+  }
+  cursor.delete();
+  return found;
+}
+
+/** One change to a source file: the characters [start, end) become `text`. */
+export interface Splice {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** A candidate change the injector may try: a splice with a label and a kind. */
+export interface SourceChange extends Splice {
+  file: string;
+  kind: string;
+  label: string;
+}
+
+/** Deletions made one: spans that overlap or touch become a single span. */
+export function mergeDeletions(spans: Splice[]): Splice[] {
+  const merged: Splice[] = [];
+  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+    const last = merged.at(-1);
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span, text: '' });
+  }
+  return merged;
+}
+
+/** `source` with the splices made (they must not overlap). */
+export function applySplices(source: string, splices: Splice[]): string {
+  let out = source;
+  for (const s of [...splices].sort((a, b) => b.start - a.start)) out = out.slice(0, s.start) + s.text + out.slice(s.end);
+  return out;
+}
+
+/** The start of the line that holds `index`. */
+export function lineStart(source: string, index: number): number {
+  return source.lastIndexOf('\n', index - 1) + 1;
+}
+
+/** The indentation of the line that holds `index`. */
+export function indentAt(source: string, index: number): string {
+  const start = lineStart(source, index);
+  return /^[ \t]*/.exec(source.slice(start))![0];
+}
+
+/**
+ * What deleting a declaration removes: its lines, the comments right above it
+ * (with no blank line between), and one blank line, the one before it or else
+ * the one after, so no stray comment and no double gap is left.
+ */
+export function deletionSpan(source: string, node: Node): Splice {
+  let start = lineStart(source, node.startIndex);
+  let previous = node.previousSibling;
+  while (previous && previous.type.includes('comment') && source.slice(previous.endIndex, start).split('\n').length <= 2) {
+    start = lineStart(source, previous.startIndex);
+    previous = previous.previousSibling;
+  }
+  const newline = source.indexOf('\n', node.endIndex);
+  let end = newline < 0 ? source.length : newline + 1;
+  if (source.slice(0, start).endsWith('\n\n')) start -= 1;
+  else if (source[end] === '\n') end += 1;
+  return { start, end, text: '' };
+}
+
+/** A JavaScript or Go string literal's text without its quotes, or undefined for anything else (a template with substitutions). */
+export function literalText(node: Node | null | undefined): string | undefined {
+  if (!node) return undefined;
+  if (node.type === 'string' || node.type === 'interpreted_string_literal' || node.type === 'raw_string_literal') return node.text.slice(1, -1);
+  if (node.type === 'template_string' && !node.namedChildren.some((c) => c?.type === 'template_substitution')) return node.text.slice(1, -1);
+  return undefined;
+}
