@@ -1,5 +1,6 @@
 /** The Run screen: the injection form for the selected image, each wrong value marked where it is. */
 import { Box, Text } from 'ink';
+import { OFFLINE_LANGUAGES, offlineOffer } from '../agent/offline/kit.js';
 import { MODEL_STRATEGIES } from '../pipeline/injectors.js';
 import { FIELDS, formErrors, type FieldId } from './run-form.js';
 import type { ViewState } from './state.js';
@@ -18,6 +19,8 @@ export function InjectSetupScreen({ state, running }: { state: ViewState; runnin
   const { form } = state;
   const errors = formErrors(form);
   const wrong = Object.keys(errors).length;
+  const language = image?.language ?? '';
+  const offlineWorks = language in OFFLINE_LANGUAGES;
   const value = (id: FieldId): string => (id === 'strategy' ? `‹ ${form.strategy} ›` : id === 'policy' ? `‹ ${form.policy} ›` : form.values[id]);
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
@@ -35,6 +38,12 @@ export function InjectSetupScreen({ state, running }: { state: ViewState; runnin
               {value(field.id) || ' '}
             </Text>
             {field.id === 'strategy' && MODEL_STRATEGIES.includes(form.strategy) && !error ? <Text dimColor> (a model)</Text> : null}
+            {field.id === 'strategy' && form.policy === 'offline' && image && !error ? (
+              <Text dimColor={offlineWorks} color={offlineWorks ? undefined : 'yellow'}>
+                {' '}
+                {offlineOffer(language)}
+              </Text>
+            ) : null}
             {field.hint && !error ? <Text dimColor> {field.hint}</Text> : null}
             {field.id === 'policy' ? <Text dimColor> {POLICY_NOTE[form.policy]}</Text> : null}
             {error ? <Text color="red"> {error}</Text> : null}

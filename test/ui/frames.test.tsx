@@ -46,7 +46,7 @@ describe('every screen at 80×24', () => {
     await vi.waitFor(() => expect(frame()).toContain('Repo images'), { timeout: 30_000 });
     const marks: Record<string, RegExp> = {
       images: /› \S+/,
-      run: /New injection run on/,
+      run: /New injection run on[\s\S]*offline: removal, history, direct \((Python|Go|TS\/JS)\)/,
       rollouts: /No run yet|run-|live:/,
       checks: new RegExp(`${bug} ACCEPTED`),
       review: new RegExp(`${bug.slice(0, 20)}`),

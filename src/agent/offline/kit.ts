@@ -92,3 +92,17 @@ export function readResource(...parts: string[]): string {
 
 /** The editor call that writes a file. */
 export const create = (path: string, text: string): ToolCall => ({ name: 'editor', input: { command: 'create', path, file_text: text } });
+
+/** The image languages (languages.ts ids) the offline injector works in, as it names them. */
+export const OFFLINE_LANGUAGES: Record<string, string> = {
+  python: 'Python',
+  go: 'Go',
+  node: 'TS/JS',
+};
+
+/** What the offline policy offers for an image of `language`, short enough for the Run form's strategy row. */
+export function offlineOffer(language: string): string {
+  const name = OFFLINE_LANGUAGES[language];
+  if (name) return `offline: ${OFFLINE_STRATEGIES.join(', ')} (${name})`;
+  return `no offline bugs in ${language || 'this image'}: needs a model`;
+}

@@ -67,7 +67,6 @@ export function pythonKit(files: string[]): Kit | string {
       }));
     },
     // The helper reads pytest's ids, which name their file.
-    // eslint-disable-next-line require-yield
     async *brokenFiles(_ask, compared: Compared) {
       return compared.broken_files;
     },

@@ -60,8 +60,22 @@ export interface SolverOptions {
 
 const bash = (command: string, timeout?: number): ToolCall => ({ name: 'bash', input: timeout ? { command, timeout } : { command } });
 
-/** Runs pytest on some files (all when none), with a src/ layout on the path, as an agent would. */
-function pytest(files: string[]): string {
+/** How the repository runs its tests, by what its root holds: go test, the package's npm test, or pytest. */
+type Runner = 'go' | 'npm' | 'pytest';
+
+function runnerOf(listing: string): Runner {
+  const names = new Set(listing.split('\n').map((l) => l.trim()));
+  return names.has('go.mod') ? 'go' : names.has('package.json') ? 'npm' : 'pytest';
+}
+
+/** Runs the tests of some files (all when none) with the repository's runner, as an agent would, showing the tail. */
+function runTests(runner: Runner, files: string[]): string {
+  if (runner === 'go') {
+    const packages = [...new Set(files.map((f) => (f.includes('/') ? `./${f.slice(0, f.lastIndexOf('/'))}` : '.')))];
+    return `go test -count=1 ${packages.length > 0 ? packages.join(' ') : './...'} 2>&1 | tail -n 15`;
+  }
+  // The package's own test script decides what runs (and compiles what it must first).
+  if (runner === 'npm') return 'npm test 2>&1 | tail -n 15';
   const targets = files.map(shellQuote).join(' ');
   return `[ -d src ] && export PYTHONPATH=src; python3 -m pytest -q -rA -p no:cacheprovider ${targets} 2>&1 | tail -n 15`;
 }
@@ -70,16 +84,17 @@ export async function* offlineSolver(options: SolverOptions): ScriptedAgent {
   const ask = async function* (thought: string, ...calls: ToolCall[]): AsyncGenerator<Action, Observation[], Observation[]> {
     return yield { thought, calls };
   };
-  yield* ask('First, the state of the repository and its layout.', bash('git log --oneline | head -n 3; git status --short | head -n 20; ls'));
+  const first = yield* ask('First, the state of the repository and its layout.', bash('git log --oneline | head -n 3; git status --short | head -n 20; ls'));
+  const runner = runnerOf(first[0]?.output ?? '');
   // With the oracle tests in hand, put them in and watch them fail; with a report, run the suite.
   const testFiles = options.oracleTests ? parseDiffFiles(options.oracleTests).map((f) => f.newPath ?? f.oldPath ?? '') : [];
   if (options.oracleTests) {
     const doc = hereDoc(options.oracleTests);
     yield* ask('The task gives the tests the code must pass. I will add them and run them to see what fails.', bash(`git apply --whitespace=nowarn ${doc.open}
 ${doc.body}
-${pytest(testFiles)}`, 600));
+${runTests(runner, testFiles)}`, 600));
   } else {
-    yield* ask('I will run the test suite to see what fails.', bash(pytest([]), 600));
+    yield* ask('I will run the test suite to see what fails.', bash(runTests(runner, []), 600));
   }
   const patch = options.kind === 'oracle' ? options.fix : options.kind === 'partial' ? partOfFix(options.fix, options.rng) : '';
   const files = parseDiffFiles(patch).map((f) => f.newPath ?? f.oldPath ?? '');
@@ -94,7 +109,7 @@ ${doc.body}
 git diff --stat`),
     );
     if (applied[0]?.output.includes('error:')) return `My change did not apply: ${applied[0].output.slice(0, 200)}`;
-    yield* ask('Running the tests again with my change.', bash(pytest(testFiles), 600));
+    yield* ask('Running the tests again with my change.', bash(runTests(runner, testFiles), 600));
   }
   const submitted = yield* ask('Submitting my changes.', { name: 'submit', input: {} });
   return submitted[0]?.isError ? `The submission was refused: ${submitted[0].output}` : 'Submitted.';

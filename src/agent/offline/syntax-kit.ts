@@ -170,7 +170,6 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
       return { passed, passingByFile };
     },
     // The candidates come from the syntax trees of the files already read.
-    // eslint-disable-next-line require-yield
     async *candidates(strategy) {
       return candidatesOf(strategy);
     },

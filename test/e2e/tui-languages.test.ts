@@ -1,0 +1,61 @@
+/**
+ * The workbench on a language other than Python, with no API key: the Go
+ * sample shows its language, the Run form says what the offline policy offers
+ * for it, and a removal run makes a Go bug whose nine checks pass on the
+ * Checks screen, where it is accepted.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/cli.js';
+import { TmuxSession } from '../helpers/tmux.js';
+
+let session: TmuxSession | undefined;
+afterEach(async () => {
+  await session?.kill();
+});
+
+describe('bugbench tui on the Go sample', () => {
+  it('makes, checks and accepts a Go bug offline at 80×24', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'bugbench-e2e-go-'));
+    session = await TmuxSession.start(`sleep 0.5; CI=false ANTHROPIC_API_KEY= OPENAI_BASE_URL= BUGBENCH_HOME=${home} node ${BIN} tui; echo "exit status $?"; sleep 30`, { columns: 80, rows: 24 });
+    await session.waitFor(/Repo images \(\d+\)/);
+    const selected = async () => /› (\S+)/.exec(await session!.screen())?.[1];
+    for (let i = 0; i < 40 && !(await selected())?.includes('repo-ratekit'); i++) {
+      const before = await selected();
+      await session.keys('Down');
+      await session.waitFor(new RegExp(`› (?!${before?.replace(/[/.:]/g, '\\$&')} )`), 5000).catch(() => undefined);
+    }
+    expect(await selected()).toBe('bugbench/repo-ratekit:latest');
+    expect(await session.screen()).toMatch(/language: go/);
+    await session.keys('Enter');
+    await session.waitFor(/New injection run on bugbench\/repo-ratekit:latest/);
+    await session.waitFor(/› strategy +‹ removal › offline: removal, history, direct \(Go\)/);
+    // One bug, one at a time.
+    await session.keys('Down', 'BSpace', '1', 'Down', '-');
+    await session.waitFor(/enter starts the run/);
+    await session.keys('Enter');
+    await session.waitFor(/[▶✓] (bash|editor) /, 30_000);
+    const done = await session.waitFor(/1\/1 done, 1 valid/, 120_000);
+    expect(done).toMatch(/✓✓✓✓✓✓✓✓✓ VALID/);
+    const id = /(ratekit-removal-[0-9a-f]{8})/.exec(done)![1]!;
+
+    // On Checks, the nine checks run again step by step, then the bug is accepted.
+    await session.keys('Enter');
+    await session.waitFor(new RegExp(`${id}  VALID`));
+    await session.keys('4');
+    await session.waitFor(new RegExp(`${id} VALID · order 1`));
+    for (let step = 1; step <= 9; step++) {
+      await session.keys('Enter');
+      await session.waitFor(new RegExp(`stepping: ${step} of 9 judged`), 60_000);
+    }
+    expect(await session.screen()).toMatch(/✓ gold-patch/);
+    await session.keys('5');
+    await session.waitFor(/\[5 Review\]/);
+    await session.keys('a');
+    await session.waitFor(new RegExp(`${id}  ACCEPTED`));
+    await session.keys('q');
+    await session.waitFor(/exit status 0/);
+  }, 300_000);
+});

@@ -1,0 +1,60 @@
+/**
+ * The offline policy on the Go and TypeScript samples, end to end through the
+ * CLI: each strategy makes bugs that pass the nine checks; then one bug goes
+ * through solving (the oracle solves it, noop does not), its failed partial
+ * repairs become order-2 bugs that are checked in turn, and the bugs export.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bugbench } from '../helpers/cli.js';
+import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
+
+const SAMPLES = [
+  { language: 'Go', image: 'bugbench/repo-ratekit:latest', test: /_test\.go$/ },
+  { language: 'TypeScript', image: 'bugbench/repo-vercraft:latest', test: /^test\/.*\.test\.ts$/ },
+];
+
+describe.each(SAMPLES)('the offline policy in $language', ({ image, test }) => {
+  const home = mkdtempSync(join(tmpdir(), 'bugbench-offline-languages-'));
+  const json = async (...args: string[]) => {
+    const result = await bugbench([...args, '--json'], { env: { BUGBENCH_HOME: home }, timeout: 300_000 });
+    expect(result.exitCode, result.stderr).toBe(0);
+    return JSON.parse(result.stdout);
+  };
+  const valid: Record<string, string[]> = {};
+
+  it.each(['removal', 'history', 'direct'])('makes bugs that pass the nine checks with %s', async (strategy) => {
+    // One rollout each: the bench measures yield (bench:offline); here each strategy must work once, deterministically for its seed.
+    const run = await json('inject', '--image', image, '--strategy', strategy, '-n', '1', '--seed', '7', ...INJECTION_TEST_FLAGS);
+    valid[strategy] = run.bugs.filter((b: { valid: boolean }) => b.valid).map((b: { id: string }) => b.id);
+    expect(valid[strategy]!.length, JSON.stringify(run.rollouts)).toBeGreaterThanOrEqual(1);
+    const dir = run.bugs.find((b: { valid: boolean }) => b.valid).artifactDir;
+    // The weakening deletes tests from the language's test files only; the bug stays out of them.
+    const touched = (diff: string) => [...readFileSync(join(dir, diff), 'utf8').matchAll(/^diff --git a\/(\S+)/gm)].map((m) => m[1]!);
+    expect(touched('test_weaken.diff').every((f) => test.test(f))).toBe(true);
+    expect(touched('bug_inject.diff').some((f) => test.test(f))).toBe(false);
+  }, 300_000);
+
+  it('solves with the oracle, fails with noop, turns failed partial repairs into checked order-2 bugs, and exports', async () => {
+    const bug = valid.removal?.[0] ?? valid.history?.[0];
+    expect(bug).toBeDefined();
+    const solved = await json('solve', bug!, '-k', '3', '--solver', 'mix', '--seed', '4', '--concurrency', '2', '--policy', 'offline');
+    const bySolver = (name: string) => solved.attempts.filter((a: { solver: string }) => a.solver === `offline/${name}`);
+    expect(bySolver('oracle').length).toBeGreaterThan(0);
+    expect(bySolver('oracle').every((a: { solved: boolean }) => a.solved)).toBe(true);
+    expect(bySolver('noop').every((a: { solved: boolean }) => !a.solved)).toBe(true);
+
+    const higher = await json('higher-order', bug!);
+    expect(higher.bugs.length, JSON.stringify(higher.skipped)).toBeGreaterThanOrEqual(1);
+    for (const child of higher.bugs) expect(child).toMatchObject({ valid: true, failedCheck: null });
+
+    const out = join(home, 'bugs.jsonl');
+    const exported = await bugbench(['export', '--format', 'swebench', '--status', 'valid', '--out', out], { env: { BUGBENCH_HOME: home } });
+    expect(exported.exitCode, exported.stderr).toBe(0);
+    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.map((r) => r.instance_id)).toEqual(expect.arrayContaining([bug, higher.bugs[0].id]));
+    expect(rows.every((r) => r.FAIL_TO_PASS.length > 0)).toBe(true);
+  }, 600_000);
+});
