@@ -23,14 +23,17 @@ describe.each(SAMPLES)('the offline policy in $language', ({ image, test }) => {
     expect(result.exitCode, result.stderr).toBe(0);
     return JSON.parse(result.stdout);
   };
-  const valid: Record<string, string[]> = {};
+  /** Valid bugs, and whether one of the files of each has two hunks (what a partial repair can leave half done). */
+  const valid: { id: string; splittable: boolean }[] = [];
 
   it.each(['removal', 'history', 'direct'])('makes bugs that pass the nine checks with %s', async (strategy) => {
     // One rollout each: the bench measures yield (bench:offline); here each strategy must work once, deterministically for its seed.
     const run = await json('inject', '--image', image, '--strategy', strategy, '-n', '1', '--seed', '7', ...INJECTION_TEST_FLAGS);
-    valid[strategy] = run.bugs.filter((b: { valid: boolean }) => b.valid).map((b: { id: string }) => b.id);
-    expect(valid[strategy]!.length, JSON.stringify(run.rollouts)).toBeGreaterThanOrEqual(1);
-    const dir = run.bugs.find((b: { valid: boolean }) => b.valid).artifactDir;
+    const made = run.bugs.filter((b: { valid: boolean }) => b.valid) as { id: string; artifactDir: string }[];
+    expect(made.length, JSON.stringify(run.rollouts)).toBeGreaterThanOrEqual(1);
+    const dir = made[0]!.artifactDir;
+    const hunks = readFileSync(join(dir, 'bug_inject.diff'), 'utf8').split(/^diff --git /m).slice(1).map((f) => f.split(/^@@ /m).length - 1);
+    valid.push({ id: made[0]!.id, splittable: hunks.some((n) => n >= 2) });
     // The weakening deletes tests from the language's test files only; the bug stays out of them.
     const touched = (diff: string) => [...readFileSync(join(dir, diff), 'utf8').matchAll(/^diff --git a\/(\S+)/gm)].map((m) => m[1]!);
     expect(touched('test_weaken.diff').every((f) => test.test(f))).toBe(true);
@@ -38,8 +41,9 @@ describe.each(SAMPLES)('the offline policy in $language', ({ image, test }) => {
   }, 300_000);
 
   it('solves with the oracle, fails with noop, turns failed partial repairs into checked order-2 bugs, and exports', async () => {
-    const bug = valid.removal?.[0] ?? valid.history?.[0];
-    expect(bug).toBeDefined();
+    // The injector gives some bugs two changes in one file: a partial repair can fix one and leave the other.
+    const bug = valid.find((b) => b.splittable)?.id;
+    expect(bug, JSON.stringify(valid)).toBeDefined();
     const solved = await json('solve', bug!, '-k', '3', '--solver', 'mix', '--seed', '4', '--concurrency', '2', '--policy', 'offline');
     const bySolver = (name: string) => solved.attempts.filter((a: { solver: string }) => a.solver === `offline/${name}`);
     expect(bySolver('oracle').length).toBeGreaterThan(0);

@@ -13,6 +13,7 @@
  * differs between languages is in a kit (python-kit.ts, syntax-kit.ts).
  */
 import { isTestInfrastructure } from '../../bugs/test-infrastructure.js';
+import { editCalls } from './editor-edits.js';
 import { bash, OUT, q, resultOf, WORK, type Ask, type Candidate, type Compared, type OfflineStrategy } from './kit.js';
 import type { Action, Observation, ScriptedAgent, ToolCall } from './offline-model.js';
 import { pythonKit } from './python-kit.js';
@@ -55,6 +56,32 @@ export function keepsEveryChangeNeeded(trials: { broken: string[] }[]): boolean 
 /** The calls that make a candidate change and then run `then` (after its bash part, if any, succeeded). */
 function making(candidate: Candidate, then: string, timeout?: number): ToolCall[] {
   return [...(candidate.edits ?? []), bash(candidate.apply ? `(${candidate.apply}) && ${then}` : then, timeout)];
+}
+
+/** Lines of context `git diff` shows around a change: changes further apart than twice this are separate hunks. */
+const CONTEXT_LINES = 3;
+
+/** Whether two changes of one file are far enough apart to be made together and show as two hunks. */
+function apart(a: Candidate, b: Candidate): boolean {
+  if (!a.splice || !b.splice || a.splice.source !== b.splice.source) return false;
+  const source = a.splice.source;
+  const line = (index: number) => source.slice(0, index).split('\n').length;
+  const [first, second] = a.splice.change.start < b.splice.change.start ? [a.splice.change, b.splice.change] : [b.splice.change, a.splice.change];
+  return line(second.start) - line(first.end) > 2 * CONTEXT_LINES;
+}
+
+/** The calls that make several chosen changes: two changes of one file become one sequence of edits of that file. */
+function makingAll(candidates: Candidate[]): ToolCall[] {
+  const calls: ToolCall[] = [];
+  const done = new Set<Candidate>();
+  for (const candidate of candidates) {
+    if (done.has(candidate)) continue;
+    const sameFile = candidate.splice ? candidates.filter((c) => c.splice && c.splice.source === candidate.splice!.source && c.files[0] === candidate.files[0]) : [candidate];
+    sameFile.forEach((c) => done.add(c));
+    const together = sameFile.length > 1 ? editCalls(candidate.files[0]!, candidate.splice!.source, sameFile.map((c) => c.splice!.change)) : undefined;
+    calls.push(...(together ?? sameFile.flatMap((c) => c.edits ?? [])));
+  }
+  return calls;
 }
 
 /** History candidates: the code side of past commits, fixes first (their reversal is a known bug). */
@@ -128,23 +155,39 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   const tooBroad: Trial[] = [];
   const usedFiles = new Set<string>();
   let trials = 0;
+  const tried = new Set<Candidate>();
+  /** Tries one change on the untouched code: the trial if it is worth keeping beside those chosen, else undefined. */
+  const attempt = async function* (candidate: Candidate, thought: string): AsyncGenerator<Action, Trial | undefined, Observation[]> {
+    trials++;
+    tried.add(candidate);
+    const files = candidate.files.map(q).join(' ');
+    const outcome = yield* ask(thought, ...making(candidate, `${kit.runSuite('trial', trialLimit)}; ${compare('trial')}; git checkout -q -- ${files}`, trialLimit + 30));
+    const compared = resultOf<Compared>(outcome.at(-1)!.output);
+    if (!compared || compared.missing > 0 || compared.broken_count === 0) return undefined;
+    const trial = { candidate, broken: compared.broken, brokenCount: compared.broken_count };
+    if (compared.broken_count > maxBroken) {
+      tooBroad.push(trial);
+      return undefined;
+    }
+    // Each kept change must break something no other kept change breaks, or undoing it alone would fix nothing.
+    return keepsEveryChangeNeeded([...chosen, trial]) ? trial : undefined;
+  };
   for (const candidate of order) {
     if (usedFiles.size >= target || trials >= maxTrials) break;
     if (candidate.files.some((f) => usedFiles.has(f))) continue;
-    trials++;
-    const files = candidate.files.map(q).join(' ');
-    const outcome = yield* ask(`Trying ${candidate.label}.`, ...making(candidate, `${kit.runSuite('trial', trialLimit)}; ${compare('trial')}; git checkout -q -- ${files}`, trialLimit + 30));
-    const compared = resultOf<Compared>(outcome.at(-1)!.output);
-    if (!compared || compared.missing > 0 || compared.broken_count === 0) continue;
-    if (compared.broken_count > maxBroken) {
-      tooBroad.push({ candidate, broken: compared.broken, brokenCount: compared.broken_count });
-      continue;
-    }
-    // Each kept change must break something no other kept change breaks, or undoing it alone would fix nothing.
-    const trial = { candidate, broken: compared.broken, brokenCount: compared.broken_count };
-    if (!keepsEveryChangeNeeded([...chosen, trial])) continue;
+    const trial = yield* attempt(candidate, `Trying ${candidate.label}.`);
+    if (!trial) continue;
     chosen.push(trial);
     for (const f of candidate.files) usedFiles.add(f);
+  }
+  // Where changes are made in syntax trees, one file may take a second change far from the first: a bug in two places of it.
+  const seconds = order.filter((c) => !tried.has(c) && c.splice && chosen.some((t) => t.candidate.files[0] === c.files[0]) && chosen.every((t) => t.candidate.files[0] !== c.files[0] || apart(t.candidate, c)));
+  for (const [i, candidate] of seconds.entries()) {
+    if (i >= 4 || chosen.length === 0) break;
+    const trial = yield* attempt(candidate, `A second change in ${candidate.files[0]} would make the bug harder to pin down. Trying ${candidate.label}.`);
+    if (!trial) continue;
+    chosen.push(trial);
+    break;
   }
   // With a coarse test suite every change breaks much of it; then take the narrowest one found.
   if (chosen.length === 0 && tooBroad.length > 0) {
@@ -161,7 +204,7 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   const applies = chosen.flatMap((t) => (t.candidate.apply ? [`(${t.candidate.apply})`] : []));
   const combined = yield* ask(
     `Keeping ${chosen.length} change(s) in ${changed.join(', ')}. Applying them together.`,
-    ...chosen.flatMap((t) => t.candidate.edits ?? []),
+    ...makingAll(chosen.map((t) => t.candidate)),
     bash(`${[...applies, ''].join(' && ')}${kit.runSuite('buggy', trialLimit)}; tail -n 2 ${WORK}/buggy.log; ${compare('buggy')}`, trialLimit + 30),
   );
   const buggy = resultOf<Compared>(combined.at(-1)!.output);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../paths.js';
 import type { Action, Observation, ToolCall } from './offline-model.js';
 import type { Rng } from './rng.js';
+import type { Splice } from './syntax.js';
 
 export type OfflineStrategy = 'removal' | 'history' | 'direct';
 export const OFFLINE_STRATEGIES: OfflineStrategy[] = ['removal', 'history', 'direct'];
@@ -40,6 +41,8 @@ export interface Candidate {
   edits?: ToolCall[];
   /** A bash command that makes the change. */
   apply?: string;
+  /** For a change found in a syntax tree: the file's text and the splice, so two changes of one file can be made together. */
+  splice?: { source: string; change: Splice };
 }
 
 /** One step of the agent: a thought and tool calls, answered by their results. */

@@ -114,7 +114,7 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
       const changes = strategy === 'removal' ? rules.removals(file, source) : rules.mutations(file, source);
       return changes.flatMap((change): Candidate[] => {
         const edits = editCalls(file, source, [change]);
-        return edits ? [{ label: change.label, files: [file], edits }] : [];
+        return edits ? [{ label: change.label, files: [file], edits, splice: { source, change } }] : [];
       });
     });
 
