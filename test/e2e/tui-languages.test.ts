@@ -50,6 +50,8 @@ describe('bugbench tui on the Go sample', () => {
       await session.keys('Enter');
       await session.waitFor(new RegExp(`stepping: ${step} of 9 judged`), 60_000);
     }
+    // The stepped checks record their verdict when the session ends; until then the bug is being checked.
+    await session.waitFor(/stepping: 9 of 9 judged \(done\)/, 60_000);
     expect(await session.screen()).toMatch(/✓ gold-patch/);
     await session.keys('5');
     await session.waitFor(/\[5 Review\]/);
