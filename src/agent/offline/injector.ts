@@ -14,7 +14,7 @@
  */
 import { isTestInfrastructure } from '../../bugs/test-infrastructure.js';
 import { editCalls } from './editor-edits.js';
-import { bash, OUT, q, resultOf, WORK, type Ask, type Candidate, type Compared, type OfflineStrategy } from './kit.js';
+import { bash, HELPER, OUT, q, resultOf, WORK, type Ask, type Candidate, type Compared, type OfflineStrategy } from './kit.js';
 import type { Action, Observation, ScriptedAgent, ToolCall } from './offline-model.js';
 import { pythonKit } from './python-kit.js';
 import type { Rng } from './rng.js';
@@ -116,7 +116,9 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   yield* ask('I will start with the layout of the repository and its recent history.', bash('ls && git log --oneline | head -n 15'));
   const listing = (yield* ask('Next, which files are tests and which are code.', bash('git ls-files')))[0]!.output;
   const files = listing.split('\n').filter((l) => l !== '' && !l.startsWith('[exit code'));
-  const kit = syntaxKit(files) ?? pythonKit(files);
+  // A Go module or a node package first; a repository that also holds Python tests falls back to them.
+  const kits = [syntaxKit(files), pythonKit(files)].filter((k) => k !== undefined);
+  const kit = kits.find((k) => typeof k !== 'string') ?? kits.join(' ');
   if (typeof kit === 'string') return kit;
   const stop = yield* kit.prepare(ask);
   if (stop) return stop;
@@ -133,7 +135,7 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
     return `Only ${summary?.passed ?? 0} tests pass on the original code; at least ${options.minPassingTests} are needed, so I stop here.`;
   }
   const maxBroken = Math.max(3, Math.floor(summary.passed * 0.35));
-  const compare = (name: string) => `python3 ${WORK}/helper.py compare ${WORK}/original.json ${WORK}/${name}.json`;
+  const compare = (name: string) => `python3 ${HELPER} compare ${WORK}/original.json ${WORK}/${name}.json`;
 
   // Candidates, in an order chosen by the seed.
   const candidates = options.strategy === 'history' ? yield* historyCandidates(ask, kit.codeFiles, rng) : yield* kit.candidates(options.strategy, ask, rng);

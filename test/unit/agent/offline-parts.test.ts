@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { isTestFile, keepsEveryChangeNeeded, resultOf } from '../../../src/agent/offline/injector.js';
+import { offlineOffer } from '../../../src/agent/offline/kit.js';
 import { Rng, rolloutSeed } from '../../../src/agent/offline/rng.js';
 
 describe('offline injector parts', () => {
+  it('says what it offers for each language of an image', () => {
+    expect(offlineOffer('go')).toBe('offline: removal, history, direct (Go)');
+    expect(offlineOffer('node')).toBe('offline: removal, history, direct (TS/JS)');
+    expect(offlineOffer('rust')).toBe('no offline bugs in rust: needs a model');
+    expect(offlineOffer('')).toBe('no offline bugs in this image: needs a model');
+  });
+
   it('reads the RESULT line of the helper', () => {
     expect(resultOf<{ a: number }>('noise\nRESULT {"a": 1}\n[exit code 0]')).toEqual({ a: 1 });
     expect(resultOf('no result here')).toBeUndefined();
