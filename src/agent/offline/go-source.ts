@@ -7,7 +7,7 @@
  * uses once tests are deleted (Go refuses to compile those).
  */
 import type { Node } from 'web-tree-sitter';
-import { deletionSpan, indentAt, literalText, nodesWhere, withTree, type SourceChange, type Splice } from './syntax.js';
+import { COMMON_FLIPS, deletionSpan, flipSites, indentAt, literalText, nodesWhere, withTree, type FlipRules, type SourceChange, type Splice } from './syntax.js';
 
 const NUMERIC = /^(u?int(8|16|32|64)?|uintptr|byte|rune|float(32|64)|complex(64|128))$/;
 const NIL_TYPES = new Set(['pointer_type', 'slice_type', 'map_type', 'channel_type', 'function_type', 'interface_type']);
@@ -59,46 +59,15 @@ export function goRemovals(file: string, source: string): SourceChange[] {
   );
 }
 
-const SWAPS: Record<string, [string, string]> = {
-  '<': ['<=', 'comparison'],
-  '<=': ['<', 'comparison'],
-  '>': ['>=', 'comparison'],
-  '>=': ['>', 'comparison'],
-  '==': ['!=', 'comparison'],
-  '!=': ['==', 'comparison'],
-  '+': ['-', 'operator'],
-  '-': ['+', 'operator'],
-  '*': ['/', 'operator'],
-  '/': ['*', 'operator'],
-  '&&': ['||', 'condition'],
-  '||': ['&&', 'condition'],
+const GO_FLIPS: FlipRules = {
+  operators: COMMON_FLIPS,
+  text: new Set(['interpreted_string_literal', 'raw_string_literal']),
+  isConstant: (n) => n.type === 'int_literal',
 };
-
-const isString = (n: Node | null) => !!n && (n.type === 'interpreted_string_literal' || n.type === 'raw_string_literal');
 
 /** Single-token changes to behaviour: a comparison, an operator, a condition or an integer constant. */
 export function goMutations(file: string, source: string): SourceChange[] {
-  return (
-    withTree('go', file, source, (root) => {
-      const found: SourceChange[] = [];
-      const line = (n: Node) => n.startPosition.row + 1;
-      for (const expr of nodesWhere(root, (n) => n.type === 'binary_expression')) {
-        const op = expr.childForFieldName('operator');
-        const swap = op && SWAPS[op.type];
-        if (!op || !swap) continue;
-        // `+` joins strings too; `-` of two strings does not compile.
-        if (op.type === '+' && (isString(expr.childForFieldName('left')) || isString(expr.childForFieldName('right')))) continue;
-        found.push({ file, kind: swap[1], label: `${swap[1]} "${op.type}" → "${swap[0]}" at ${file}:${line(op)}`, start: op.startIndex, end: op.endIndex, text: swap[0] });
-      }
-      for (const literal of nodesWhere(root, (n) => n.type === 'int_literal')) {
-        if (!/^\d+$/.test(literal.text) || (literal.text.length > 1 && literal.text.startsWith('0'))) continue;
-        const value = Number(literal.text);
-        if (value > 1000) continue;
-        found.push({ file, kind: 'constant', label: `constant ${value} → ${value + 1} at ${file}:${line(literal)}`, start: literal.startIndex, end: literal.endIndex, text: String(value + 1) });
-      }
-      return found;
-    }) ?? []
-  );
+  return withTree('go', file, source, (root) => flipSites(file, root, GO_FLIPS)) ?? [];
 }
 
 /** The name `go test` reports for a function of a _test.go file, if it runs it. */

@@ -14,7 +14,7 @@
  */
 import { isTestInfrastructure } from '../../bugs/test-infrastructure.js';
 import { editCalls } from './editor-edits.js';
-import { bash, HELPER, OUT, q, resultOf, WORK, type Ask, type Candidate, type Compared, type OfflineStrategy } from './kit.js';
+import { bash, create, HELPER, OUT, q, resultOf, WORK, type Ask, type Candidate, type Compared, type OfflineStrategy } from './kit.js';
 import type { Action, Observation, ScriptedAgent, ToolCall } from './offline-model.js';
 import { pythonKit } from './python-kit.js';
 import type { Rng } from './rng.js';
@@ -223,8 +223,8 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   }
   yield* ask(
     `${buggy.broken_count} test(s) break. The oracle tests are ${selected.join(', ')}; writing the test script and the list.`,
-    { name: 'editor', input: { command: 'create', path: `${OUT}/test_script.sh`, file_text: kit.script(selected) } },
-    { name: 'editor', input: { command: 'create', path: `${OUT}/test_files.txt`, file_text: `${selected.join('\n')}\n` } },
+    create(`${OUT}/test_script.sh`, kit.script(selected)),
+    create(`${OUT}/test_files.txt`, `${selected.join('\n')}\n`),
   );
   yield* ask(
     'Saving the code change as the bug patch, before touching any test.',

@@ -71,7 +71,7 @@ export interface Kit {
   brokenFiles(ask: Ask, compared: Compared): AsyncGenerator<Action, Record<string, number>, Observation[]>;
   /** The artifact's test script for the chosen test files. */
   script(testFiles: string[]): string;
-  /** Deletes the tests broken in WORK/buggy.json from the test files; returns the files changed. */
+  /** Deletes the tests broken in WORK/buggy.json from the test files (after brokenFiles); returns the files changed. */
   weaken(ask: Ask, compared: Compared): AsyncGenerator<Action, string[], Observation[]>;
 }
 

@@ -9,7 +9,7 @@ import { posix } from 'node:path';
 import { isTestInfrastructure } from '../../bugs/test-infrastructure.js';
 import { editCalls } from './editor-edits.js';
 import { goMutations, goRemovals, goTests, goUnusedImports } from './go-source.js';
-import { bash, create, HELPER, PARSER, q, readResource, resultOf, WORK, type Candidate, type Compared, type Kit } from './kit.js';
+import { bash, create, HELPER, PARSER, q, readResource, resultOf, WORK, type Candidate, type Kit } from './kit.js';
 import { applySplices, loadGrammars, mergeDeletions, type SourceChange, type Splice, type SyntaxLanguage } from './syntax.js';
 import { tsMutations, tsRemovals, tsTests } from './ts-source.js';
 
@@ -94,6 +94,11 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
   const declaredIn = new Map<string, string>();
   let testFiles: string[] = [];
   let original: Record<string, string> = {};
+  /** The tests that passed on the original and not with the bug: read once, for the oracle files and the weakening. */
+  let brokenByBug: string[] = [];
+  let module: string | undefined;
+  /** What a test's id starts with before its name: a Go test's import path ("<module>/<dir>/"); nothing in node. */
+  const idPrefix = (file: string) => (rules === GO ? `${[module, posix.dirname(file)].filter((p) => p && p !== '.').join('/')}/` : '');
 
   const fileOf = (id: string): string | undefined => {
     if (declaredIn.has(id)) return declaredIn.get(id);
@@ -137,13 +142,13 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
         }
       }
       await loadGrammars();
-      const module = goModule(text.get('go.mod'));
+      module = goModule(text.get('go.mod'));
       for (const file of testCandidates) {
         const source = text.get(file);
         const tests = source === undefined ? [] : rules.tests(file, source);
         if (tests.length === 0) continue;
         testFiles.push(file);
-        const prefix = rules === GO ? `${[module, posix.dirname(file)].filter((p) => p && p !== '.').join('/')}/` : '';
+        const prefix = idPrefix(file);
         for (const t of tests) if (!declaredIn.has(prefix + t.name)) declaredIn.set(prefix + t.name, file);
       }
       testFiles = testFiles.sort();
@@ -175,25 +180,26 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
     },
     async *brokenFiles(ask) {
       const seen = yield* ask('Which test files hold the broken tests?', bash(`python3 ${HELPER} results ${WORK}/buggy.json`));
+      brokenByBug = broken(results(seen[0]!.output));
       const counts: Record<string, number> = {};
-      for (const id of broken(results(seen[0]!.output))) {
+      for (const id of brokenByBug) {
         const file = fileOf(id);
         if (file) counts[file] = (counts[file] ?? 0) + 1;
       }
       return counts;
     },
     script: (selected) => rules.script(selected),
-    async *weaken(ask, compared: Compared) {
-      const seen = yield* ask(`Now the tests: ${compared.broken_count} test(s) would give the bug away. Their results once more, to delete exactly those.`, bash(`python3 ${HELPER} results ${WORK}/buggy.json`));
+    // The broken tests were read with the oracle files; they are deleted from those files, a file at a time.
+    async *weaken(ask) {
       const byFile = new Map<string, Set<string>>();
-      for (const id of broken(results(seen[0]!.output))) {
+      for (const id of brokenByBug) {
         const file = fileOf(id);
         if (file) byFile.set(file, new Set([...(byFile.get(file) ?? []), id]));
       }
       const changed: string[] = [];
       for (const [file, ids] of byFile) {
         const source = text.get(file)!;
-        const prefix = rules === GO ? `${[goModule(text.get('go.mod')), posix.dirname(file)].filter((p) => p && p !== '.').join('/')}/` : '';
+        const prefix = idPrefix(file);
         const doomed = rules.tests(file, source).filter((t) => [...ids].some((id) => id === prefix + t.name || id.startsWith(`${prefix}${t.name}/`)));
         const spans = mergeDeletions(doomed.map((t) => t.span));
         const kept = applySplices(source, spans);

@@ -139,6 +139,50 @@ export function deletionSpan(source: string, node: Node): Splice {
   return { start, end, text: '' };
 }
 
+/** What a language flips: operator tokens (to their replacement and kind), the nodes that are text, and integer constants. */
+export interface FlipRules {
+  operators: Record<string, [string, string]>;
+  /** Node types of string literals: `+` beside one joins text, and `-` there would not compile. */
+  text: Set<string>;
+  /** Whether a node is an integer constant of the code (not of a type). */
+  isConstant: (node: Node) => boolean;
+}
+
+/** Comparisons, arithmetic and conditions flipped in every language: the token, what it becomes, and the kind. */
+export const COMMON_FLIPS: Record<string, [string, string]> = {
+  '<': ['<=', 'comparison'],
+  '<=': ['<', 'comparison'],
+  '>': ['>=', 'comparison'],
+  '>=': ['>', 'comparison'],
+  '==': ['!=', 'comparison'],
+  '!=': ['==', 'comparison'],
+  '+': ['-', 'operator'],
+  '-': ['+', 'operator'],
+  '*': ['/', 'operator'],
+  '/': ['*', 'operator'],
+  '&&': ['||', 'condition'],
+  '||': ['&&', 'condition'],
+};
+
+/** Single-token changes to behaviour under `root`: a comparison, an operator, a condition or an integer constant (0–1000, plus one). */
+export function flipSites(file: string, root: Node, rules: FlipRules): SourceChange[] {
+  const found: SourceChange[] = [];
+  const line = (n: Node) => n.startPosition.row + 1;
+  for (const expr of nodesWhere(root, (n) => n.type === 'binary_expression')) {
+    const op = expr.childForFieldName('operator');
+    const swap = op && rules.operators[op.type];
+    if (!op || !swap) continue;
+    if (op.type === '+' && [expr.childForFieldName('left'), expr.childForFieldName('right')].some((side) => side && rules.text.has(side.type))) continue;
+    found.push({ file, kind: swap[1], label: `${swap[1]} "${op.type}" → "${swap[0]}" at ${file}:${line(op)}`, start: op.startIndex, end: op.endIndex, text: swap[0] });
+  }
+  for (const literal of nodesWhere(root, rules.isConstant)) {
+    if (!/^(0|[1-9]\d*)$/.test(literal.text) || Number(literal.text) > 1000) continue;
+    const value = Number(literal.text);
+    found.push({ file, kind: 'constant', label: `constant ${value} → ${value + 1} at ${file}:${line(literal)}`, start: literal.startIndex, end: literal.endIndex, text: String(value + 1) });
+  }
+  return found;
+}
+
 /** A JavaScript or Go string literal's text without its quotes, or undefined for anything else (a template with substitutions). */
 export function literalText(node: Node | null | undefined): string | undefined {
   if (!node) return undefined;

@@ -8,7 +8,7 @@
  * names them: the describe() names down to the it() or test(), joined by " > ".
  */
 import type { Node } from 'web-tree-sitter';
-import { deletionSpan, indentAt, literalText, nodesWhere, withTree, type SourceChange, type Splice } from './syntax.js';
+import { COMMON_FLIPS, deletionSpan, flipSites, indentAt, literalText, nodesWhere, withTree, type FlipRules, type SourceChange, type Splice } from './syntax.js';
 
 /** What a body returns once emptied, by its declared type; null when the type has no obvious empty value. */
 function emptyReturn(fn: Node): string | undefined | null {
@@ -63,48 +63,15 @@ export function tsRemovals(file: string, source: string): SourceChange[] {
   );
 }
 
-const SWAPS: Record<string, [string, string]> = {
-  '<': ['<=', 'comparison'],
-  '<=': ['<', 'comparison'],
-  '>': ['>=', 'comparison'],
-  '>=': ['>', 'comparison'],
-  '===': ['!==', 'comparison'],
-  '!==': ['===', 'comparison'],
-  '==': ['!=', 'comparison'],
-  '!=': ['==', 'comparison'],
-  '+': ['-', 'operator'],
-  '-': ['+', 'operator'],
-  '*': ['/', 'operator'],
-  '/': ['*', 'operator'],
-  '&&': ['||', 'condition'],
-  '||': ['&&', 'condition'],
+const TS_FLIPS: FlipRules = {
+  operators: { ...COMMON_FLIPS, '===': ['!==', 'comparison'], '!==': ['===', 'comparison'] },
+  text: new Set(['string', 'template_string']),
+  isConstant: (n) => n.type === 'number' && n.parent?.type !== 'literal_type',
 };
-
-const TEXTUAL = new Set(['string', 'template_string']);
 
 /** Single-token changes to behaviour: a comparison, an operator, a condition or an integer constant (not in types). */
 export function tsMutations(file: string, source: string): SourceChange[] {
-  return (
-    withTree('typescript', file, source, (root) => {
-      const found: SourceChange[] = [];
-      const line = (n: Node) => n.startPosition.row + 1;
-      for (const expr of nodesWhere(root, (n) => n.type === 'binary_expression')) {
-        const op = expr.childForFieldName('operator');
-        const swap = op && SWAPS[op.type];
-        if (!op || !swap) continue;
-        // `+` joins strings too; `-` of a string does not type-check.
-        if (op.type === '+' && [expr.childForFieldName('left'), expr.childForFieldName('right')].some((s) => s && TEXTUAL.has(s.type))) continue;
-        found.push({ file, kind: swap[1], label: `${swap[1]} "${op.type}" → "${swap[0]}" at ${file}:${line(op)}`, start: op.startIndex, end: op.endIndex, text: swap[0] });
-      }
-      for (const literal of nodesWhere(root, (n) => n.type === 'number' && n.parent?.type !== 'literal_type')) {
-        if (!/^(0|[1-9]\d*)$/.test(literal.text)) continue;
-        const value = Number(literal.text);
-        if (value > 1000) continue;
-        found.push({ file, kind: 'constant', label: `constant ${value} → ${value + 1} at ${file}:${line(literal)}`, start: literal.startIndex, end: literal.endIndex, text: String(value + 1) });
-      }
-      return found;
-    }) ?? []
-  );
+  return withTree('typescript', file, source, (root) => flipSites(file, root, TS_FLIPS)) ?? [];
 }
 
 const SUITES = new Set(['describe', 'suite']);
