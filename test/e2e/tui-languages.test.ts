@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { TmuxSession } from '../helpers/tmux.js';
+import { selectImage, stepNineChecks } from '../helpers/workbench-keys.js';
 
 let session: TmuxSession | undefined;
 afterEach(async () => {
@@ -21,13 +22,7 @@ describe('bugbench tui on the Go sample', () => {
     const home = mkdtempSync(join(tmpdir(), 'bugbench-e2e-go-'));
     session = await TmuxSession.start(`sleep 0.5; CI=false ANTHROPIC_API_KEY= OPENAI_BASE_URL= BUGBENCH_HOME=${home} node ${BIN} tui; echo "exit status $?"; sleep 30`, { columns: 80, rows: 24 });
     await session.waitFor(/Repo images \(\d+\)/);
-    const selected = async () => /› (\S+)/.exec(await session!.screen())?.[1];
-    for (let i = 0; i < 40 && !(await selected())?.includes('repo-ratekit'); i++) {
-      const before = await selected();
-      await session.keys('Down');
-      await session.waitFor(new RegExp(`› (?!${before?.replace(/[/.:]/g, '\\$&')} )`), 5000).catch(() => undefined);
-    }
-    expect(await selected()).toBe('bugbench/repo-ratekit:latest');
+    await selectImage(session, 'bugbench/repo-ratekit:latest');
     expect(await session.screen()).toMatch(/language: go/);
     await session.keys('Enter');
     await session.waitFor(/New injection run on bugbench\/repo-ratekit:latest/);
@@ -46,10 +41,7 @@ describe('bugbench tui on the Go sample', () => {
     await session.waitFor(new RegExp(`${id}  VALID`));
     await session.keys('4');
     await session.waitFor(new RegExp(`${id} VALID · order 1`));
-    for (let step = 1; step <= 9; step++) {
-      await session.keys('Enter');
-      await session.waitFor(new RegExp(`stepping: ${step} of 9 judged`), 60_000);
-    }
+    await stepNineChecks(session);
     // The stepped checks record their verdict when the session ends; until then the bug is being checked.
     await session.waitFor(/stepping: 9 of 9 judged \(done\)/, 60_000);
     expect(await session.screen()).toMatch(/✓ gold-patch/);

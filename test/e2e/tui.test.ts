@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { CLEAR_SCREEN } from '../helpers/terminal.js';
 import { TmuxSession } from '../helpers/tmux.js';
+import { selectImage, stepNineChecks } from '../helpers/workbench-keys.js';
 
 let session: TmuxSession | undefined;
 afterEach(async () => {
@@ -40,14 +41,7 @@ describe('bugbench tui in a real terminal', () => {
     session = await TmuxSession.start(`sleep 0.5; CI=false BUGBENCH_HOME=${home} node ${BIN} tui; echo "exit status $?"; sleep 30`, { columns: 80, rows: 24 });
     await session.record(raw);
     await session.waitFor(/Repo images \(\d+\)/);
-    const selected = async () => /› (\S+)/.exec(await session!.screen())?.[1];
-    // Other tests' images may be listed too: go down until the knotcfg sample is selected.
-    for (let i = 0; i < 40 && !(await selected())?.includes('repo-knotcfg'); i++) {
-      const before = await selected();
-      await session.keys('Down');
-      await session.waitFor(new RegExp(`› (?!${before?.replace(/[/.:]/g, '\\$&')} )`), 5000).catch(() => undefined);
-    }
-    expect(await selected()).toBe('bugbench/repo-knotcfg:latest');
+    await selectImage(session, 'bugbench/repo-knotcfg:latest');
     await session.keys('Enter');
     await session.waitFor(/New injection run on bugbench\/repo-knotcfg:latest/);
     await session.waitFor(/› strategy +‹ removal ›/);
@@ -69,11 +63,7 @@ describe('bugbench tui in a real terminal', () => {
     await session.waitFor(new RegExp(`${id}  VALID`));
     await session.keys('4');
     await session.waitFor(new RegExp(`${id} VALID · order 1`));
-    for (let step = 1; step <= 9; step++) {
-      await session.keys('Enter');
-      await session.waitFor(new RegExp(`stepping: ${step} of 9 judged`), 60_000);
-    }
-    const checks = await session.screen();
+    const checks = await stepNineChecks(session);
     for (const name of ['test-files', 'parser', 'test-script', 'determinism', 'bug-scope', 'bug-validity', 'test-weakening', 'inverse-mutation', 'gold-patch']) {
       expect(checks).toMatch(new RegExp(`✓ ${name}`));
     }
