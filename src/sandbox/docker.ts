@@ -38,11 +38,15 @@ export function dockerClient(host: string = engineHosts()[0]!): Docker {
   return client;
 }
 
-/** Asks the engine for its version; throws EngineUnreachableError if it does not answer. */
+/** How long an engine that answered its ping may take over a question about itself (a loaded Podman is slow, not dead). */
+export const DESCRIBE_TIMEOUT_MS = 30_000;
+
+/** Asks the engine for its version; throws EngineUnreachableError if it does not answer a ping within `timeoutMs`. */
 export async function engineInfo(host: string = engineHosts()[0]!, timeoutMs = 3000): Promise<EngineInfo> {
   const docker = dockerClient(host);
   try {
-    const version = await withTimeout(docker.version(), timeoutMs, 'timed out');
+    await withTimeout(docker.ping(), timeoutMs, 'timed out');
+    const version = await withTimeout(docker.version(), DESCRIBE_TIMEOUT_MS, `answers a ping but not /version within ${DESCRIBE_TIMEOUT_MS / 1000} s`);
     return { host, version: version.Version, apiVersion: version.ApiVersion };
   } catch (error) {
     throw new EngineUnreachableError(host, errorMessage(error));

@@ -5,7 +5,7 @@
  */
 import type Docker from 'dockerode';
 import { EngineUnreachableError, errorMessage } from '../errors.js';
-import { dockerClient, withTimeout } from './docker.js';
+import { DESCRIBE_TIMEOUT_MS, dockerClient, withTimeout } from './docker.js';
 import { engineSpecs, type EngineSpec } from './engine-config.js';
 import { describeKind, engineKind, kindFromAnswers, rememberKind, type EngineKind } from './engine-kind.js';
 import { canonicalImageName } from './image-names.js';
@@ -60,11 +60,16 @@ export function runEngine(spec: EngineSpec, docker: Docker, kind: EngineKind): R
   };
 }
 
-/** Asks an engine who it is; throws EngineUnreachableError when it does not answer in time. */
+/**
+ * Asks an engine who it is; throws EngineUnreachableError when it does not
+ * answer a ping within `timeoutMs`, or its version and info within
+ * DESCRIBE_TIMEOUT_MS after that.
+ */
 export async function openEngine(spec: EngineSpec, timeoutMs = 3000): Promise<RunEngine> {
   const docker = dockerClient(spec.host);
   try {
-    const [version, info] = await withTimeout(Promise.all([docker.version(), docker.info()]), timeoutMs, 'timed out');
+    await withTimeout(docker.ping(), timeoutMs, 'timed out');
+    const [version, info] = await withTimeout(Promise.all([docker.version(), docker.info()]), DESCRIBE_TIMEOUT_MS, `answers a ping but not /version and /info within ${DESCRIBE_TIMEOUT_MS / 1000} s`);
     const kind = kindFromAnswers(version, info as object);
     rememberKind(docker, kind);
     return runEngine(spec, docker, kind);

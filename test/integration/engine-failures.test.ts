@@ -1,5 +1,5 @@
 /**
- * An engine that refuses every container (test/helpers/refusing-engine.ts:
+ * An engine that refuses every container (test/helpers/faulty-engine.ts:
  * the real Docker engine behind a socket that answers HTTP 500 to container
  * creation, like a Podman missing catatonit). Nothing it does may become a
  * verdict: `check` and `import` exit with the engine's code (75) and leave the
@@ -17,18 +17,18 @@ import { Store } from '../../src/store/store.js';
 import { artifactPath } from '../helpers/artifacts.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
 import { BIN, bugbench } from '../helpers/cli.js';
-import { startRefusingEngine, type RefusingEngine } from '../helpers/refusing-engine.js';
+import { startFaultyEngine, type FaultyEngine } from '../helpers/faulty-engine.js';
 
 const ENGINE_EXIT = 75;
 const INJECT = ['inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'removal', '--policy', 'offline', '--seed', '5', ...INJECTION_TEST_FLAGS];
 const times = (text: string, part: string) => text.split(part).length - 1;
 
-let same: RefusingEngine;
-let varying: RefusingEngine;
+let same: FaultyEngine;
+let varying: FaultyEngine;
 
 beforeAll(async () => {
-  same = await startRefusingEngine();
-  varying = await startRefusingEngine({ varying: true });
+  same = await startFaultyEngine({ refuseCreates: true });
+  varying = await startFaultyEngine({ refuseCreates: true, varying: true });
 });
 afterAll(async () => {
   await same.close();
@@ -64,7 +64,7 @@ describe('an engine that refuses every container', () => {
   }, 240_000);
 
   it('is named by doctor as unable to run containers, with what it lacks', async () => {
-    const noInit = await startRefusingEngine({ message: 'container-init binary not found on the host: stat /usr/libexec/podman/catatonit: no such file or directory' });
+    const noInit = await startFaultyEngine({ refuseCreates: true, message: 'container-init binary not found on the host: stat /usr/libexec/podman/catatonit: no such file or directory' });
     try {
       const env = { DOCKER_HOST: noInit.host };
       const text = await bugbench(['doctor'], { env });
@@ -119,4 +119,21 @@ describe('an engine that refuses every container', () => {
     expect(containers.filter((c) => c.Labels['bugbench.run']!.startsWith(record!.id))).toEqual([]);
     expect(() => process.kill(child.pid!, 0)).toThrow();
   }, 90_000);
+});
+
+describe('an engine that is slow to describe itself', () => {
+  it('is up for doctor and runs checks when it takes seconds over /info, as a loaded Podman does', async () => {
+    // The ping answers at once; the 3 s a ping may take must not bound the slower questions.
+    const slow = await startFaultyEngine({ slowInfoMs: 4500 });
+    try {
+      const env = { DOCKER_HOST: slow.host };
+      const report = JSON.parse((await bugbench(['doctor', '--json'], { env })).stdout);
+      expect(report.engine).toMatchObject({ ok: true });
+      expect(report.engines[0]).toMatchObject({ ok: true, product: 'docker', kind: expect.stringMatching(/^Docker /) });
+      const checked = await bugbench(['check', artifactPath('valid-two-files'), '--json'], { env: { ...env, BUGBENCH_HOME: mkdtempSync(join(tmpdir(), 'bugbench-slow-info-')) } });
+      expect(checked.exitCode, checked.stderr).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  }, 120_000);
 });
