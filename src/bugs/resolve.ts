@@ -7,7 +7,7 @@ import { basename, join, resolve } from 'node:path';
 import type Docker from 'dockerode';
 import { NotFoundError, UsageError } from '../errors.js';
 import { workspacePath } from '../paths.js';
-import { inspectRepoImage } from '../sandbox/repo-image.js';
+import { inspectRepoImage } from '../sandbox/repo-images.js';
 import { loadArtifact, type BugArtifact } from './artifact.js';
 import { DEFAULT_CHECK_PARAMS, type CheckParams } from './meta.js';
 

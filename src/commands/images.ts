@@ -1,7 +1,8 @@
 /** `bugbench images [--json]` and `bugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--setup CMD] [--json]` */
 import { UsageError } from '../errors.js';
 import { dockerClient } from '../sandbox/docker.js';
-import { buildRepoImage, listRepoImages, type RepoImage } from '../sandbox/repo-image.js';
+import { buildRepoImage } from '../sandbox/repo-image.js';
+import { listRepoImages, type RepoImage } from '../sandbox/repo-images.js';
 import { countsByImage, describeCounts } from '../store/queries.js';
 import { openStore } from '../store/store.js';
 import { parseFlags, printJson, stderrProgress } from './args.js';

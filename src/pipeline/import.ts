@@ -8,7 +8,7 @@ import { ARTIFACT_FILES, loadArtifact } from '../bugs/artifact.js';
 import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
 import { UsageError } from '../errors.js';
 import { dockerClient } from '../sandbox/docker.js';
-import { inspectRepoImage } from '../sandbox/repo-image.js';
+import { inspectRepoImage } from '../sandbox/repo-images.js';
 import { checkStoredBug, type StoredCheck, type StoredCheckSettings } from './bug-checks.js';
 import { ignore, type Deps, type Report } from './events.js';
 import { analyseBug } from './analysis.js';

@@ -19,7 +19,7 @@ import type { CheckParams } from '../bugs/meta.js';
 import { BugbenchError, errorMessage, UsageError } from '../errors.js';
 import { currentProcess, processAlive } from '../process-identity.js';
 import { dockerClient } from '../sandbox/docker.js';
-import { inspectRepoImage } from '../sandbox/repo-image.js';
+import { inspectRepoImage } from '../sandbox/repo-images.js';
 import type { RolloutRecord, RunRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
 import { checkStoredBug } from './bug-checks.js';

@@ -6,7 +6,7 @@
  */
 import type { DoctorReport } from '../pipeline/doctor.js';
 import type { EngineStatus } from '../sandbox/engines.js';
-import type { RepoImage } from '../sandbox/repo-image.js';
+import type { RepoImage } from '../sandbox/repo-images.js';
 import { formSettings, newRunForm, reduceForm, type FormKey, type RunForm } from './run-form.js';
 import { newRunView, reduceRun, type RunEvent, type RunView } from './run-state.js';
 import { SCREENS, type ScreenId } from './screens.js';

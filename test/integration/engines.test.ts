@@ -13,7 +13,7 @@ import { DEFAULT_SOLVE, solveBug } from '../../src/pipeline/solve.js';
 import type { RunEngineEvent } from '../../src/pipeline/run-engines.js';
 import { dockerClient } from '../../src/sandbox/docker.js';
 import { engineStatuses } from '../../src/sandbox/engines.js';
-import { listRepoImages } from '../../src/sandbox/repo-image.js';
+import { listRepoImages } from '../../src/sandbox/repo-images.js';
 import { ImagesScreen } from '../../src/ui/images-screen.js';
 import { initialState, type ViewState } from '../../src/ui/state.js';
 import { initialImageBuild } from '../../src/ui/use-image-build.js';

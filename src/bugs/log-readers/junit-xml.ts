@@ -17,9 +17,12 @@
  * report written on one long line does not parse: print reports as the tools
  * write them.
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { lazyRequire } from '../../lazy-require.js';
 import { junitNames, ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
+
+/** fast-xml-parser, loaded once a report or build file is read. */
+const fastXml = lazyRequire<typeof import('fast-xml-parser')>('fast-xml-parser');
 
 export const JUNIT_READER = 'JUnit XML';
 export const MAX_REPORT_CHARS = 32 * 1024 * 1024;
@@ -128,9 +131,9 @@ function readSuite(suite: Node, into: ResultSet): { tests: number; failures: num
 /** Reads one report's text into `into`, or says why it cannot. */
 export function readReport(xml: string, into: ResultSet): string | undefined {
   if (/<!DOCTYPE/i.test(xml)) return 'a JUnit XML report with a DOCTYPE is not read';
-  const valid = XMLValidator.validate(xml);
+  const valid = fastXml().XMLValidator.validate(xml);
   if (valid !== true) return `a JUnit XML report is not well-formed (line ${valid.err.line}: ${valid.err.msg})`;
-  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseAttributeValue: false, isArray: (name) => ARRAYS.has(name) }).parse(xml) as Node;
+  const doc = new (fastXml().XMLParser)({ ignoreAttributes: false, attributeNamePrefix: '', parseAttributeValue: false, isArray: (name) => ARRAYS.has(name) }).parse(xml) as Node;
   const root = (doc.testsuites ?? { testsuite: doc.testsuite }) as Node;
   try {
     readSuite(typeof root === 'object' && root !== null ? root : {}, into);

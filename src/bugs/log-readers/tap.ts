@@ -14,12 +14,15 @@
  * counts ("# tests 12", "# pass 6") that match the points. What node's tests
  * print arrives as "# " comments, so it cannot pose as a result.
  */
-import { Parser, type FinalResults, type Result } from 'tap-parser';
+import type { FinalResults, Parser, Result } from 'tap-parser';
+import { lazyRequire } from '../../lazy-require.js';
 import { pathNames, ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
 
 export const TAP_READER = 'TAP';
 export const NODE_TAP_READER = 'TAP (node --test)';
+
+const tapParser = lazyRequire<typeof import('tap-parser')>('tap-parser');
 
 const VERSION = /^TAP version \d+$/;
 const ROOT_PLAN = /^1\.\.\d+/;
@@ -27,7 +30,7 @@ const NODE_COUNT = /^# (tests|suites|pass|fail|cancelled|skipped|todo) (\d+)$/;
 
 /** One TAP stream, from its version line to its end. */
 class Stream {
-  private readonly parser = new Parser();
+  private readonly parser: Parser = new (tapParser().Parser)();
   /** Points met, with what node counts for them. */
   private tests = 0;
   private passes = 0;

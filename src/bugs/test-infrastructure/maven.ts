@@ -5,8 +5,11 @@
  * those parts refer to (`${junit.version}`). Comments, layout and the rest
  * of the build leave them equal: the parts are compared as parsed XML.
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { lazyRequire } from '../../lazy-require.js';
 import { addPart, type TestParts } from './convention.js';
+
+/** fast-xml-parser, loaded once a report or build file is read. */
+const fastXml = lazyRequire<typeof import('fast-xml-parser')>('fast-xml-parser');
 
 const TEST_PLUGINS = new Map([
   ['maven-surefire-plugin', 'the Surefire plugin'],
@@ -53,11 +56,11 @@ function visit(value: unknown, key: string, found: Found[], properties: Record<s
 
 export function pomTestParts(text: string): TestParts {
   const parts: TestParts = new Map();
-  if (XMLValidator.validate(text) !== true) {
+  if (fastXml().XMLValidator.validate(text) !== true) {
     addPart(parts, 'pom.xml, which does not parse as XML', text);
     return parts;
   }
-  const xml: unknown = new XMLParser({ ignoreAttributes: false, parseTagValue: false, trimValues: true }).parse(text);
+  const xml: unknown = new (fastXml().XMLParser)({ ignoreAttributes: false, parseTagValue: false, trimValues: true }).parse(text);
   const found: Found[] = [];
   const properties: Record<string, unknown>[] = [];
   visit(xml, '', found, properties);
