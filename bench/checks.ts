@@ -63,7 +63,7 @@ async function rawRuntimes(): Promise<number[]> {
   try {
     await installArtifact(sandbox, artifact);
     // The same runs, in the same states, as the check makes (run-plan.ts).
-    const runs = runsOfPlan(planRuns(artifact, artifact.bugChanges, 2, DEFAULT_BUGGY_RUNS), artifact);
+    const runs = runsOfPlan(planRuns(artifact, artifact.bugChanges, DEFAULT_BUGGY_RUNS), artifact);
     const times: number[] = [];
     for (const run of runs) {
       await buildState(sandbox, artifact, base, run.layers);

@@ -3,10 +3,11 @@
  * runs. Every run a check needs is named in run-plan.ts (the original run
  * twice, the buggy state several times, the weakened state, one revert per
  * changed file, the gold patch) and made at most once. Runs go to lanes, one
- * container each, created once and reset by git between runs; runs in a lane
- * take turns. When all checks are wanted, `prefetch()` starts every run at
- * once so the lanes work in parallel while the checks read the results in
- * order.
+ * container each, created once and reset by git between runs: a run waits in
+ * line, in the order it was asked for, and the first lane that is free takes
+ * it, so no lane idles while another has work queued. When all checks are
+ * wanted, `prefetch()` asks for every run at once so the lanes work in
+ * parallel while the checks read the results in order.
  */
 import { randomUUID } from 'node:crypto';
 import type Docker from 'dockerode';
@@ -22,6 +23,7 @@ import { DEFAULT_BUGGY_RUNS, type CheckParams } from './meta.js';
 import { stateScript, type StateLayers } from './repo-state.js';
 import { runProblem, usable } from './run-problems.js';
 import { planRuns, type PlannedRun, type RunPlan } from './run-plan.js';
+import { LaneQueue } from './lane-queue.js';
 import { installArtifact, runTests, TEST_COMMAND, type RunRecord } from './test-run.js';
 import { brokenTests, keptTests } from './test-results.js';
 import { analyzeWeakening } from './weakening-probe.js';
@@ -60,7 +62,7 @@ export class CheckContext {
   readonly runId: string;
   private lanes: Promise<Sandbox>[] = [];
   private runs = new Map<string, Promise<RunRecord>>();
-  private turns = new Map<number, Promise<unknown>>();
+  private readonly queue = new LaneQueue();
   /** The check now running, for labelling the events of its own commands. */
   current: CheckName = 'test-files';
 
@@ -88,8 +90,7 @@ export class CheckContext {
 
   /** The volume holding the script lock, made once when the lanes take turns. */
   private volume(): Promise<string | undefined> {
-    const lanes = Math.max(1, this.setup.parallelism);
-    if (lanes < 2 || this.setup.parallelTests || this.setup.freshContainerPerRun) return Promise.resolve(undefined);
+    if (this.laneCount < 2 || this.setup.parallelTests || this.setup.freshContainerPerRun) return Promise.resolve(undefined);
     this.sharedVolume ??= engineCall('volume', () =>
       (this.setup.docker ?? dockerClient()).createVolume({ Name: `bugbench-${this.runId}`, Labels: { [LABEL_RUN]: this.runId, ...ownerLabels() } }),
     ).then((volume) => volume.name);
@@ -117,9 +118,12 @@ export class CheckContext {
     return sandbox;
   }
 
-  private lane(index: number): Promise<Sandbox> {
-    const count = Math.max(1, this.setup.parallelism);
-    const i = index % count;
+  private get laneCount(): number {
+    return Math.max(1, this.setup.parallelism);
+  }
+
+  /** A lane's container, made on first need. */
+  private lane(i: number): Promise<Sandbox> {
     while (this.lanes.length <= i) {
       const created = this.createSandbox();
       created.catch(() => undefined);
@@ -128,9 +132,21 @@ export class CheckContext {
     return this.lanes[i]!;
   }
 
-  /** Makes every lane's container now, so the first runs do not wait for them (solving warms its evaluation lanes while the agents work). */
+  private opened = 0;
+
+  /**
+   * Opens every lane now, so the first runs do not wait for the containers
+   * (solving warms its evaluation lanes while the agents work). A lane takes
+   * runs once its container is up, or once making it failed (its runs then
+   * fail with that error); with a fresh container per run a lane is only a
+   * slot, open at once.
+   */
   warm(): void {
-    for (let i = 0; i < Math.max(1, this.setup.parallelism); i++) void this.lane(i);
+    while (this.opened < this.laneCount) {
+      const i = this.opened++;
+      if (this.setup.freshContainerPerRun) this.queue.open(i);
+      else void this.lane(i).then(() => this.queue.open(i), () => this.queue.open(i));
+    }
   }
 
   /** The bug's own container (lane 0). */
@@ -143,19 +159,12 @@ export class CheckContext {
     return (await this.sandbox()).exec(command, { timeoutMs: 60_000, ...options });
   }
 
-  /** Takes a turn in a lane: the runs of one lane happen one at a time. */
-  private inTurn<T>(lane: number, work: () => Promise<T>): Promise<T> {
-    const next = (this.turns.get(lane) ?? Promise.resolve()).catch(() => undefined).then(work);
-    this.turns.set(lane, next);
-    return next;
-  }
-
   private async runNow(sandbox: Sandbox, check: RunOwner, label: string, layers: StateLayers, state: string): Promise<RunRecord> {
     this.emit({ type: 'run-started', check, label, command: TEST_COMMAND });
     const run = await runTests(sandbox, {
       prepare: stateScript(this.artifact, this.base, layers),
       lock: this.lockPath(),
-      lockQueue: Math.max(1, this.setup.parallelism) - 1,
+      lockQueue: this.laneCount - 1,
       label,
       state,
       timeoutMs: this.params.testTimeoutSec * 1000,
@@ -166,11 +175,11 @@ export class CheckContext {
     return run;
   }
 
-  /** Builds a state in a lane's container (or, for comparison, a fresh one) and runs the tests in it. */
-  runInLane(lane: number, check: RunOwner, label: string, layers: StateLayers, state = label): Promise<RunRecord> {
-    const i = lane % Math.max(1, this.setup.parallelism);
-    return this.inTurn(i, async () => {
-      if (!this.setup.freshContainerPerRun) return this.runNow(await this.lane(i), check, label, layers, state);
+  /** Builds a state in the first free lane's container (or, for comparison, a fresh one) and runs the tests in it. */
+  run(check: RunOwner, label: string, layers: StateLayers, state = label): Promise<RunRecord> {
+    this.warm();
+    return this.queue.submit(async (lane) => {
+      if (!this.setup.freshContainerPerRun) return this.runNow(await this.lane(lane), check, label, layers, state);
       const fresh = await this.createSandbox();
       try {
         return await this.runNow(fresh, check, label, layers, state);
@@ -183,7 +192,7 @@ export class CheckContext {
   private shared(plan: PlannedRun): Promise<RunRecord> {
     let run = this.runs.get(plan.label);
     if (!run) {
-      run = this.runInLane(plan.lane, plan.check, plan.label, plan.layers, plan.state);
+      run = this.run(plan.check, plan.label, plan.layers, plan.state);
       run.catch(() => undefined); // a prefetched run nobody reads must not crash the process
       this.runs.set(plan.label, run);
     }
@@ -204,7 +213,7 @@ export class CheckContext {
   private planned?: RunPlan;
 
   plan(): RunPlan {
-    this.planned ??= planRuns(this.artifact, this.codeChanges(), this.setup.parallelism, this.buggyRunCount);
+    this.planned ??= planRuns(this.artifact, this.codeChanges(), this.buggyRunCount);
     return this.planned;
   }
 

@@ -46,11 +46,11 @@ export function evaluationLayers(candidate: string, restore: string[] = []) {
   return { bug: true, weaken: true, candidate, restoreTests: true, restorePaths: restore };
 }
 
-/** Runs one candidate in one of a context's lanes (the first by default); a patch that does not apply is not solved. */
-export async function evaluateInContext(ctx: CheckContext, patch: string, spec: TestSpec, label: string, lane = 0): Promise<Evaluation> {
+/** Runs one candidate in the first free lane of a context; a patch that does not apply is not solved. */
+export async function evaluateInContext(ctx: CheckContext, patch: string, spec: TestSpec, label: string): Promise<Evaluation> {
   try {
     const setup = await candidateSetup(await ctx.sandbox(), ctx.artifact, ctx.base, patch, label);
-    const run = await ctx.runInLane(lane, 'evaluate', label, evaluationLayers(patch, setup.restore), 'candidate-patch');
+    const run = await ctx.run('evaluate', label, evaluationLayers(patch, setup.restore), 'candidate-patch');
     const judged = judge(run, spec);
     return setup.tampering ? { ...judged, solved: false, error: setup.tampering } : judged;
   } catch (error) {

@@ -1,6 +1,6 @@
 /**
  * Every test run the checks make for one bug, named, with the state it runs
- * in and the lane (container) it runs on: the original code twice, the buggy
+ * in: the original code twice, the buggy
  * state `buggyRuns` times (the reruns show whether it repeats), the weakened
  * tests, one revert per changed file, and the gold patch. Pure: the context
  * runs these, the check bench times them.
@@ -16,7 +16,6 @@ export interface PlannedRun {
   state: string;
   /** The check the run is first made for (its events carry this name). */
   check: CheckName;
-  lane: number;
   layers: StateLayers;
 }
 
@@ -38,33 +37,28 @@ export function rerunLabel(n: number): string {
   return `buggy (run ${n})`;
 }
 
-export function planRuns(artifact: BugArtifact, codeChanges: FileChange[], lanes: number, buggyRuns: number): RunPlan {
-  const count = Math.max(1, lanes);
-  const other = count > 1 ? 1 : 0;
+export function planRuns(artifact: BugArtifact, codeChanges: FileChange[], buggyRuns: number): RunPlan {
   return {
-    original: { label: 'original', state: 'original', check: 'parser', lane: 0, layers: {} },
-    second: { label: 'original (second run)', state: 'original', check: 'determinism', lane: 0, layers: {} },
-    buggy: { label: 'buggy', state: 'buggy', check: 'bug-validity', lane: other, layers: BUGGY_LAYERS },
+    original: { label: 'original', state: 'original', check: 'parser', layers: {} },
+    second: { label: 'original (second run)', state: 'original', check: 'determinism', layers: {} },
+    buggy: { label: 'buggy', state: 'buggy', check: 'bug-validity', layers: BUGGY_LAYERS },
     reruns: Array.from({ length: Math.max(0, buggyRuns - 1) }, (_, i) => ({
       label: rerunLabel(i + 2),
       state: 'buggy',
       check: 'determinism' as const,
-      lane: i % count,
       layers: BUGGY_LAYERS,
     })),
-    weakened: { label: 'buggy + weakened tests', state: 'weakened', check: 'test-weakening', lane: other, layers: { bug: true, weaken: true } },
+    weakened: { label: 'buggy + weakened tests', state: 'weakened', check: 'test-weakening', layers: { bug: true, weaken: true } },
     reverts: codeChanges.map((change, i) => ({
       label: `revert ${fileOf(change)}`,
       state: `buggy with ${fileOf(change)} reverted`,
       check: 'inverse-mutation' as const,
-      lane: (i + other) % count,
       layers: { ...BUGGY_LAYERS, revert: [change] },
     })),
     gold: {
       label: 'gold patch',
       state: 'gold-patch',
       check: 'gold-patch',
-      lane: 0,
       layers: { bug: true, weaken: true, goldOf: goldPaths(artifact), restoreTests: true },
     },
   };

@@ -277,7 +277,7 @@ async function attemptOn(place: AttemptPlace, deps: Deps, report: Report): Promi
   place.agentEnded();
   let fields: Partial<AttemptRecord>;
   if (outcome.reason === 'submitted' && existsSync(patchPath)) {
-    const judged = await evaluateInContext(evaluation, readFileSync(patchPath, 'utf8'), context.spec, id, i);
+    const judged = await evaluateInContext(evaluation, readFileSync(patchPath, 'utf8'), context.spec, id);
     // An evaluation cut off by a lost engine is not a verdict: the attempt runs again elsewhere.
     await placement.confirm();
     const cancelled = deps.signal?.aborted === true && !judged.solved;

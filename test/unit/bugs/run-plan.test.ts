@@ -10,13 +10,13 @@ const artifact = {
 } as unknown as BugArtifact;
 
 describe('the runs of a bug', () => {
-  it('runs the buggy state as often as asked, spreading the reruns over the lanes', () => {
-    const plan = planRuns(artifact, artifact.bugChanges, 2, 5);
-    expect(plan.reruns.map((r) => [r.label, r.lane, r.state])).toEqual([
-      [rerunLabel(2), 0, 'buggy'],
-      ['buggy (run 3)', 1, 'buggy'],
-      ['buggy (run 4)', 0, 'buggy'],
-      ['buggy (run 5)', 1, 'buggy'],
+  it('runs the buggy state as often as asked', () => {
+    const plan = planRuns(artifact, artifact.bugChanges, 5);
+    expect(plan.reruns.map((r) => [r.label, r.state])).toEqual([
+      [rerunLabel(2), 'buggy'],
+      ['buggy (run 3)', 'buggy'],
+      ['buggy (run 4)', 'buggy'],
+      ['buggy (run 5)', 'buggy'],
     ]);
     expect(plan.reruns.every((r) => r.layers === plan.buggy.layers)).toBe(true);
     expect(runsOfPlan(plan, artifact).map((r) => r.label)).toEqual([
@@ -35,7 +35,7 @@ describe('the runs of a bug', () => {
   });
 
   it('makes no rerun for one buggy run, and names every state', () => {
-    const plan = planRuns(artifact, artifact.bugChanges, 1, 1);
+    const plan = planRuns(artifact, artifact.bugChanges, 1);
     expect(plan.reruns).toEqual([]);
     expect([plan.original, plan.second, plan.buggy, plan.weakened, ...plan.reverts, plan.gold].map((r) => r.state)).toEqual([
       'original',
