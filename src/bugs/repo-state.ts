@@ -39,13 +39,24 @@ export const STATE_APPLY_FAILED = 86;
 const STATE_MARKER = 'bugbench-state-failed: ';
 
 /**
- * Bash that puts every path read from `input` (one per line) back to its
- * version in `base`, removing paths that did not exist there. Reading the
- * paths keeps the command line short however many there are.
+ * Bash that puts every path (a file or a folder; listed one a line in a file
+ * of the container, or given) back to its version in the original, removing what did not exist
+ * there. Every state starts with `git reset --hard` to the original and the
+ * layers are applied to the work tree only, so the index still holds the
+ * original: the tracked files under the paths are checked out of it, and what
+ * the layers created there is cleaned away. Three git processes however many
+ * paths (this runs in most test runs of the checks); paths are taken
+ * literally, and one that exists nowhere is no error.
  */
-function restoreLoop(base: string, input: string): string {
-  const b = shellQuote(base);
-  return `while IFS= read -r p || [ -n "$p" ]; do [ -z "$p" ] && continue; if git cat-file -e ${b}:"$p" 2>/dev/null; then git checkout -q ${b} -- "$p"; else rm -rf -- "$p"; fi; done ${input}`;
+function restorePaths(from: { file: string } | { paths: string[] }): string {
+  const read = 'paths=(); while IFS= read -r p || [ -n "$p" ]; do [ -n "$p" ] && paths+=("$p"); done';
+  return [
+    'file' in from ? `${read} < ${from.file}` : `${read} <<'BUGBENCH_PATHS'\n${from.paths.join('\n')}\nBUGBENCH_PATHS`,
+    'if [ ${#paths[@]} -gt 0 ]; then',
+    '  GIT_LITERAL_PATHSPECS=1 git ls-files -z -- "${paths[@]}" | GIT_LITERAL_PATHSPECS=1 git checkout-index -f -q -u -z --stdin',
+    '  GIT_LITERAL_PATHSPECS=1 git clean -q -fdx -- "${paths[@]}"',
+    'fi',
+  ].join('\n');
 }
 
 export interface StateScript {
@@ -85,12 +96,11 @@ export function stateScript(artifact: BugArtifact, base: string, layers: StateLa
   } else if (layers.goldOf && layers.goldOf.length > 0) {
     lines.push(`apply 'the gold patch' ${DIFFS_IN_CONTAINER.candidate}`);
   }
-  if (layers.restoreTests) lines.push(restoreLoop(base, `< ${TEST_FILES_IN_CONTAINER}`));
-  if (layers.restorePaths && layers.restorePaths.length > 0) lines.push(`${restoreLoop(base, "<<'BUGBENCH_PATHS'")}\n${layers.restorePaths.join('\n')}\nBUGBENCH_PATHS`);
+  if (layers.restoreTests) lines.push(restorePaths({ file: TEST_FILES_IN_CONTAINER }));
+  if (layers.restorePaths && layers.restorePaths.length > 0) lines.push(restorePaths({ paths: layers.restorePaths }));
   if (layers.revert) {
     const paths = layers.revert.flatMap((c) => [c.oldPath, c.newPath]).filter((p): p is string => p !== undefined);
-    const list = [...new Set(paths)].join('\n');
-    lines.push(`${restoreLoop(base, "<<'BUGBENCH_PATHS'")}\n${list}\nBUGBENCH_PATHS`);
+    lines.push(restorePaths({ paths: [...new Set(paths)] }));
   }
   return { lines, candidate };
 }

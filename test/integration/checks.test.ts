@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,11 +6,19 @@ import { loadArtifact } from '../../src/bugs/artifact.js';
 import { CHECK_NAMES, type CheckEvent } from '../../src/bugs/check-types.js';
 import { CheckSession } from '../../src/bugs/consistency.js';
 import { DEFAULT_CHECK_PARAMS } from '../../src/bugs/meta.js';
+import { MAX_PARSER_OUTPUT_BYTES } from '../../src/bugs/test-run.js';
 import { ArtifactError } from '../../src/errors.js';
 import { dockerClient } from '../../src/sandbox/docker.js';
 import { artifactPath, VALID_FAIL_TO_PASS } from '../helpers/artifacts.js';
-import { check, checkJson, expectFailsOnly, verdicts } from '../helpers/check-report.js';
+import { check, checkJson, expectFailsOnly, verdicts, type JsonReport } from '../helpers/check-report.js';
 import { bugbench } from '../helpers/cli.js';
+
+/** A copy of a fixture artifact to change. */
+function copyOf(name: string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'bugbench-artifact-')), name);
+  cpSync(artifactPath(name), dir, { recursive: true });
+  return dir;
+}
 
 const containersOf = async (runId: string) =>
   (await dockerClient().listContainers({ all: true, filters: { label: [`bugbench.run=${runId}`] } })).length;
@@ -83,10 +91,29 @@ describe('bugbench check', () => {
     expect(report.checks[0]!.reason).toBe('bug_inject.diff touches test files: tests/test_serializer.py');
   });
 
+  it('fails test-files for listed test files the original does not have, naming each', async () => {
+    const dir = copyOf('valid-two-files');
+    appendFileSync(join(dir, 'test_files.txt'), 'tests/test_gone.py\ntests/test with space.py\ntests\n');
+    const result = await bugbench(['check', dir, '--json']);
+    const report = JSON.parse(result.stdout) as JsonReport;
+    expectFailsOnly(report, 'test-files');
+    expect(report.checks[0]!.reason).toBe('not in the original repository: tests/test_gone.py, tests/test with space.py');
+  });
+
   it('fails parser when it prints prose instead of a JSON map', async () => {
     const { report } = await checkJson('prose-parser');
     expectFailsOnly(report, 'parser');
     expect(report.checks[1]!.reason).toMatch(/not JSON/);
+  });
+
+  it('fails parser when it prints more than the limit, even a map that would parse', async () => {
+    const dir = copyOf('valid-two-files');
+    // Leading blanks are valid JSON: only the size may refuse this map.
+    writeFileSync(join(dir, 'test_parser.py'), `import sys\nsys.stdin.read()\nsys.stdout.write(" " * ${MAX_PARSER_OUTPUT_BYTES} + '{"tests/test_lexer.py::test_x": "passed"}')\n`);
+    const result = await bugbench(['check', dir, '--json']);
+    const report = JSON.parse(result.stdout) as JsonReport;
+    expectFailsOnly(report, 'parser');
+    expect(report.checks[1]!.reason).toMatch(`the parser printed more than ${MAX_PARSER_OUTPUT_BYTES} bytes, the limit`);
   });
 
   it('fails test-weakening when the weakening hides no failure', async () => {

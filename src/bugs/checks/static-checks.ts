@@ -1,4 +1,5 @@
 /** `test-files` and `bug-scope`: what the artifact's files and diffs say, checked against the original repository. */
+import { SandboxError } from '../../errors.js';
 import { shellQuote } from '../../sandbox/sandbox.js';
 import type { CheckContext } from '../check-context.js';
 import { DIFFS_IN_CONTAINER, TEST_FILES_IN_CONTAINER } from '../container-paths.js';
@@ -36,9 +37,15 @@ export async function testFilesCheck(ctx: CheckContext): Promise<CheckOutcome> {
   const { artifact } = ctx;
   const testFiles = new Set(artifact.testFiles);
   const base = shellQuote(ctx.base);
-  const probe = `while IFS= read -r f || [ -n "$f" ]; do [ -z "$f" ] && continue; git cat-file -e ${base}:"$f" 2>/dev/null || echo "$f"; done < ${TEST_FILES_IN_CONTAINER}`;
+  // One git process for every file: each line "<base>:<path>" is answered "<base>:<path> missing" when there is no such object.
+  const prefix = `${ctx.base}:`;
+  const probe = `while IFS= read -r f || [ -n "$f" ]; do [ -n "$f" ] && printf '%s:%s\\n' ${base} "$f"; done < ${TEST_FILES_IN_CONTAINER} | git cat-file --batch-check`;
   const result = await ctx.exec(probe);
-  const missing = result.stdout.split('\n').filter((l) => l !== '');
+  if (result.exitCode !== 0) throw new SandboxError(`reading the original's files failed (exit ${result.exitCode}): ${result.stderr.trim().slice(-300)}`);
+  const missing = result.stdout
+    .split('\n')
+    .filter((l) => l.startsWith(prefix) && l.endsWith(' missing'))
+    .map((l) => l.slice(prefix.length, -' missing'.length));
   if (missing.length > 0) {
     return { verdict: 'fail', reason: `not in the original repository: ${missing.join(', ')}`, runs: [] };
   }
