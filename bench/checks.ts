@@ -7,7 +7,9 @@
  *   naiveRatio    = the same checks with a fresh container per run (as SWE-bench's
  *                   harness does) / ours.
  * Medians of a few rounds; the last line printed is the JSON summary (testRuns:
- * how many test runs the bug's checks make).
+ * how many test runs the bug's checks make; roundRatios: each round's check over
+ * the raw runs timed just before it, which a machine whose speed drifts between
+ * rounds moves less than the ratio of the medians).
  *
  * `--fixture NAME` (or BENCH_FIXTURE) picks the bug: `python` (the default,
  * pytest on the knotcfg sample) or `go` (go test -v on the ratekit sample,
@@ -91,7 +93,7 @@ async function main(): Promise<void> {
     ours.push(await timeCli(['check', ARTIFACT, '--json']));
     // SWE-bench's harness: a new container for every run, one run at a time.
     naive.push(await timeCli(['check', ARTIFACT, '--json', '--fresh-containers', '--parallel', '1']));
-    console.log(`round ${round + 1}: check ${ours.at(-1)!.toFixed(0)} ms, fresh containers ${naive.at(-1)!.toFixed(0)} ms, raw sum ${raw.at(-1)!.toFixed(0)} ms`);
+    console.log(`round ${round + 1}: check ${ours.at(-1)!.toFixed(0)} ms, fresh containers ${naive.at(-1)!.toFixed(0)} ms, raw sum ${raw.at(-1)!.toFixed(0)} ms, ratio ${(ours.at(-1)! / raw.at(-1)!).toFixed(3)}`);
   }
   const summary = {
     fixture: FIXTURE,
@@ -100,6 +102,7 @@ async function main(): Promise<void> {
     freshContainerCheckMs: Math.round(median(naive)),
     overheadRatio: Number((median(ours) / median(raw)).toFixed(3)),
     naiveRatio: Number((median(naive) / median(ours)).toFixed(3)),
+    roundRatios: ours.map((ms, i) => Number((ms / raw[i]!).toFixed(3))),
     testRuns,
     rounds: ROUNDS,
     logs,
