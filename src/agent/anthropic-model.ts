@@ -5,12 +5,17 @@
  * message discarded. The system prompt, the tools and the conversation so far
  * are marked for prompt caching.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { lazyRequire } from '../lazy-require.js';
 import { BugbenchError, errorMessage } from '../errors.js';
 import type { Usage } from './events.js';
 import type { ContentBlock, Message, ToolDefinition } from './messages.js';
 import type { Model, ModelRequest, ModelTurn, TurnCallbacks } from './model.js';
 import { costOf, priceOf, type Price } from './pricing.js';
+
+/** The Anthropic SDK, loaded when this policy's first model is made: runs of the offline policy never load it. */
+const loadSdk = lazyRequire<typeof import('@anthropic-ai/sdk')>('@anthropic-ai/sdk');
+const sdk = (): typeof Anthropic => loadSdk().default;
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -44,7 +49,7 @@ export class AnthropicModel implements Model {
     this.name = options.model ?? DEFAULT_MODEL;
     const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY;
     if (!apiKey) throw new ApiKeyError('the anthropic policy needs ANTHROPIC_API_KEY; set it, or use --policy offline');
-    this.client = new Anthropic({
+    this.client = new (sdk())({
       apiKey,
       baseURL: options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? undefined,
       maxRetries: 4,
@@ -58,10 +63,10 @@ export class AnthropicModel implements Model {
     try {
       await this.client.models.retrieve(this.name);
     } catch (error) {
-      if (error instanceof Anthropic.AuthenticationError || error instanceof Anthropic.PermissionDeniedError) {
+      if (error instanceof sdk().AuthenticationError || error instanceof sdk().PermissionDeniedError) {
         throw new ApiKeyError(`the Anthropic API rejected ANTHROPIC_API_KEY (HTTP ${error.status}); check the key`);
       }
-      if (error instanceof Anthropic.NotFoundError) throw new ApiKeyError(`the Anthropic API does not know the model "${this.name}"`);
+      if (error instanceof sdk().NotFoundError) throw new ApiKeyError(`the Anthropic API does not know the model "${this.name}"`);
       throw new ApiKeyError(`cannot reach the Anthropic API: ${errorMessage(error)}`);
     }
   }
@@ -210,8 +215,8 @@ function cachedMessages(messages: Message[]): Anthropic.Messages.MessageParam[] 
 /** Worth another try: overloaded, rate limited, server errors, connections dropped mid-stream. */
 export function retryable(error: unknown): boolean {
   if (error instanceof StreamCutError) return true;
-  if (error instanceof Anthropic.APIConnectionError) return true;
-  if (error instanceof Anthropic.APIError) {
+  if (error instanceof sdk().APIConnectionError) return true;
+  if (error instanceof sdk().APIError) {
     const status = error.status;
     if (status === 429 || status === 529 || (typeof status === 'number' && status >= 500)) return true;
     const type = (error.error as { error?: { type?: string } } | undefined)?.error?.type;
@@ -222,6 +227,6 @@ export function retryable(error: unknown): boolean {
 }
 
 function describe(error: unknown): Error {
-  if (error instanceof Anthropic.AuthenticationError) return new ApiKeyError('the Anthropic API rejected ANTHROPIC_API_KEY (HTTP 401)');
+  if (error instanceof sdk().AuthenticationError) return new ApiKeyError('the Anthropic API rejected ANTHROPIC_API_KEY (HTTP 401)');
   return error instanceof Error ? error : new Error(String(error));
 }

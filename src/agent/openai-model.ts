@@ -9,7 +9,8 @@
  * whether it takes tools before any container starts.
  */
 import { randomUUID } from 'node:crypto';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { lazyRequire } from '../lazy-require.js';
 import { BugbenchError, errorMessage, UsageError } from '../errors.js';
 import type { Usage } from './events.js';
 import type { ToolDefinition } from './messages.js';
@@ -18,6 +19,10 @@ import { chatMessages, chatTools, TurnAssembler } from './openai-chat.js';
 import { resolveEndpoint, type OpenAIGiven } from './openai-endpoint.js';
 import { costOf, type Price } from './pricing.js';
 import { requestTokens, tokenCounter } from './tokens.js';
+
+/** The openai library, loaded when this policy's first model is made: runs of the offline policy never load it. */
+const loadSdk = lazyRequire<typeof import('openai')>('openai');
+const sdk = (): typeof OpenAI => loadSdk().default;
 
 /** The server cannot be used as configured: nothing answers, or it refused the key or the request. */
 export class OpenAIServerError extends BugbenchError {
@@ -91,7 +96,7 @@ export class OpenAIModel implements Model {
     this.baseUrl = endpoint.baseUrl;
     this.price = endpoint.price;
     this.maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
-    this.client = new OpenAI({ apiKey: endpoint.apiKey, baseURL: endpoint.baseUrl, maxRetries: 0, timeout: 10 * 60 * 1000, fetch: tolerantFetch });
+    this.client = new (sdk())({ apiKey: endpoint.apiKey, baseURL: endpoint.baseUrl, maxRetries: 0, timeout: 10 * 60 * 1000, fetch: tolerantFetch });
   }
 
   costOf(usage: Usage): number {
@@ -105,7 +110,7 @@ export class OpenAIModel implements Model {
       for await (const model of this.client.models.list()) served.push(model.id);
     } catch (error) {
       // A server without the list: the probe below finds what is wrong, if anything.
-      if (error instanceof OpenAI.NotFoundError) served = undefined;
+      if (error instanceof sdk().NotFoundError) served = undefined;
       else throw this.unusable(error);
     }
     if (!this.name || (served && !served.includes(this.name))) throw new ModelNotServedError(this.name || undefined, this.baseUrl, served ?? []);
@@ -139,7 +144,7 @@ export class OpenAIModel implements Model {
    * true when the request is worth sending again at once.
    */
   private adapt(error: unknown): boolean {
-    if (!(error instanceof OpenAI.BadRequestError)) return false;
+    if (!(error instanceof sdk().BadRequestError)) return false;
     if (this.limitParam === 'max_tokens' && /max_completion_tokens/.test(error.message)) {
       this.limitParam = 'max_completion_tokens';
       return true;
@@ -209,14 +214,14 @@ export class OpenAIModel implements Model {
   /** A failure as the error a person can act on (unchanged when it has nothing to add). */
   private unusable(error: unknown): Error {
     if (error instanceof BugbenchError) return error;
-    if (error instanceof OpenAI.APIConnectionError) {
+    if (error instanceof sdk().APIConnectionError) {
       const cause = errorMessage((error as { cause?: unknown }).cause ?? error);
       return new OpenAIServerError(`nothing answers at ${this.baseUrl} (${cause}); start the server, or fix --base-url / OPENAI_BASE_URL`);
     }
-    if (error instanceof OpenAI.AuthenticationError || error instanceof OpenAI.PermissionDeniedError) {
+    if (error instanceof sdk().AuthenticationError || error instanceof sdk().PermissionDeniedError) {
       return new OpenAIServerError(`the server at ${this.baseUrl} refused the key (HTTP ${error.status}); set OPENAI_API_KEY to a key it takes`);
     }
-    if (error instanceof OpenAI.APIError && error.status !== undefined && error.status >= 400 && error.status < 500) {
+    if (error instanceof sdk().APIError && error.status !== undefined && error.status >= 400 && error.status < 500) {
       const said = error.message.replace(/^\d+ /, '');
       if (TOOLS_REFUSED.test(said)) return new ToolsUnsupportedError(this.baseUrl, `HTTP ${error.status}: ${said}`);
       if (error.status === 404 && /model/i.test(said)) return new ModelNotServedError(this.name, this.baseUrl, []);
@@ -229,9 +234,9 @@ export class OpenAIModel implements Model {
 /** Worth another try: rate limited, server errors, errors inside a stream, connections reset or cut. */
 export function retryable(error: unknown): boolean {
   if (error instanceof StreamCutError) return true;
-  if (error instanceof BugbenchError || error instanceof OpenAI.APIUserAbortError) return false;
-  if (error instanceof OpenAI.APIConnectionError) return true;
-  if (error instanceof OpenAI.APIError) {
+  if (error instanceof BugbenchError || error instanceof sdk().APIUserAbortError) return false;
+  if (error instanceof sdk().APIConnectionError) return true;
+  if (error instanceof sdk().APIError) {
     const status = error.status;
     // No status: an error the server sent inside the stream.
     if (status === undefined) return true;
@@ -243,7 +248,7 @@ export function retryable(error: unknown): boolean {
 
 /** The wait a server asked for (`retry-after-ms`, `retry-after` in seconds), within reason. */
 function retryAfterMs(error: unknown): number | undefined {
-  if (!(error instanceof OpenAI.APIError) || !error.headers) return undefined;
+  if (!(error instanceof sdk().APIError) || !error.headers) return undefined;
   const ms = Number(error.headers.get('retry-after-ms'));
   const seconds = Number(error.headers.get('retry-after'));
   const wait = ms > 0 ? ms : seconds > 0 ? seconds * 1000 : undefined;

@@ -12,13 +12,12 @@ import { workspacePath } from '../paths.js';
 import type { Progress } from '../progress.js';
 import { engineHosts, engineInfo, type EngineInfo } from './docker.js';
 import { DEFAULT_ENGINE_HOST } from './engine-config.js';
+import { commandExists } from './path-commands.js';
+
+export { commandExists } from './path-commands.js';
 
 const START_TIMEOUT_MS = 60_000;
 
-export async function commandExists(name: string): Promise<boolean> {
-  const result = await execa('bash', ['-c', `command -v ${name}`], { reject: false });
-  return result.exitCode === 0;
-}
 
 export function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;

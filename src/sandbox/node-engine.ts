@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { errorMessage, SetupError } from '../errors.js';
 import { dockerClient, withTimeout } from './docker.js';
 import { DEFAULT_ENGINE_HOST } from './engine-config.js';
-import { commandExists } from './engine.js';
+import { commandExists } from './path-commands.js';
 import { describeKind, engineKind } from './engine-kind.js';
 
 export interface NodeEngine {

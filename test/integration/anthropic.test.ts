@@ -208,5 +208,5 @@ describe('a scripted model injecting through the tools', () => {
       if (saved.key === undefined) delete process.env.ANTHROPIC_API_KEY;
       if (saved.url === undefined) delete process.env.ANTHROPIC_BASE_URL;
     }
-  });
+  }, 180_000);
 });
