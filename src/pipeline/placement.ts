@@ -137,7 +137,9 @@ export class EnginePool<E extends PoolEngine> {
   /** Whether the engine is to blame for `error`; if so, the engine is marked (refused, down or left out) and the lease lost. */
   private async blame(lease: Lease<E>, error: unknown): Promise<boolean> {
     const { state } = lease;
-    if (error instanceof EngineError && error.refusedContainer && !(error instanceof EngineLostError)) {
+    // An engine that no longer answers did not refuse the container: it is down (seen when an
+    // engine was stopped while a check was making one), and is watched until it is back.
+    if (error instanceof EngineError && error.refusedContainer && !(error instanceof EngineLostError) && (await this.answers(state))) {
       lease.lostDetail = error.detail;
       this.refused(state, lease.work, error.detail);
       return true;

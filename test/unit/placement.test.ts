@@ -134,6 +134,23 @@ describe('a lost engine', () => {
     await p.close();
   });
 
+  it('is down, not refusing, when a container could not be made because it stopped answering', async () => {
+    const a = new FakeEngine('a', 1);
+    const b = new FakeEngine('b', 1);
+    const { pool: p, events } = pool([a, b]);
+    const result = p.run('w1', async (placement) => {
+      if (placement.engine !== a) return 'b';
+      a.up = false;
+      throw new EngineError('create', 'connect ECONNREFUSED /x.sock');
+    });
+    expect(await result).toBe('b');
+    expect(events.some((e) => e.type === 'engine-refused')).toBe(false);
+    expect(events.find((e) => e.type === 'engine-down')).toMatchObject({ engine: 'a', lost: ['w1'] });
+    a.up = true;
+    await expect.poll(() => events.some((e) => e.type === 'engine-back' && e.engine === 'a'), { timeout: 2000 }).toBe(true);
+    await p.close();
+  });
+
   it('is given work again later each time it fails (back-off), and left out after four failures in a row', async () => {
     const a = new FakeEngine('a', 1);
     const { pool: p, events } = pool([a]);
