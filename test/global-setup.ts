@@ -11,7 +11,8 @@ import { execa } from 'execa';
 import type { TestProject } from 'vitest/node';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { fix, reportHealthy } from '../src/pipeline/doctor.js';
-import { aptInstall, commandExists, ensureEngine } from '../src/sandbox/engine.js';
+import { aptInstall, ensureEngine } from '../src/sandbox/engine.js';
+import { commandExists } from '../src/sandbox/path-commands.js';
 import { workspacePath } from '../src/paths.js';
 import { copyTestImages, startPodman } from './helpers/podman.js';
 

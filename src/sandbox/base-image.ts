@@ -12,7 +12,8 @@ import { errorMessage, SetupError } from '../errors.js';
 import { workspacePath } from '../paths.js';
 import type { Progress } from '../progress.js';
 import { imageExists } from './docker.js';
-import { aptInstall, commandExists, isRoot } from './engine.js';
+import { aptInstall, isRoot } from './engine.js';
+import { commandExists } from './path-commands.js';
 import { followProgress } from './image-progress.js';
 
 export const BASE_IMAGE = process.env.BUGBENCH_BASE_IMAGE || 'bugbench/base:bookworm';

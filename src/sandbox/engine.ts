@@ -14,10 +14,7 @@ import { engineHosts, engineInfo, type EngineInfo } from './docker.js';
 import { DEFAULT_ENGINE_HOST } from './engine-config.js';
 import { commandExists } from './path-commands.js';
 
-export { commandExists } from './path-commands.js';
-
 const START_TIMEOUT_MS = 60_000;
-
 
 export function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
