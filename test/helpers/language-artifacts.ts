@@ -11,7 +11,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
-import { expect } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CheckParams } from '../../src/bugs/meta.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { dockerClient } from '../../src/sandbox/docker.js';
@@ -167,13 +167,27 @@ export function summary(report: JsonReport): string {
 }
 
 /**
- * How many times a coin-flip bug is judged at the default five buggy runs:
- * BUGBENCH_COIN_FLIP_CHECKS when set, else `ci` (CI pays for one language's
- * ten checks; the others are judged once with more buggy runs).
+ * The coin-flip case of a language, as a describe block: the bug `write`
+ * makes is judged once with twelve buggy runs, and determinism must name
+ * `test`; with BUGBENCH_COIN_FLIP_CHECKS=N it is also judged N times at five
+ * buggy runs and the count printed (CI leaves that to the bench).
  */
-export function coinFlipChecks(ci: number): number {
-  const set = process.env.BUGBENCH_COIN_FLIP_CHECKS;
-  return set === undefined || set === '' ? ci : Number(set);
+export function describeCoinFlip(language: string, write: () => Promise<string>, test: string): void {
+  const times = Number(process.env.BUGBENCH_COIN_FLIP_CHECKS || 0);
+  describe('a bug that fails a test on a coin flip', () => {
+    let dir = '';
+    beforeAll(async () => {
+      dir = await write();
+    });
+
+    it('is refused by determinism, naming the test, in a check with twelve buggy runs', async () => {
+      await expectDeterminismCatches(dir, test);
+    }, 300_000);
+
+    it.runIf(times > 0)(`is refused in at least 80% of ${times} checks at five buggy runs`, async () => {
+      await expectMostlyRefused(language, dir, times);
+    }, 1_800_000);
+  });
 }
 
 /**

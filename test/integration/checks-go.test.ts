@@ -13,13 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath } from '../helpers/artifacts.js';
 import { check, expectFailsOnly } from '../helpers/check-report.js';
 import { GO_TESTS, makeGoProject } from '../helpers/go-project.js';
-import { checkDir, coinFlipChecks, dropBlock, edits, expectDeterminismCatches, expectMostlyRefused, LanguageFixture, parserFile, summary } from '../helpers/language-artifacts.js';
+import { checkDir, describeCoinFlip, dropBlock, edits, LanguageFixture, parserFile, summary } from '../helpers/language-artifacts.js';
 
 const fixture = new LanguageFixture('bugbench-test/checks-go:latest', () => makeGoProject());
 const PKG = 'example.com/tracekit';
 const GO_TEST = 'go test -count=1 -v ./... 2>&1';
 const TEST_FILES = ['span/span_test.go', 'sampler/sampler_test.go'];
-const COIN_FLIP_CHECKS = coinFlipChecks(0);
 
 beforeAll(async () => {
   const built = await fixture.build();
@@ -106,35 +105,26 @@ if __name__ == "__main__":
   }, 300_000);
 });
 
-describe('a Go bug that fails a test on a coin flip', () => {
-  let dir = '';
-  beforeAll(async () => {
-    dir = await fixture.write({
-      name: 'go-coin-flip',
-      // Decided once per test binary: TestOverlaps fails in about half the runs.
-      bug: {
-        'span/span.go': edits(
-          ['import (\n\t"errors"\n', 'import (\n\t"errors"\n\t"math/rand"\n\t"time"\n'],
-          ['func (s Span) Overlaps(o Span) bool { return s.Start < o.End && o.Start < s.End }', 'func (s Span) Overlaps(o Span) bool { return s.Start < o.End && o.Start < s.End && !strict }\n\nvar strict = rand.New(rand.NewSource(time.Now().UnixNano())).Intn(2) == 0'],
-        ),
-      },
-      weaken: { 'span/span_test.go': dropBlock('func TestOverlaps(') },
-      testFiles: ['span/span_test.go'],
-      // Only the package the bug lives in, to keep each run short.
-      script: 'go test -count=1 -v ./span 2>&1',
-      parser: { file: 'go_test_parser.py' },
-      params: { buggyRuns: 5 },
-    });
-  });
-
-  it('is refused by determinism, naming the test, in a check with twelve buggy runs', async () => {
-    await expectDeterminismCatches(dir, `${PKG}/span/TestOverlaps`);
-  }, 300_000);
-
-  it.runIf(COIN_FLIP_CHECKS > 0)(`is refused in at least 80% of ${COIN_FLIP_CHECKS} checks at five buggy runs`, async () => {
-    await expectMostlyRefused('go', dir, COIN_FLIP_CHECKS);
-  }, 1_800_000);
-});
+describeCoinFlip(
+  'go',
+  () => fixture.write({
+    name: 'go-coin-flip',
+    // Decided once per test binary: TestOverlaps fails in about half the runs.
+    bug: {
+      'span/span.go': edits(
+        ['import (\n\t"errors"\n', 'import (\n\t"errors"\n\t"math/rand"\n\t"time"\n'],
+        ['func (s Span) Overlaps(o Span) bool { return s.Start < o.End && o.Start < s.End }', 'func (s Span) Overlaps(o Span) bool { return s.Start < o.End && o.Start < s.End && !strict }\n\nvar strict = rand.New(rand.NewSource(time.Now().UnixNano())).Intn(2) == 0'],
+      ),
+    },
+    weaken: { 'span/span_test.go': dropBlock('func TestOverlaps(') },
+    testFiles: ['span/span_test.go'],
+    // Only the package the bug lives in, to keep each run short.
+    script: 'go test -count=1 -v ./span 2>&1',
+    parser: { file: 'go_test_parser.py' },
+    params: { buggyRuns: 5 },
+  }),
+  `${PKG}/span/TestOverlaps`,
+);
 
 describe('a Go test script whose selection follows the code', () => {
   const ALL_BUT = (...left: string[]) =>

@@ -13,13 +13,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, expectFailsOnly } from '../helpers/check-report.js';
 import { makeJavaProject } from '../helpers/java-project.js';
-import { coinFlipChecks, dropBlock, edits, expectDeterminismCatches, expectMostlyRefused, LanguageFixture, PARSERS, summary } from '../helpers/language-artifacts.js';
+import { describeCoinFlip, dropBlock, edits, LanguageFixture, PARSERS, summary } from '../helpers/language-artifacts.js';
 
 const fixture = new LanguageFixture('bugbench-test/checks-java:latest', () => makeJavaProject());
 const TESTS = 'src/test/java/org/example/shelf';
 const MAIN = 'src/main/java/org/example/shelf';
 const TEST_FILES = [`${TESTS}/IsbnTest.java`, `${TESTS}/ShelfTest.java`];
-const COIN_FLIP_CHECKS = coinFlipChecks(0);
 
 /**
  * Compiles everything, runs the tests `select` picks, then prints the
@@ -114,33 +113,24 @@ if __name__ == "__main__":
     expect(check(report, 'test-files').reason).toBe(`bug_inject.diff touches test infrastructure: ${TESTS}/ShelfTest.java (under src/test/ (test sources))`);
   }, 300_000);
 
-  describe('a bug that fails a test on a coin flip', () => {
-    let dir = '';
-    beforeAll(async () => {
-      dir = await fixture.write({
-        name: 'java-coin-flip',
-        // Decided once per JVM: authors are matched with case in about half the runs.
-        bug: {
-          [`${MAIN}/Shelf.java`]: edits(
-            ['    private final List<Book> books = new ArrayList<>();\n', '    private static final boolean STRICT = Math.random() < 0.5;\n    private final List<Book> books = new ArrayList<>();\n'],
-            ['b.author().equalsIgnoreCase(author)', '(STRICT ? b.author().equals(author) : b.author().equalsIgnoreCase(author))'],
-          ),
-        },
-        weaken: { [`${TESTS}/ShelfTest.java`]: dropTest('findsByAuthorIgnoringCase') },
-        testFiles: [`${TESTS}/ShelfTest.java`],
-        // Only the class the bug is about, to keep each run short.
-        script: junit('--select-class org.example.shelf.ShelfTest'),
-        parser: { file: 'junit_xml.py' },
-        params: { buggyRuns: 5, minPassingTests: 4 },
-      });
-    });
-
-    it('is refused by determinism, naming the test, in a check with twelve buggy runs', async () => {
-      await expectDeterminismCatches(dir, 'org.example.shelf.ShelfTest.findsByAuthorIgnoringCase()');
-    }, 300_000);
-
-    it.runIf(COIN_FLIP_CHECKS > 0)(`is refused in at least 80% of ${COIN_FLIP_CHECKS} checks at five buggy runs`, async () => {
-      await expectMostlyRefused('java', dir, COIN_FLIP_CHECKS);
-    }, 1_800_000);
-  });
+  describeCoinFlip(
+    'java',
+    () => fixture.write({
+      name: 'java-coin-flip',
+      // Decided once per JVM: authors are matched with case in about half the runs.
+      bug: {
+        [`${MAIN}/Shelf.java`]: edits(
+          ['    private final List<Book> books = new ArrayList<>();\n', '    private static final boolean STRICT = Math.random() < 0.5;\n    private final List<Book> books = new ArrayList<>();\n'],
+          ['b.author().equalsIgnoreCase(author)', '(STRICT ? b.author().equals(author) : b.author().equalsIgnoreCase(author))'],
+        ),
+      },
+      weaken: { [`${TESTS}/ShelfTest.java`]: dropTest('findsByAuthorIgnoringCase') },
+      testFiles: [`${TESTS}/ShelfTest.java`],
+      // Only the class the bug is about, to keep each run short.
+      script: junit('--select-class org.example.shelf.ShelfTest'),
+      parser: { file: 'junit_xml.py' },
+      params: { buggyRuns: 5, minPassingTests: 4 },
+    }),
+    'org.example.shelf.ShelfTest.findsByAuthorIgnoringCase()',
+  );
 });

@@ -11,13 +11,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, expectFailsOnly } from '../helpers/check-report.js';
-import { coinFlipChecks, edits, expectDeterminismCatches, expectMostlyRefused, LanguageFixture, parserFile, summary } from '../helpers/language-artifacts.js';
+import { describeCoinFlip, edits, LanguageFixture, parserFile, summary } from '../helpers/language-artifacts.js';
 import { makeNodeProject } from '../helpers/node-project.js';
 
 const fixture = new LanguageFixture('bugbench-test/checks-node:latest', () => makeNodeProject());
 const NPM_TEST = 'npm test 2>&1';
 const TEST_FILES = ['test/slug.test.js', 'test/wrap.test.js', 'test/case.test.js'];
-const COIN_FLIP_CHECKS = coinFlipChecks(0);
 
 /** Removes the it() line of `title` from a test file. */
 const dropIt = (title: string) => (text: string) => {
@@ -96,27 +95,18 @@ if __name__ == "__main__":
     expect(check(report, 'test-files').reason).toBe("bug_inject.diff touches test infrastructure: package.json (package.json's test script)");
   }, 300_000);
 
-  describe('a bug that fails a test on a coin flip', () => {
-    let dir = '';
-    beforeAll(async () => {
-      dir = await fixture.write({
-        name: 'node-coin-flip',
-        // A coin at each call; only 'trims dashes at the ends' slugs a text that ends in a dash, so it alone fails, in about half the runs.
-        bug: { 'src/slug.js': edits([".replace(/^-+|-+$/g, '')", ".replace(Math.random() < 0.5 ? /^-+|-+$/g : /^-+/g, '')"]) },
-        weaken: { 'test/slug.test.js': dropIt('trims dashes at the ends') },
-        testFiles: ['test/slug.test.js'],
-        script: 'node --test test/slug.test.js 2>&1',
-        parser: { file: 'node_tap_parser.py' },
-        params: { buggyRuns: 5, minPassingTests: 4 },
-      });
-    });
-
-    it('is refused by determinism, naming the test, in a check with twelve buggy runs', async () => {
-      await expectDeterminismCatches(dir, 'slugify > trims dashes at the ends');
-    }, 300_000);
-
-    it.runIf(COIN_FLIP_CHECKS > 0)(`is refused in at least 80% of ${COIN_FLIP_CHECKS} checks at five buggy runs`, async () => {
-      await expectMostlyRefused('node', dir, COIN_FLIP_CHECKS);
-    }, 1_800_000);
-  });
+  describeCoinFlip(
+    'node',
+    () => fixture.write({
+      name: 'node-coin-flip',
+      // A coin at each call; only 'trims dashes at the ends' slugs a text that ends in a dash, so it alone fails, in about half the runs.
+      bug: { 'src/slug.js': edits([".replace(/^-+|-+$/g, '')", ".replace(Math.random() < 0.5 ? /^-+|-+$/g : /^-+/g, '')"]) },
+      weaken: { 'test/slug.test.js': dropIt('trims dashes at the ends') },
+      testFiles: ['test/slug.test.js'],
+      script: 'node --test test/slug.test.js 2>&1',
+      parser: { file: 'node_tap_parser.py' },
+      params: { buggyRuns: 5, minPassingTests: 4 },
+    }),
+    'slugify > trims dashes at the ends',
+  );
 });

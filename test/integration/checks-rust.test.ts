@@ -11,13 +11,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, expectFailsOnly } from '../helpers/check-report.js';
-import { coinFlipChecks, dropBlock, edits, expectDeterminismCatches, expectMostlyRefused, LanguageFixture, PARSERS, summary } from '../helpers/language-artifacts.js';
+import { describeCoinFlip, dropBlock, edits, LanguageFixture, PARSERS, summary } from '../helpers/language-artifacts.js';
 import { makeRustProject } from '../helpers/rust-project.js';
 
 const fixture = new LanguageFixture('bugbench-test/checks-rust:latest', () => makeRustProject());
 // --no-fail-fast: without it cargo stops at the first test binary that fails, and the tests of the others vanish from the log.
 const CARGO_TEST = 'cargo test --no-fail-fast 2>&1';
-const COIN_FLIP_CHECKS = coinFlipChecks(0);
 
 beforeAll(async () => {
   const built = await fixture.build();
@@ -85,32 +84,23 @@ if __name__ == "__main__":
     expect(check(report, 'test-files').reason).toBe('bug_inject.diff touches test infrastructure: src/lib.rs (#[cfg(test)] mod tests)');
   }, 300_000);
 
-  describe('a bug that fails a test on a coin flip', () => {
-    let dir = '';
-    beforeAll(async () => {
-      dir = await fixture.write({
-        name: 'rust-coin-flip',
-        // A hasher with fresh random keys picks min or max: max_of_negative_samples fails in about half the runs.
-        bug: {
-          'src/lib.rs': edits([
-            '        self.values().into_iter().reduce(f64::max)\n',
-            '        use std::hash::{BuildHasher, Hasher};\n        let coin = std::collections::hash_map::RandomState::new().build_hasher().finish() % 2 == 0;\n        let pick: fn(f64, f64) -> f64 = if coin { f64::min } else { f64::max };\n        self.values().into_iter().reduce(pick)\n',
-          ]),
-        },
-        weaken: { 'tests/api.rs': dropBlock('#[test]\nfn max_of_negative_samples()') },
-        // Only the integration tests, to keep each of the runs short.
-        script: 'cargo test --test api 2>&1',
-        parser: { file: 'cargo_test.py' },
-        params: { buggyRuns: 5, minPassingTests: 2 },
-      });
-    });
-
-    it('is refused by determinism, naming the test, in a check with twelve buggy runs', async () => {
-      await expectDeterminismCatches(dir, 'api/tests/api.rs::max_of_negative_samples');
-    }, 300_000);
-
-    it.runIf(COIN_FLIP_CHECKS > 0)(`is refused in at least 80% of ${COIN_FLIP_CHECKS} checks at five buggy runs`, async () => {
-      await expectMostlyRefused('rust', dir, COIN_FLIP_CHECKS);
-    }, 1_800_000);
-  });
+  describeCoinFlip(
+    'rust',
+    () => fixture.write({
+      name: 'rust-coin-flip',
+      // A hasher with fresh random keys picks min or max: max_of_negative_samples fails in about half the runs.
+      bug: {
+        'src/lib.rs': edits([
+          '        self.values().into_iter().reduce(f64::max)\n',
+          '        use std::hash::{BuildHasher, Hasher};\n        let coin = std::collections::hash_map::RandomState::new().build_hasher().finish() % 2 == 0;\n        let pick: fn(f64, f64) -> f64 = if coin { f64::min } else { f64::max };\n        self.values().into_iter().reduce(pick)\n',
+        ]),
+      },
+      weaken: { 'tests/api.rs': dropBlock('#[test]\nfn max_of_negative_samples()') },
+      // Only the integration tests, to keep each of the runs short.
+      script: 'cargo test --test api 2>&1',
+      parser: { file: 'cargo_test.py' },
+      params: { buggyRuns: 5, minPassingTests: 2 },
+    }),
+    'api/tests/api.rs::max_of_negative_samples',
+  );
 });
