@@ -87,6 +87,8 @@ async function startPodmanService(socket: string, env: NodeJS.ProcessEnv): Promi
   const home = env.HOME || homeOf(uid);
   const runtime = env.XDG_RUNTIME_DIR || (uid === 0 ? undefined : dirname(dirname(podmanUserSocket(uid, env))));
   const child: ChildProcess = spawn('podman', ['system', 'service', '--time=120', host], {
+    // Its conmons inherit the working folder: / outlives the task's own.
+    cwd: '/',
     stdio: ['ignore', log, log],
     env: { ...env, ...(home ? { HOME: home } : {}), ...(runtime ? { XDG_RUNTIME_DIR: runtime } : {}) },
   });

@@ -11,7 +11,7 @@
  * has to be copied to it.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
@@ -76,5 +76,16 @@ describe.skipIf(!asRoot)('scripts/podman-up', () => {
     const third = await up();
     expect(third.exitCode, third.stderr).toBe(0);
     expect(third.stderr).toMatch(/already up/);
+  }, 120_000);
+
+  it('starts the service out of the caller\'s folder, so containers still start once that folder is gone', async () => {
+    await execa(script('podman-down'), ['--user', USER], { env });
+    // A CI run starts it from its checkout, which is deleted before the next run reuses the service.
+    const caller = mkdtempSync(join(tmpdir(), 'bugbench-podman-caller-'));
+    const started = await execa(script('podman-up'), ['--user', USER], { env, cwd: caller, reject: false });
+    expect(started.exitCode, started.stderr).toBe(0);
+    rmSync(caller, { recursive: true });
+    const ran = await podmanAsUser(['--url', started.stdout.trim(), 'run', '--rm', '--network', 'none', '--rootfs', sleepRoot(), '/bin/sleep', '0']);
+    expect(ran.exitCode, ran.stderr).toBe(0);
   }, 120_000);
 });
