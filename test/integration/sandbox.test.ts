@@ -74,7 +74,51 @@ describe('files', () => {
   it('says which file is missing', async () => {
     await expect(sandbox.readFile('/no/such/file')).rejects.toThrow(/no file \/no\/such\/file/);
   });
+
+  it('reads a file with its mode in one exec, and says what is missing or refused', async () => {
+    const archiveCalls = countArchiveCalls(sandbox);
+    await sandbox.writeFiles([
+      { path: '/tmp/read/run.sh', content: '#!/bin/sh\necho hi\n', mode: 0o755 },
+      { path: "/tmp/read/quote's.txt", content: 'x' },
+      { path: '/tmp/read/empty', content: '' },
+    ]);
+    await sandbox.run('ln -s /tmp/read/run.sh /repo/run_link.sh && head -c 2048 /dev/urandom > /tmp/read/random.bin');
+    expect(await sandbox.readFileEntry('/tmp/read/run.sh')).toEqual({ content: Buffer.from('#!/bin/sh\necho hi\n'), mode: 0o755 });
+    expect(await sandbox.readText("/tmp/read/quote's.txt")).toBe('x');
+    expect(await sandbox.readFile('/tmp/read/empty')).toEqual(Buffer.alloc(0));
+    const random = (await sandbox.exec('od -An -tx1 -v /tmp/read/random.bin | tr -d " \\n"')).stdout;
+    expect((await sandbox.readFile('/tmp/read/random.bin')).toString('hex')).toBe(random);
+    await expect(sandbox.readFile('/tmp/read/random.bin', { maxBytes: 100 })).rejects.toThrow(/over the 100 bytes limit/);
+    await expect(sandbox.readFile('run_link.sh')).rejects.toThrow(/is a link to \/tmp\/read\/run.sh, outside \/repo/);
+    expect(archiveCalls()).toEqual({ put: 1, get: 0 });
+    await sandbox.reset();
+  });
+
+  it('reads through the engine in an image without head and base64', async () => {
+    const bare = await sandboxWithRepo('test-sandbox-no-tools');
+    try {
+      await bare.writeFiles([{ path: 'tools/run.sh', content: 'echo ok\n', mode: 0o700 }]);
+      await bare.run('rm -f "$(command -v base64)"');
+      const archiveCalls = countArchiveCalls(bare);
+      expect(await bare.readFileEntry('tools/run.sh')).toEqual({ content: Buffer.from('echo ok\n'), mode: 0o700 });
+      await expect(bare.readFile('/dev/zero')).rejects.toThrow(/where the kernel makes files up/);
+      expect(archiveCalls()).toEqual({ put: 0, get: 1 });
+    } finally {
+      await bare.remove();
+    }
+  });
 });
+
+/** Counts the sandbox's calls to the engine's archive endpoints from now on. */
+function countArchiveCalls(target: Sandbox): () => { put: number; get: number } {
+  const counts = { put: 0, get: 0 };
+  const container = target.container as unknown as { putArchive: (...a: unknown[]) => unknown; getArchive: (...a: unknown[]) => unknown };
+  const put = container.putArchive.bind(container);
+  const get = container.getArchive.bind(container);
+  container.putArchive = (...args) => (counts.put++, put(...args));
+  container.getArchive = (...args) => (counts.get++, get(...args));
+  return () => ({ ...counts });
+}
 
 describe('git', () => {
   const bug = [

@@ -8,11 +8,15 @@ const MiB = 1024 * 1024;
 const file = (path: string, size = 10, real = path) => ({ path, real, kind: 'file' as const, size });
 
 describe('looking at a path before reading it', () => {
-  it('reads what the container says of a path', () => {
-    expect(parseInspection('/tmp/a', 'regular file|12\n/tmp/a\n')).toEqual(file('/tmp/a', 12));
-    expect(parseInspection('/tmp/e', 'regular empty file|0\n/tmp/e\n')).toMatchObject({ kind: 'file', size: 0 });
-    expect(parseInspection('/tmp', 'directory|4096\n/tmp\n')).toMatchObject({ kind: 'directory' });
-    expect(parseInspection('/repo/z', 'character special file|0\n/dev/zero\n')).toMatchObject({ kind: 'character device', real: '/dev/zero' });
+  it('reads what the container says of a path, and what it sent of the file', () => {
+    expect(parseInspection('/tmp/a', 'regular file|12|644\n-\n/tmp/a\n')).toEqual({ ...file('/tmp/a', 12), mode: 0o644, content: { sent: false } });
+    expect(parseInspection('/tmp/e', 'regular empty file|0|755\n=\n/tmp/e\n')).toMatchObject({ kind: 'file', size: 0, mode: 0o755, content: { sent: true, base64: '' } });
+    expect(parseInspection('/tmp/b', 'regular file|3|600\n=YWJj\n/tmp/b\n')).toMatchObject({ mode: 0o600, content: { sent: true, base64: 'YWJj' } });
+    expect(parseInspection('/tmp/c', 'regular file|3|644\n!\n/tmp/c\n')).toMatchObject({ content: { sent: 'no tools' } });
+    expect(parseInspection('/tmp', 'directory|4096|1777\n-\n/tmp\n')).toMatchObject({ kind: 'directory' });
+    expect(parseInspection('/repo/z', 'character special file|0|666\n-\n/dev/zero\n')).toMatchObject({ kind: 'character device', real: '/dev/zero' });
+    // A real path with a line break in it is the rest of the output.
+    expect(parseInspection('/tmp/l', 'regular file|1|644\n-\n/tmp/a\nb\n')).toMatchObject({ real: '/tmp/a\nb' });
     expect(parseInspection('/nope', 'missing\n')).toBeUndefined();
   });
 
