@@ -3,8 +3,9 @@
  * an offline-injected one and the higher-order bugs of partial repairs, all
  * accepted and exported; then, for every task, Harbor's trial order with the
  * real engine (test/helpers/harbor-trial.ts): the oracle's solve.sh gets
- * reward 1, the untouched starting state 0, and so does every cheat — one
- * that would fool a verifier that only runs the tests, which is checked first.
+ * reward 1, the untouched starting state 0, and so does every cheat (tried on
+ * an order-1 and an order-2 task) — one that would fool a verifier that only
+ * runs the tests, which is checked first.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -165,7 +166,9 @@ describe('the Harbor export', () => {
     }
   }, 300_000);
 
-  it('gives reward 1 to the oracle and 0 to the untouched starting state and to every cheat, for every task', async () => {
+  it('gives reward 1 to the oracle and 0 to the untouched starting state for every task, and 0 to every cheat on an order-1 and an order-2 task', async () => {
+    // The cheats are the same on every task of one repository; an order-2 task adds the parent's failed patch.
+    const cheated = new Set([accepted.find((b) => b.order === 1)!.id, accepted.find((b) => b.order === 2)!.id]);
     for (const { id } of accepted) {
       const tag = await built(id);
       const oracle = await runTrial(join(out, id), tag, 'oracle');
@@ -173,7 +176,7 @@ describe('the Harbor export', () => {
       const untouched = await runTrial(join(out, id), tag, 'nothing');
       expect(untouched.reward, id).toBe(0);
       expect(untouched.results.failing).toEqual(expect.arrayContaining(specOf(id).fail_to_pass));
-      for (const [name, cheat] of Object.entries(CHEATS)) {
+      for (const [name, cheat] of cheated.has(id) ? Object.entries(CHEATS) : []) {
         const trial = await runTrial(join(out, id), tag, cheat(id));
         expect(trial.reward, `${id}: a cheat that ${name} (${trial.results.reason})`).toBe(0);
         expect(trial.results.failing.length, `${id}: ${name}`).toBeGreaterThan(0);

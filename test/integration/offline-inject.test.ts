@@ -13,11 +13,10 @@ const inject = (image: string, strategy: InjectStrategy, n: number, seed = 21) =
   runInjection({ image, strategy, policy: 'offline', n, concurrency: 2, seed, params: INJECTION_TEST_PARAMS, maxSteps: 100 }, { store: openStore() });
 
 describe('the offline injector', () => {
+  // On slotsmith, removal and history are both drawn by the removal+history test below.
   it.each([
     ['bugbench/repo-knotcfg:latest', 'removal'],
     ['bugbench/repo-knotcfg:latest', 'history'],
-    ['bugbench/repo-slotsmith:latest', 'removal'],
-    ['bugbench/repo-slotsmith:latest', 'history'],
   ] as const)('makes valid bugs in at least half of its rollouts on %s with %s', async (image, strategy) => {
     // Two rollouts, one for each slot: the bench measures yield (bench:offline); here each pair must hold a valid bug.
     const result = await inject(image, strategy, 2);
@@ -93,6 +92,8 @@ describe('removal+history', () => {
     const models = result.rollouts.map((r) => readFileSync(r.trajectory, 'utf8').match(/"model":"offline\/(removal|history)"/)?.[1]);
     expect(new Set(models)).toEqual(new Set(['removal', 'history']));
     expect(result.bugs.filter((b) => b.valid).length).toBeGreaterThanOrEqual(4);
+    // Each prompt made a valid bug on slotsmith.
+    expect(new Set(result.bugs.filter((b) => b.valid).map((b) => prompts[result.bugs.indexOf(b)]))).toEqual(new Set(['removal', 'history']));
   }, 300_000);
 });
 
