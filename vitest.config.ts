@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/sequencer.js';
 
 // BUGBENCH_TEST_HOME lets two checkouts run their suites at once without sharing a workspace.
 const home = process.env.BUGBENCH_TEST_HOME ?? '/tmp/bugbench-test-home';
@@ -22,6 +23,8 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // Integration tests share one Docker engine on two cores: a couple of files at a time.
     maxWorkers: 2,
+    // The longest files first, so neither worker is left alone with one at the end.
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
