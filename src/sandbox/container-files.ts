@@ -63,8 +63,12 @@ const KINDS: Record<string, PathKind> = {
   socket: 'socket',
 };
 
-/** What a path script said of the file's content: not sent, sent (as base64), or not sendable by this image. */
-export type SentContent = { sent: false } | { sent: true; base64: string } | { sent: 'no tools' };
+/**
+ * What a path script did with the file: nothing (it may not be read), sent it
+ * (as base64), or could not (the image lacks head or base64, or the
+ * container's user may not read it): then the engine is asked for it.
+ */
+export type SentContent = { sent: false } | { sent: true; base64: string } | { sent: 'unable' };
 
 /** Reads pathScript's output; undefined when the path does not exist. */
 export function parseInspection(path: string, stdout: string): (PathInfo & { mode: number; content: SentContent }) | undefined {
@@ -72,7 +76,7 @@ export function parseInspection(path: string, stdout: string): (PathInfo & { mod
   if (!first || first === 'missing') return undefined;
   const [kind = '', size = '', modeText = ''] = first.split('|');
   const mode = parseInt(modeText, 8);
-  const content: SentContent = second.startsWith('=') ? { sent: true, base64: second.slice(1) } : second === '!' ? { sent: 'no tools' } : { sent: false };
+  const content: SentContent = second.startsWith('=') ? { sent: true, base64: second.slice(1) } : second === '!' ? { sent: 'unable' } : { sent: false };
   return {
     path,
     real: rest.join('\n') || path,
@@ -164,8 +168,8 @@ async function runPathScript(source: FileSource, path: string, read?: { tree: st
   }
   const info = parseInspection(path, result.stdout);
   if (!info) throw new NotFoundError(`no file ${path} in the container`);
-  // What could not be read here (a file the container's user may not read) is read through the engine.
-  if (failedRead) info.content = { sent: 'no tools' };
+  // What the container's user could not read is asked of the engine.
+  if (failedRead) info.content = { sent: 'unable' };
   return info;
 }
 

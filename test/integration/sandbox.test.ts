@@ -94,15 +94,19 @@ describe('files', () => {
     await sandbox.reset();
   });
 
-  it('reads through the engine in an image without head and base64', async () => {
+  it('reads through the engine where the container cannot: a failed read, an image without base64', async () => {
     const bare = await sandboxWithRepo('test-sandbox-no-tools');
     try {
       await bare.writeFiles([{ path: 'tools/run.sh', content: 'echo ok\n', mode: 0o700 }]);
-      await bare.run('rm -f "$(command -v base64)"');
       const archiveCalls = countArchiveCalls(bare);
+      // A head that sends part of the file and fails, as a read the container's user may not make would.
+      await bare.run(`printf '#!/bin/sh\\nprintf partial\\nexit 1\\n' > /usr/local/bin/head && chmod +x /usr/local/bin/head`);
+      expect(await bare.readFileEntry('tools/run.sh')).toEqual({ content: Buffer.from('echo ok\n'), mode: 0o700 });
+      expect(archiveCalls()).toEqual({ put: 0, get: 1 });
+      await bare.run('rm /usr/local/bin/head "$(command -v base64)"');
       expect(await bare.readFileEntry('tools/run.sh')).toEqual({ content: Buffer.from('echo ok\n'), mode: 0o700 });
       await expect(bare.readFile('/dev/zero')).rejects.toThrow(/where the kernel makes files up/);
-      expect(archiveCalls()).toEqual({ put: 0, get: 1 });
+      expect(archiveCalls()).toEqual({ put: 0, get: 2 });
     } finally {
       await bare.remove();
     }

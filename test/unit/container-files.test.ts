@@ -12,7 +12,7 @@ describe('looking at a path before reading it', () => {
     expect(parseInspection('/tmp/a', 'regular file|12|644\n-\n/tmp/a\n')).toEqual({ ...file('/tmp/a', 12), mode: 0o644, content: { sent: false } });
     expect(parseInspection('/tmp/e', 'regular empty file|0|755\n=\n/tmp/e\n')).toMatchObject({ kind: 'file', size: 0, mode: 0o755, content: { sent: true, base64: '' } });
     expect(parseInspection('/tmp/b', 'regular file|3|600\n=YWJj\n/tmp/b\n')).toMatchObject({ mode: 0o600, content: { sent: true, base64: 'YWJj' } });
-    expect(parseInspection('/tmp/c', 'regular file|3|644\n!\n/tmp/c\n')).toMatchObject({ content: { sent: 'no tools' } });
+    expect(parseInspection('/tmp/c', 'regular file|3|644\n!\n/tmp/c\n')).toMatchObject({ content: { sent: 'unable' } });
     expect(parseInspection('/tmp', 'directory|4096|1777\n-\n/tmp\n')).toMatchObject({ kind: 'directory' });
     expect(parseInspection('/repo/z', 'character special file|0|666\n-\n/dev/zero\n')).toMatchObject({ kind: 'character device', real: '/dev/zero' });
     // A real path with a line break in it is the rest of the output.
