@@ -93,7 +93,7 @@ describe('removal+history', () => {
     expect(new Set(models)).toEqual(new Set(['removal', 'history']));
     expect(result.bugs.filter((b) => b.valid).length).toBeGreaterThanOrEqual(4);
     // Each prompt made a valid bug on slotsmith.
-    expect(new Set(result.bugs.filter((b) => b.valid).map((b) => prompts[result.bugs.indexOf(b)]))).toEqual(new Set(['removal', 'history']));
+    expect(new Set(result.bugs.flatMap((b, i) => (b.valid ? [prompts[i]] : [])))).toEqual(new Set(['removal', 'history']));
   }, 300_000);
 });
 
