@@ -26,7 +26,7 @@ import { buildState } from '../src/bugs/repo-state.js';
 import { planRuns, runsOfPlan } from '../src/bugs/run-plan.js';
 import { ARTIFACT_MOUNT, installArtifact } from '../src/bugs/test-run.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
-import { Sandbox } from '../src/sandbox/sandbox.js';
+import { openSandbox } from '../src/sandbox/engine-table.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const FIXTURES: Record<string, string> = { python: 'valid-two-files', go: 'go-valid-two-files' };
@@ -61,7 +61,7 @@ async function timeCli(args: string[]): Promise<number> {
 async function rawRuntimes(): Promise<number[]> {
   const artifact = loadArtifact(ARTIFACT);
   const base = artifact.meta!.baseCommit!;
-  const sandbox = await Sandbox.create({ image: artifact.meta!.image.tag, runId: 'bench-checks-raw' });
+  const sandbox = await openSandbox({ image: artifact.meta!.image.tag, runId: 'bench-checks-raw' });
   try {
     await installArtifact(sandbox, artifact);
     // The same runs, in the same states, as the check makes (run-plan.ts).

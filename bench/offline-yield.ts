@@ -9,7 +9,7 @@
 import { DEFAULT_CHECK_PARAMS } from '../src/bugs/meta.js';
 import { runInjection } from '../src/pipeline/inject.js';
 import { openStore } from '../src/store/store.js';
-import { listSamples, sampleImageTag } from '../src/sandbox/samples.js';
+import { listSamples, sampleImageTag } from '../src/sandbox/docker-api/samples.js';
 
 const N = Number(process.env.BENCH_N ?? 6);
 const SEED = Number(process.env.BENCH_SEED ?? 11);

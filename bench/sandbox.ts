@@ -5,8 +5,9 @@
  * Medians of several rounds; the last line printed is the JSON summary.
  */
 import { execa } from 'execa';
-import { BASE_IMAGE } from '../src/sandbox/base-image.js';
+import { BASE_IMAGE } from '../src/sandbox/docker-api/base-image.js';
 import { Sandbox } from '../src/sandbox/sandbox.js';
+import { openSandbox } from '../src/sandbox/engine-table.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const EXECS = Number(process.env.BENCH_EXECS ?? 30);
@@ -30,14 +31,14 @@ async function main(): Promise<void> {
     let sandbox: Sandbox | undefined;
     ours.push(
       await time(async () => {
-        sandbox = await Sandbox.create({ image: BASE_IMAGE, runId: 'bench-sandbox' });
+        sandbox = await openSandbox({ image: BASE_IMAGE, runId: 'bench-sandbox' });
         await sandbox.exec('true');
       }),
     );
     await sandbox?.remove();
   }
 
-  const sandbox = await Sandbox.create({ image: BASE_IMAGE, runId: 'bench-sandbox' });
+  const sandbox = await openSandbox({ image: BASE_IMAGE, runId: 'bench-sandbox' });
   const ourExec: number[] = [];
   const cliExec: number[] = [];
   try {

@@ -22,9 +22,9 @@ import { execa } from 'execa';
 import { DEFAULT_CHECK_PARAMS } from '../src/bugs/meta.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { runInjection } from '../src/pipeline/inject.js';
-import { dockerClient } from '../src/sandbox/docker.js';
+import { dockerClient } from '../src/sandbox/docker-api/client.js';
 import { openEngine } from '../src/sandbox/engines.js';
-import { ensureImageOnEngines } from '../src/sandbox/image-copy.js';
+import { ensureImageOnEngines } from '../src/sandbox/docker-api/image-copy.js';
 import { reapOrphansEverywhere } from '../src/sandbox/orphans.js';
 import { Store } from '../src/store/store.js';
 
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     await reapOrphansEverywhere();
     const copyStarted = performance.now();
     const engines = await Promise.all([openEngine({ name: 'e1', host: FIRST }), openEngine({ name: 'e2', host: second })]);
-    const copiedTo = await ensureImageOnEngines(IMAGE, engines);
+    const copiedTo = await ensureImageOnEngines(IMAGE, engines.map((e) => ({ name: e.name, engine: e.port })));
     const copyMs = Math.round(performance.now() - copyStarted);
     process.stderr.write(copiedTo.length > 0 ? `copied ${IMAGE} to the second engine in ${(copyMs / 1000).toFixed(1)} s\n` : `${IMAGE} is already on both engines\n`);
 

@@ -14,7 +14,7 @@ import { readTrajectory } from '../src/agent/trajectory.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { importArtifact } from '../src/pipeline/import.js';
 import { DEFAULT_SOLVE, solveBug } from '../src/pipeline/solve.js';
-import { reapOrphans } from '../src/sandbox/orphans.js';
+import { defaultContainerEngine } from '../src/sandbox/engine-table.js';
 import { Store } from '../src/store/store.js';
 
 const ATTEMPTS = 8;
@@ -29,7 +29,7 @@ function agentTestMs(trajectory: string): number {
 const AT_ONCE = 2;
 
 async function main(): Promise<void> {
-  await reapOrphans();
+  await defaultContainerEngine().reapOrphans();
   const root = mkdtempSync(join(tmpdir(), 'bugbench-bench-solve-'));
   try {
     const store = Store.open({ root });

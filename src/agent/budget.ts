@@ -9,7 +9,7 @@
  */
 import { BugbenchError } from '../errors.js';
 import type { Usage } from './events.js';
-import type { Model, ModelRequest } from './model.js';
+import type { Model, ModelRequest, TurnGate } from './model.js';
 import { requestTokens, tokenCounter, type TokenCounter } from './tokens.js';
 
 export class Budget {
@@ -77,7 +77,7 @@ export function affordableTokens(wanted: number, inputTokens: number, rates: Rat
  * ended without an answer after the server began it; the caller calls
  * `settle` with the turn's cost, or `release` when it failed.
  */
-export class SpendGate {
+export class SpendGate implements TurnGate {
   private held = 0;
 
   constructor(

@@ -1,5 +1,4 @@
 /** What the agent loop needs of a policy: one turn of the conversation at a time. */
-import type { SpendGate } from './budget.js';
 import type { Usage } from './events.js';
 import type { ContentBlock, Message, ToolDefinition } from './messages.js';
 
@@ -12,7 +11,17 @@ export interface ModelRequest {
    * max_tokens of each request it sends (retries included) and tells it of a
    * request that broke off. Absent: nothing limits the turn.
    */
-  gate?: SpendGate;
+  gate?: TurnGate;
+}
+
+/** What a model asks of a turn's spending limits (budget.ts's SpendGate is the one there is). */
+export interface TurnGate {
+  /** The request's input, counted with the margin. */
+  readonly inputTokens: number;
+  /** The max_tokens of the next request (at most `wanted`); throws BudgetExhaustedError when it does not fit. */
+  admit(wanted: number): number;
+  /** A request the server began and then lost: its input and the output that arrived are spent. */
+  broke(received: string): void;
 }
 
 export interface ModelTurn {

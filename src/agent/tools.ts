@@ -7,7 +7,7 @@ import { MAX_FILE_BYTES } from '../bugs/artifact.js';
 import { errorMessage, ReadRefusedError } from '../errors.js';
 import { CappedOutput } from '../sandbox/capped-output.js';
 import { formatBytes, placeRefusal, readRefusal } from '../sandbox/container-files.js';
-import { isEngineFailure } from '../sandbox/docker.js';
+import { isEngineFailure } from '../sandbox/engine-errors.js';
 import { absolutePath, REPO_DIR, shellQuote, type Sandbox } from '../sandbox/sandbox.js';
 import type { ToolDefinition } from './messages.js';
 

@@ -10,9 +10,9 @@
  * parallel while the checks read the results in order.
  */
 import { randomUUID } from 'node:crypto';
-import type Docker from 'dockerode';
+import type { ContainerEngine } from '../sandbox/port.js';
 import type { ExecOptions } from '../sandbox/sandbox.js';
-import { dockerClient, engineCall } from '../sandbox/docker.js';
+import { defaultContainerEngine, openSandbox } from '../sandbox/engine-table.js';
 import { LABEL_RUN, ownerLabels } from '../sandbox/owner.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import { SCRIPT_LOCK, SHARED_DIR } from './container-paths.js';
@@ -50,7 +50,7 @@ export interface CheckSetup {
   freshContainerPerRun?: boolean;
   runId?: string;
   /** The engine the containers go on (default: the default engine). */
-  docker?: Docker;
+  engine?: ContainerEngine;
   onEvent?: (event: CheckEvent) => void;
 }
 
@@ -91,9 +91,7 @@ export class CheckContext {
   /** The volume holding the script lock, made once when the lanes take turns. */
   private volume(): Promise<string | undefined> {
     if (this.laneCount < 2 || this.setup.parallelTests || this.setup.freshContainerPerRun) return Promise.resolve(undefined);
-    this.sharedVolume ??= engineCall('volume', () =>
-      (this.setup.docker ?? dockerClient()).createVolume({ Name: `bugbench-${this.runId}`, Labels: { [LABEL_RUN]: this.runId, ...ownerLabels() } }),
-    ).then((volume) => volume.name);
+    this.sharedVolume ??= (this.setup.engine ?? defaultContainerEngine()).createVolume(`bugbench-${this.runId}`, { [LABEL_RUN]: this.runId, ...ownerLabels() });
     return this.sharedVolume;
   }
 
@@ -103,10 +101,10 @@ export class CheckContext {
 
   private async createSandbox(): Promise<Sandbox> {
     const volume = await this.volume();
-    const sandbox = await Sandbox.create({
+    const sandbox = await openSandbox({
       image: this.setup.image,
       runId: this.runId,
-      docker: this.setup.docker,
+      engine: this.setup.engine,
       volumes: volume ? { [volume]: SHARED_DIR } : undefined,
     });
     try {
@@ -320,6 +318,6 @@ export class CheckContext {
   async close(): Promise<void> {
     await Promise.all(this.lanes.map((s) => s.then((sandbox) => sandbox.remove()).catch(() => undefined)));
     const volume = await this.sharedVolume?.catch(() => undefined);
-    if (volume) await (this.setup.docker ?? dockerClient()).getVolume(volume).remove().catch(() => undefined);
+    if (volume) await (this.setup.engine ?? defaultContainerEngine()).removeVolume(volume).catch(() => undefined);
   }
 }

@@ -7,7 +7,7 @@
  * container) gets no verdict: the session stops there with an EngineError.
  */
 import { errorMessage, type EngineError } from '../errors.js';
-import { asEngineError, isEngineFailure } from '../sandbox/docker.js';
+import { asEngineError, isEngineFailure } from '../sandbox/engine-errors.js';
 import { CheckContext, type CheckSetup } from './check-context.js';
 import { CHECK_NAMES, type CheckName, type CheckOutcome, type CheckReport, type CheckResult } from './check-types.js';
 import { bugValidityCheck, testWeakeningCheck } from './checks/bug-runs.js';

@@ -4,7 +4,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import type Docker from 'dockerode';
+import type { ContainerEngine } from '../sandbox/port.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { workspacePath } from '../paths.js';
 import { inspectRepoImage } from '../sandbox/repo-images.js';
@@ -40,12 +40,12 @@ export interface ResolveOptions {
   purpose: string;
 }
 
-export async function resolveBug(docker: Docker, ref: string, options: ResolveOptions): Promise<ResolvedBug> {
+export async function resolveBug(engine: ContainerEngine, ref: string, options: ResolveOptions): Promise<ResolvedBug> {
   const { dir, id } = findArtifactDir(ref);
   const artifact = loadArtifact(dir);
   const image = options.image ?? artifact.meta?.image.tag;
   if (!image) throw new UsageError(`${dir} has no meta.json naming its image; pass --image TAG`);
-  const facts = await inspectRepoImage(docker, image);
+  const facts = await inspectRepoImage(engine, image);
   const baseCommit = artifact.meta?.baseCommit ?? facts.commit;
   if (!baseCommit) throw new UsageError(`cannot tell the base commit: neither ${dir}/meta.json nor image ${image} names one`);
   const params = { ...DEFAULT_CHECK_PARAMS, ...artifact.meta?.params, ...options.params };

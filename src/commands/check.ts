@@ -11,7 +11,7 @@ import type { CheckParams } from '../bugs/meta.js';
 import { resolveBug } from '../bugs/resolve.js';
 import { describeWeakening } from '../bugs/weakening.js';
 import { UsageError } from '../errors.js';
-import { dockerClient } from '../sandbox/docker.js';
+import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { checkStoredBug } from '../pipeline/bug-checks.js';
 import { openWorkspace } from '../pipeline/startup.js';
 import { parseFlags, positiveInt, printJson } from './args.js';
@@ -54,8 +54,8 @@ export async function checkCommand(args: string[]): Promise<number> {
   const parallel = positiveInt('parallel', values.parallel, 1);
   const parallelism = parallel ?? 2;
 
-  const docker = dockerClient();
-  const store = await openWorkspace({ docker });
+  const engine = defaultContainerEngine();
+  const store = await openWorkspace({ engine });
   const live = values.json ? undefined : new LiveLine(process.stderr);
   const onEvent = live ? (event: CheckEvent) => showProgress(live, event) : undefined;
   const interrupt = cancelOnInterrupt('the checks');
@@ -67,11 +67,11 @@ export async function checkCommand(args: string[]): Promise<number> {
       if (values.image) throw new UsageError(`check: ${ref} is checked on its own image; --image is for artifact folders`);
       ({ report, logDir } = await checkStoredBug(
         { bugId: ref, params, parallelism, parallelTests: parallel !== undefined, freshContainerPerRun: values['fresh-containers'], all: values.all },
-        { store, docker, signal: interrupt.signal },
+        { store, engine, signal: interrupt.signal },
         (event) => event.type === 'check' && onEvent?.(event.event),
       ));
     } else {
-      const bug = await resolveBug(docker, ref, { image: values.image, params, purpose: 'checks' });
+      const bug = await resolveBug(engine, ref, { image: values.image, params, purpose: 'checks' });
       logDir = bug.logDir;
       report = await checkArtifact({
         artifact: bug.artifact,

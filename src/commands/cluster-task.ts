@@ -10,7 +10,7 @@ import { clusterOf } from '../pipeline/cluster-run.js';
 import { runInjectionShare } from '../pipeline/inject.js';
 import { runSolveShare } from '../pipeline/solve.js';
 import { nodeEngine } from '../sandbox/node-engine.js';
-import { reapOrphans } from '../sandbox/orphans.js';
+import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { RecordNotFoundError, openStore } from '../store/store.js';
 import { parseFlags, positiveInt } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
@@ -31,7 +31,7 @@ export async function clusterTaskCommand(args: string[]): Promise<number> {
   const engine = await nodeEngine();
   process.env.DOCKER_HOST = engine.host;
   // Containers of tasks that died on this node before go first.
-  await reapOrphans();
+  await defaultContainerEngine().reapOrphans();
   const node = hostname();
   process.stdout.write(`engine: ${engine.description}\n`);
   const what = run.kind === 'solve' ? 'attempts' : 'rollouts';

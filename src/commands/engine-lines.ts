@@ -1,6 +1,6 @@
 /** One line per notable event of a run's engines, for the CLI (stderr). */
 import type { RunEngineEvent } from '../pipeline/run-engines.js';
-import { describeImageCopy } from '../sandbox/image-copy.js';
+import { describeImageCopy } from '../sandbox/docker-api/image-copy.js';
 
 /** `verbose` adds where each piece of work was placed. */
 export function engineEventLine(event: RunEngineEvent, verbose: boolean): string | undefined {

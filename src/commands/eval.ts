@@ -3,8 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { evaluatePatch } from '../bugs/evaluate.js';
 import { resolveBug } from '../bugs/resolve.js';
 import { UsageError } from '../errors.js';
-import { dockerClient } from '../sandbox/docker.js';
-import { reapOrphans } from '../sandbox/orphans.js';
+import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { parseFlags, positiveInt, printJson, stderrProgress } from './args.js';
 
 export async function evalCommand(args: string[]): Promise<number> {
@@ -25,8 +24,8 @@ export async function evalCommand(args: string[]): Promise<number> {
   if (!existsSync(values.patch)) throw new UsageError(`eval: no patch file at ${values.patch}`);
   const patch = readFileSync(values.patch, 'utf8');
   const timeout = positiveInt('timeout', values.timeout, 1);
-  await reapOrphans();
-  const bug = await resolveBug(dockerClient(), ref, {
+  await defaultContainerEngine().reapOrphans();
+  const bug = await resolveBug(defaultContainerEngine(), ref, {
     image: values.image,
     params: timeout ? { testTimeoutSec: timeout } : {},
     purpose: 'eval',

@@ -1,7 +1,7 @@
 /** `bugbench images [--json]` and `bugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--setup CMD] [--json]` */
 import { UsageError } from '../errors.js';
-import { dockerClient } from '../sandbox/docker.js';
-import { buildRepoImage } from '../sandbox/repo-image.js';
+import { defaultContainerEngine } from '../sandbox/engine-table.js';
+import { buildRepoImage } from '../sandbox/docker-api/repo-image.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-images.js';
 import { countsByImage, describeCounts } from '../store/queries.js';
 import { openStore } from '../store/store.js';
@@ -11,7 +11,7 @@ import { formatTable } from './table.js';
 export async function imagesCommand(args: string[]): Promise<number> {
   if (args[0] === 'build') return buildCommand(args.slice(1));
   const { values } = parseFlags('images', args, { json: { type: 'boolean', default: false } });
-  const images = await listRepoImages(dockerClient(), countsByImage(openStore().all('bugs')));
+  const images = await listRepoImages(defaultContainerEngine(), countsByImage(openStore().all('bugs')));
   if (values.json) {
     printJson(
       images.map(({ id, tag, repo, commit, created, sizeBytes, bugs, bugCounts, language }) => ({ id, tag, repo, commit, created, sizeBytes, bugs, bugCounts, language: language ?? '' })),
@@ -29,7 +29,7 @@ async function buildCommand(args: string[]): Promise<number> {
   );
   const dir = positionals[0];
   if (!dir) throw new UsageError('images build: give the git repository folder, e.g. `bugbench images build ./myrepo`');
-  const built = await buildRepoImage(dockerClient(), { dir, tag: values.tag, from: values.from, setup: values.setup, progress: stderrProgress });
+  const built = await buildRepoImage(defaultContainerEngine(), { dir, tag: values.tag, from: values.from, setup: values.setup, progress: stderrProgress });
   if (values.json) printJson(built);
   else process.stdout.write(`${built.tag}\n`);
   return 0;

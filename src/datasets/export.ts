@@ -8,7 +8,7 @@
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type Docker from 'dockerode';
+import type { ContainerEngine } from '../sandbox/port.js';
 import { errorMessage } from '../errors.js';
 import type { Progress } from '../progress.js';
 import type { BugRecord, BugStatus } from '../store/records.js';
@@ -42,7 +42,7 @@ export interface ExportOptions {
   /** trajectories: this one rollout only. */
   rollout?: string;
   /** harbor: the Docker engine that has the repo images (default: the configured one). */
-  docker?: Docker;
+  engine?: ContainerEngine;
 }
 
 export interface ExportResult {
@@ -174,7 +174,7 @@ export async function exportDataset(store: Store, options: ExportOptions): Promi
   }
   const written = await writeFolderAtomically(out, async (staging) =>
     options.format === 'harbor'
-      ? writeHarborTasks(store, bugs, staging, { docker: options.docker, progress: options.progress })
+      ? writeHarborTasks(store, bugs, staging, { engine: options.engine, progress: options.progress })
       : writeTrajectories(store, { status, rollout: options.rollout }, staging),
   );
   return { ...result, count: written.count, bugIds: written.bugIds, skipped: [...repeats, ...written.skipped] };

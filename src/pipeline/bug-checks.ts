@@ -58,7 +58,7 @@ export interface StoredCheckSession {
   finish(): Promise<StoredCheck>;
 }
 
-/** Opens the checks of a stored bug for a caller to step (the workbench) or run through; deps.docker is the engine (default: the default engine). */
+/** Opens the checks of a stored bug for a caller to step (the workbench) or run through; deps.engine is the engine (default: the default engine). */
 export function openStoredCheck(settings: StoredCheckSettings, deps: Deps, report: Report = ignore): StoredCheckSession {
   const { store } = deps;
   const { bugId: id, ...options } = settings;
@@ -83,7 +83,7 @@ export function openStoredCheck(settings: StoredCheckSettings, deps: Deps, repor
     freshContainerPerRun: options.freshContainerPerRun,
     all: options.all,
     runId: options.runId,
-    docker: deps.docker,
+    engine: deps.engine,
     signal: deps.signal,
     onEvent: (event) => report({ type: 'check', subject: id, event }),
   });

@@ -117,7 +117,7 @@ function checkTasks(tasks: number): void {
 /** Records an injection run and submits it as an array of `tasks` tasks. */
 export async function submitClusterInjection(settings: InjectSettings, tasks: number, deps: Deps, report: Report = ignore): Promise<{ runId: string; jobId: string }> {
   checkTasks(tasks);
-  if (deps.docker) throw new UsageError('a cluster run uses each node\'s own Docker engine');
+  if (deps.engine) throw new UsageError('a cluster run uses each node\'s own Docker engine');
   const cluster = newCluster(dealShares({ indices: [...Array(settings.n).keys()], recheck: [] }, tasks));
   const { runId } = await createInjectionRun(settings, deps, cluster);
   const jobId = await submitRecordedRun(deps.store, runId, cluster);

@@ -9,15 +9,16 @@
 import { availablePolicies, type PolicyName } from '../agent/policies.js';
 import { errorMessage } from '../errors.js';
 import type { Progress } from '../progress.js';
-import { BASE_IMAGE, ensureBaseImage } from '../sandbox/base-image.js';
-import { dockerClient, engineHosts, engineInfo, imageExists } from '../sandbox/docker.js';
+import { BASE_IMAGE, ensureBaseImage } from '../sandbox/docker-api/base-image.js';
+import { defaultContainerEngine, engineAt } from '../sandbox/engine-table.js';
+import { engineHosts } from '../sandbox/engine-config.js';
 import { ensureEngine } from '../sandbox/engine.js';
-import { diagnoseEngine, type EngineDiagnosis } from '../sandbox/engine-diagnosis.js';
+import { diagnoseEngine, type EngineDiagnosis } from '../sandbox/docker-api/engine-diagnosis.js';
 import { engineSpecs, engineStatuses, openEngine, type EngineStatus } from '../sandbox/engines.js';
 import { reapOrphansEverywhere } from '../sandbox/orphans.js';
 import { LANGUAGES, type BaseRecipe, type Language } from '../sandbox/languages.js';
-import { ensureSampleImages, listSamples, sampleImageStatus, type Sample } from '../sandbox/samples.js';
-import { ensureLanguageBase, toolchainBaseStatus, type BaseState } from '../sandbox/toolchain-base.js';
+import { ensureSampleImages, listSamples, sampleImageStatus, type Sample } from '../sandbox/docker-api/samples.js';
+import { ensureLanguageBase, toolchainBaseStatus, type BaseState } from '../sandbox/docker-api/toolchain-base.js';
 import { clusterHealth, type ClusterHealth } from '../training/queue.js';
 import { loadTrainingSettings } from '../training/settings.js';
 import { jobContainerEngine } from '../cluster/slurm/job-user.js';
@@ -106,23 +107,23 @@ export async function diagnose(): Promise<DoctorReport> {
     return report;
   };
   try {
-    const info = await engineInfo(host);
+    const info = await engineAt(host).info();
     report.engine = { ok: true, version: info.version, host };
   } catch (error) {
     report.engine.detail = errorMessage(error);
     return finish();
   }
-  const docker = dockerClient(host);
-  report.baseImage.ok = await imageExists(docker, BASE_IMAGE);
+  const engine = engineAt(host);
+  report.baseImage.ok = (await engine.inspectImage(BASE_IMAGE)) !== undefined;
   report.sampleImages = await Promise.all(
     samples.map(async (s) => {
-      const status = await sampleImageStatus(docker, s);
+      const status = await sampleImageStatus(engine, s);
       return { tag: status.tag, ok: status.ok };
     }),
   );
   report.toolchainBases = await Promise.all(
     TOOLCHAINS.map(async (l) => {
-      const { state } = await toolchainBaseStatus(docker, l);
+      const { state } = await toolchainBaseStatus(engine, l);
       return { language: l.id, tag: l.base.tag, ok: state === 'ready', state, holds: l.base.holds, neededBy: neededBy(l, samples) };
     }),
   );
@@ -134,14 +135,14 @@ export async function diagnose(): Promise<DoctorReport> {
 /** Makes everything that is missing, then reports. Idempotent and fast when all is there. */
 export async function fix(progress: Progress): Promise<DoctorReport> {
   await ensureEngine(progress);
-  const docker = dockerClient();
+  const engine = defaultContainerEngine();
   const reaped = await reapOrphansEverywhere();
   if (reaped.removed.length > 0) progress(`removed ${reaped.removed.length} container(s) left by dead bugbench processes`);
-  await ensureBaseImage(docker, progress);
+  await ensureBaseImage(engine, progress);
   const samples = listSamples();
   for (const language of TOOLCHAINS) {
-    if (neededBy(language, samples).length > 0) await ensureLanguageBase(docker, language, progress);
+    if (neededBy(language, samples).length > 0) await ensureLanguageBase(engine, language, progress);
   }
-  await ensureSampleImages(docker, progress);
+  await ensureSampleImages(engine, progress);
   return diagnose();
 }

@@ -8,7 +8,7 @@
  *   - report takes every event of the union below; a consumer picks the ones
  *     it shows and ignores the rest (vitest's reporters are the model).
  */
-import type Docker from 'dockerode';
+import type { ContainerEngine } from '../sandbox/port.js';
 import type { RolloutEvent, RolloutWhere } from '../agent/events.js';
 import type { CheckEvent } from '../bugs/check-types.js';
 import type { AttemptRecord, BugRecord, RunRecord } from '../store/records.js';
@@ -72,7 +72,7 @@ export interface Deps {
   /** Cancels the work; what it leaves behind is removed before the operation returns. */
   signal?: AbortSignal;
   /** One engine for all the work instead of the configured ones. */
-  docker?: Docker;
+  engine?: ContainerEngine;
   /** Where this process runs (a cluster task and its node), kept with each rollout. */
   where?: RolloutWhere;
 }

@@ -8,22 +8,22 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type Docker from 'dockerode';
+import type { ContainerEngine } from '../sandbox/port.js';
 import { ARTIFACT_FILES, loadArtifact } from '../bugs/artifact.js';
 import { CheckContext } from '../bugs/check-context.js';
 import { parseDiffFiles } from '../bugs/diff.js';
 import type { CheckParams } from '../bugs/meta.js';
 import { brokenTests } from '../bugs/test-results.js';
 import { PACKAGE_ROOT } from '../paths.js';
-import { Sandbox } from '../sandbox/sandbox.js';
+import { openSandbox } from '../sandbox/engine-table.js';
 
 export type FeatureVerdict = { kind: 'broke'; broken: string[]; weakenedFiles: number } | { kind: 'no-bug'; passed: number } | { kind: 'unusable'; reason: string };
 
 const HELPER = '/tmp/bugbench-helper.py';
 
 /** The weakening: the broken tests deleted from their files, as a diff over those files. */
-async function weakening(image: string, baseCommit: string, before: Record<string, string>, after: Record<string, string>, runId: string, docker?: Docker): Promise<string> {
-  const sandbox = await Sandbox.create({ image, runId, docker });
+async function weakening(image: string, baseCommit: string, before: Record<string, string>, after: Record<string, string>, runId: string, engine?: ContainerEngine): Promise<string> {
+  const sandbox = await openSandbox({ image, runId, engine });
   try {
     await sandbox.writeFiles([
       { path: HELPER, content: readFileSync(join(PACKAGE_ROOT, 'data', 'offline', 'agent_helper.py')) },
@@ -39,7 +39,7 @@ async function weakening(image: string, baseCommit: string, before: Record<strin
 }
 
 /** Runs the staged feature's tests and, if it broke any, completes the artifact with the weakening. */
-export async function findFeatureBug(staging: string, setup: { image: string; baseCommit: string; params: CheckParams; runId: string; signal?: AbortSignal; docker?: Docker }): Promise<FeatureVerdict> {
+export async function findFeatureBug(staging: string, setup: { image: string; baseCommit: string; params: CheckParams; runId: string; signal?: AbortSignal; engine?: ContainerEngine }): Promise<FeatureVerdict> {
   const ctx = new CheckContext({
     artifact: loadArtifact(staging),
     image: setup.image,
@@ -62,7 +62,7 @@ export async function findFeatureBug(staging: string, setup: { image: string; ba
     }
     const broken = brokenTests(original.results, feature.results);
     if (broken.length === 0) return { kind: 'no-bug', passed: Object.values(original.results).filter((s) => s === 'passed').length };
-    const weaken = await weakening(setup.image, setup.baseCommit, original.results, feature.results, `${setup.runId}-weaken`, setup.docker);
+    const weaken = await weakening(setup.image, setup.baseCommit, original.results, feature.results, `${setup.runId}-weaken`, setup.engine);
     writeFileSync(join(staging, ARTIFACT_FILES.testWeaken), weaken);
     return { kind: 'broke', broken, weakenedFiles: weaken.trim() === '' ? 0 : parseDiffFiles(weaken).length };
   } finally {

@@ -19,7 +19,6 @@ import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
 import { buildState, goldPaths } from '../bugs/repo-state.js';
 import { installArtifact } from '../bugs/test-run.js';
 import { BugbenchError, errorMessage } from '../errors.js';
-import { Sandbox } from '../sandbox/sandbox.js';
 import { bugFolder } from '../store/records.js';
 import { RecordNotFoundError } from '../store/store.js';
 import { analyseBug } from './analysis.js';
@@ -27,6 +26,7 @@ import { checkStoredBug } from './bug-checks.js';
 import { ignore, type Deps, type Report } from './events.js';
 import { addBug } from './new-bug.js';
 import { defaultPolicy, type ModelSettings } from './policy.js';
+import { openSandbox } from '../sandbox/engine-table.js';
 
 /** Self-play SWE-RL stops at the second order: more would overlap existing bugs. */
 export const MAX_ORDER = 2;
@@ -57,8 +57,8 @@ function codePart(patch: string, artifact: BugArtifact): string {
 }
 
 /** The gold patch of the state bug + weakening + prediction, made in a fresh container of the image. */
-async function goldPatch(image: string, artifact: BugArtifact, base: string, runId: string, docker: Deps['docker']): Promise<string> {
-  const sandbox = await Sandbox.create({ image, runId, docker });
+async function goldPatch(image: string, artifact: BugArtifact, base: string, runId: string, engine: Deps['engine']): Promise<string> {
+  const sandbox = await openSandbox({ image, runId, engine });
   try {
     await installArtifact(sandbox, artifact);
     await buildState(sandbox, artifact, base, { bug: true, weaken: true });
@@ -114,7 +114,7 @@ export async function buildHigherOrder(settings: HigherOrderSettings, deps: Deps
         copyFileSync(join(dir, name), join(staging, name));
       }
       writeFileSync(join(staging, ARTIFACT_FILES.predPatch), pred);
-      const gold = await goldPatch(parent.image, loadArtifact(staging), parent.baseCommit, `${attempt.id}-gold`, deps.docker);
+      const gold = await goldPatch(parent.image, loadArtifact(staging), parent.baseCommit, `${attempt.id}-gold`, deps.engine);
       const buggyFiles = new Set(parseDiffFiles(gold).map((f) => f.newPath ?? f.oldPath ?? ''));
       if (buggyFiles.size === 0) {
         skip('with its patch the code is the original again');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ARTIFACT_FILES, loadArtifact } from '../bugs/artifact.js';
 import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
 import { UsageError } from '../errors.js';
-import { dockerClient } from '../sandbox/docker.js';
+import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { inspectRepoImage } from '../sandbox/repo-images.js';
 import { checkStoredBug, type StoredCheck, type StoredCheckSettings } from './bug-checks.js';
 import { ignore, type Deps, type Report } from './events.js';
@@ -30,7 +30,7 @@ export async function importArtifact(settings: ImportSettings, deps: Deps, repor
   const artifact = loadArtifact(folder);
   const image = given ?? artifact.meta?.image.tag;
   if (!image) throw new UsageError(`${folder} has no meta.json naming its image; pass --image TAG`);
-  const facts = await inspectRepoImage(deps.docker ?? dockerClient(), image);
+  const facts = await inspectRepoImage(deps.engine ?? defaultContainerEngine(), image);
   const baseCommit = artifact.meta?.baseCommit ?? facts.commit;
   if (!baseCommit) throw new UsageError(`cannot tell the base commit: neither ${folder}/meta.json nor image ${image} names one`);
   const staging = store.abs(join('bugs', `.import-${process.pid}-${Date.now()}`));

@@ -9,7 +9,7 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type Docker from 'dockerode';
+import type { ContainerEngine } from '../sandbox/port.js';
 import { Budget } from '../agent/budget.js';
 import { identityOf, verifyPolicy, type ModelSettings } from '../agent/policies.js';
 import { rolloutSeed } from '../agent/offline/rng.js';
@@ -18,7 +18,7 @@ import { DEFAULT_TOOL_OPTIONS } from '../agent/tools.js';
 import type { CheckParams } from '../bugs/meta.js';
 import { BugbenchError, errorMessage, UsageError } from '../errors.js';
 import { currentProcess, processAlive } from '../process-identity.js';
-import { dockerClient } from '../sandbox/docker.js';
+import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { inspectRepoImage } from '../sandbox/repo-images.js';
 import type { RolloutRecord, RunRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
@@ -32,11 +32,12 @@ import type { RunPlacement as Placement } from './run-engines.js';
 import type { PolicyName } from './policy.js';
 import { runRollout } from './rollout.js';
 import { finishRun, newRunId, recordRun, runDir, runItems, type RunFloor } from './run-orchestrator.js';
-import { injectedBug, runResult } from './run-result.js';
+import { injectedBug, runResult, type InjectResult } from './run-result.js';
 
 export { STRATEGIES, type InjectStrategy } from './injectors.js';
 export { defaultPolicy, type PolicyName } from './policy.js';
 export { runResult } from './run-result.js';
+export type { InjectResult, InjectYield, RolloutSummary } from './run-result.js';
 export { runDir } from './run-orchestrator.js';
 export type { InjectedBug } from './events.js';
 
@@ -60,33 +61,6 @@ export interface InjectSettings extends ModelSettings {
   checkParallelism?: number;
 }
 
-export interface RolloutSummary {
-  rollout: string;
-  reason: string;
-  steps: number;
-  costUsd: number;
-  durationMs: number;
-  trajectory: string;
-  bugId: string | null;
-  detail?: string;
-}
-
-/** What a run yielded: rollouts, submissions, features that broke something (FeatAdd), valid bugs. */
-export interface InjectYield {
-  rollouts: number;
-  submitted: number;
-  featuresThatBroke: number | null;
-  valid: number;
-}
-
-export interface InjectResult {
-  runId: string;
-  status: RunRecord['status'];
-  bugs: InjectedBug[];
-  rollouts: RolloutSummary[];
-  yield: InjectYield;
-}
-
 export interface ImageFacts {
   baseCommit: string;
   imageId: string;
@@ -94,7 +68,7 @@ export interface ImageFacts {
 }
 
 /** Everything that can be wrong with the settings, found before any container starts. */
-async function prepare(settings: InjectSettings, docker: Docker): Promise<ImageFacts> {
+async function prepare(settings: InjectSettings, engine: ContainerEngine): Promise<ImageFacts> {
   if (!STRATEGIES.includes(settings.strategy)) {
     throw new UsageError(`unknown strategy "${settings.strategy}"; use one of ${STRATEGIES.join(', ')}`);
   }
@@ -105,7 +79,7 @@ async function prepare(settings: InjectSettings, docker: Docker): Promise<ImageF
   }
   if (!Number.isInteger(settings.n) || settings.n < 1) throw new UsageError('-n must be a positive integer');
   if (!Number.isInteger(settings.concurrency) || settings.concurrency < 1) throw new UsageError('--concurrency must be a positive integer');
-  const image = await inspectRepoImage(docker, settings.image);
+  const image = await inspectRepoImage(engine, settings.image);
   if (!image.commit) throw new UsageError(`image ${settings.image} has no bugbench.commit label; build it with \`bugbench images build\``);
   await verifyPolicy(settings);
   return { baseCommit: image.commit, imageId: image.imageId, repo: image.repo };
@@ -120,7 +94,7 @@ export async function runInjection(settings: InjectSettings, deps: Deps, report:
 /** Checks the settings and records the run with its rollouts (pending); `cluster` marks a run made by a job array. */
 export async function createInjectionRun(settings: InjectSettings, deps: Deps, cluster?: RunRecord['cluster']): Promise<{ runId: string; facts: ImageFacts }> {
   const { store } = deps;
-  const facts = await prepare(settings, deps.docker ?? dockerClient());
+  const facts = await prepare(settings, deps.engine ?? defaultContainerEngine());
   const runId = newRunId('run');
   // The settings are kept as they are: they never hold an API key (the flag sets this process's environment).
   const run = { kind: 'inject', image: settings.image, strategy: settings.strategy, policy: settings.policy, model: modelName(settings), baseUrl: identityOf(settings, '').baseUrl, n: settings.n, options: { ...settings } } as const;
@@ -156,7 +130,7 @@ export async function resumeInjection(runId: string, deps: Deps, report: Report 
   if (run.status === 'running' && processAlive(run.owner)) {
     throw new RunNotResumableError(`run ${runId} is still running (process ${run.owner.pid} on ${run.owner.host})`);
   }
-  const facts = await prepare(settings, deps.docker ?? dockerClient());
+  const facts = await prepare(settings, deps.engine ?? defaultContainerEngine());
   const { indices: again, recheck } = unfinishedWork(store, runId);
   store.transact((tx) => tx.patch('runs', runId, { status: 'running', owner: currentProcess(), finishedAt: null, error: null }));
   report({ type: 'run-started', runId, kind: 'inject' });
@@ -173,7 +147,7 @@ export function unfinishedWork(store: Store, runId: string): { indices: number[]
 /** One cluster task's share of a recorded run, with this node's engine(s); the run's status is left to whoever follows the job array. */
 export async function runInjectionShare(runId: string, share: { indices: number[]; recheck: string[] }, deps: Deps, report: Report = ignore): Promise<void> {
   const settings = recordedSettings(deps.store, runId);
-  const facts = await prepare(settings, deps.docker ?? dockerClient());
+  const facts = await prepare(settings, deps.engine ?? defaultContainerEngine());
   await runShare(runId, settings, facts, share.indices, share.recheck, deps, report);
 }
 
@@ -211,7 +185,7 @@ async function checkOn(placement: Placement, bugId: string, rolloutId: string, s
   const { store } = deps;
   const { bug } = await checkStoredBug(
     { bugId, parallelism: settings.checkParallelism ?? 2, runId: `${rolloutId}-check` },
-    { store, docker: placement.docker, signal: placement.signal },
+    { store, engine: placement.port, signal: placement.signal },
     (event) => (event.type === 'check' ? report({ ...event, subject: rolloutId }) : report(event)),
   );
   await placement.confirm();
@@ -257,7 +231,7 @@ async function injectionRollout(
     maxOutputChars: settings.policy === 'offline' ? 4 * 1024 * 1024 : DEFAULT_TOOL_OPTIONS.maxOutputChars,
     signal: placement.signal,
     report: (event) => report({ type: 'rollout', rolloutId, event }),
-    docker: placement.docker,
+    engine: placement.port,
     where: { ...deps.where, engine: placement.engine.name },
   });
   floor.cleanup(outcome.cleanup);
@@ -269,7 +243,7 @@ async function injectionRollout(
   }
   if (prompt === 'featadd') {
     // A feature is a bug only if the tests, run now, show that it broke something.
-    const found = await findFeatureBug(staging, { image: settings.image, baseCommit: facts.baseCommit, params: settings.params, runId: `${rolloutId}-feature`, signal: placement.signal, docker: placement.docker });
+    const found = await findFeatureBug(staging, { image: settings.image, baseCommit: facts.baseCommit, params: settings.params, runId: `${rolloutId}-feature`, signal: placement.signal, engine: placement.port });
     await placement.confirm();
     if (found.kind !== 'broke') {
       const detail = found.kind === 'no-bug' ? `no bug: the feature kept every test passing (${found.passed})` : `no bug: ${found.reason}`;

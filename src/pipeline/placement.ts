@@ -27,7 +27,7 @@
  * with the rest of what its users see), so it runs without Docker in tests.
  */
 import { EngineError, EngineLostError, EnginesBrokenError, EngineUnreachableError, errorMessage } from '../errors.js';
-import { isEngineFailure } from '../sandbox/docker.js';
+import { isEngineFailure } from '../sandbox/engine-errors.js';
 import { refusalKey, type Placement, type PlacementEvent, type PoolEngine, type PoolOptions } from './pool-contract.js';
 
 export { EngineLostError } from '../errors.js';
@@ -120,7 +120,7 @@ export class EnginePool<E extends PoolEngine> {
     const { engine } = lease.state;
     return {
       engine,
-      docker: (engine as { docker?: unknown }).docker as Placement<E>['docker'],
+      port: (engine as { port?: unknown }).port as Placement<E>['port'],
       signal: lease.controller.signal,
       confirm: async (failure?: unknown) => {
         if (this.cancelled) return;

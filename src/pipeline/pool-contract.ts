@@ -28,7 +28,8 @@ export type PlacementEvent =
 /** One piece of work on one engine. */
 export interface Placement<E extends PoolEngine = RunEngine> {
   engine: E;
-  docker: E extends { docker: infer D } ? D : undefined;
+  /** The engine port of the placement's engine, to make sandboxes on. */
+  port: E extends { port: infer D } ? D : undefined;
   /** Aborts when the run is cancelled or the engine is lost. */
   signal: AbortSignal;
   /**

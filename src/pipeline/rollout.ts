@@ -5,7 +5,7 @@
  * run their agents through here; they differ only in the plan they pass.
  */
 import { existsSync, renameSync } from 'node:fs';
-import type Docker from 'dockerode';
+import type { ContainerEngine } from '../sandbox/port.js';
 import { Budget } from '../agent/budget.js';
 import { EventStream, type FinishReason, type Role, type RolloutEvent, type RolloutWhere } from '../agent/events.js';
 import { runAgent } from '../agent/loop.js';
@@ -14,9 +14,10 @@ import type { Model } from '../agent/model.js';
 import { DEFAULT_TOOL_OPTIONS, ToolSet, type SubmitHandler } from '../agent/tools.js';
 import { TrajectoryRecorder } from '../agent/trajectory.js';
 import { errorMessage, type EngineError } from '../errors.js';
-import { asEngineError, isEngineFailure } from '../sandbox/docker.js';
+import { asEngineError, isEngineFailure } from '../sandbox/engine-errors.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { Store } from '../store/store.js';
+import { openSandbox } from '../sandbox/engine-table.js';
 
 export interface RolloutPlan {
   store: Store;
@@ -45,7 +46,7 @@ export interface RolloutPlan {
   signal?: AbortSignal;
   /** Takes the rollout's events as they happen (the trajectory recorder takes them too). */
   report?: (event: RolloutEvent) => void;
-  docker?: Docker;
+  engine?: ContainerEngine;
   /** Where it runs (engine; on a cluster, task and node): kept on its record and in its first event. */
   where?: RolloutWhere;
 }
@@ -126,7 +127,7 @@ export async function runRollout(plan: RolloutPlan): Promise<RolloutOutcome> {
       stream.emit({ type: 'finished', reason: 'budget', steps: 0, costUsd: 0, durationMs: 0, detail });
       outcome = { reason: 'budget', steps: 0, costUsd: 0, tokens: 0, durationMs: 0, detail, trajectory };
     } else {
-      sandbox = plan.sandbox ? await plan.sandbox() : await Sandbox.create({ image: plan.image, runId: plan.id, docker: plan.docker });
+      sandbox = plan.sandbox ? await plan.sandbox() : await openSandbox({ image: plan.image, runId: plan.id, engine: plan.engine });
       await plan.prepare?.(sandbox);
       const tools = new ToolSet(sandbox, {
         ...DEFAULT_TOOL_OPTIONS,

@@ -3,10 +3,10 @@
  * image put on each of them first (copied from one that has it), and the pool
  * that places the run's work.
  */
-import type Docker from 'dockerode';
+import type { ContainerEngine } from '../sandbox/port.js';
 import { EngineUnreachableError, errorMessage } from '../errors.js';
-import { engineKind, engineSpecs, openEngine, runEngine, type RunEngine } from '../sandbox/engines.js';
-import { ensureImageOnEngines, type ImageCopyEvent } from '../sandbox/image-copy.js';
+import { engineSpecs, openEngine, runEngine, type RunEngine } from '../sandbox/engines.js';
+import { ensureImageOnEngines, type ImageCopyEvent } from '../sandbox/docker-api/image-copy.js';
 import { EnginePool, type Placement, type PlacementEvent, type PoolOptions } from './placement.js';
 
 export type RunEngineEvent = ImageCopyEvent | PlacementEvent | { type: 'engine-skipped'; engine: string; detail: string };
@@ -16,7 +16,7 @@ export type RunPlacement = Placement<RunEngine>;
 
 export interface RunEngineOptions {
   /** One given engine instead of the configured ones (tests, callers that chose already). */
-  docker?: Docker;
+  engine?: ContainerEngine;
   signal?: AbortSignal;
   report?: (event: RunEngineEvent) => void;
   /** The pool's timings (tests). */
@@ -25,8 +25,8 @@ export interface RunEngineOptions {
 
 /** The configured engines that answer, in order; a single engine with no slot count is limited by the run's concurrency alone. */
 export async function liveEngines(options: RunEngineOptions = {}): Promise<RunEngine[]> {
-  if (options.docker) {
-    const engine = runEngine({ name: 'e1', host: 'given' }, options.docker, await engineKind(options.docker));
+  if (options.engine) {
+    const engine = runEngine({ name: 'e1', host: 'given' }, options.engine, await options.engine.kind());
     return [{ ...engine, slots: Infinity }];
   }
   const specs = engineSpecs();
@@ -49,6 +49,6 @@ export async function liveEngines(options: RunEngineOptions = {}): Promise<RunEn
 /** Opens the run's engines, makes sure `image` is on each, and returns the pool that places work on them. */
 export async function openRunEngines(image: string, options: RunEngineOptions = {}): Promise<EnginePool<RunEngine>> {
   const engines = await liveEngines(options);
-  if (engines.length > 1) await ensureImageOnEngines(image, engines, options.report);
+  if (engines.length > 1) await ensureImageOnEngines(image, engines.map((e) => ({ name: e.name, engine: e.port })), options.report);
   return new EnginePool(engines, { ...options.pool, signal: options.signal, report: options.report });
 }

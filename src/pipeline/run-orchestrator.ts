@@ -99,7 +99,7 @@ export interface RunFloor {
  * removal is done.
  */
 export async function runItems<T>(image: string, concurrency: number, items: readonly T[], deps: Deps, report: Report, each: (item: T, floor: RunFloor) => Promise<void>): Promise<void> {
-  const engines = await openRunEngines(image, { docker: deps.docker, signal: deps.signal, report: (event) => report({ type: 'engine', event }) });
+  const engines = await openRunEngines(image, { engine: deps.engine, signal: deps.signal, report: (event) => report({ type: 'engine', event }) });
   const removals: Promise<void>[] = [];
   const lingering: Promise<void>[] = [];
   const floor: RunFloor = {

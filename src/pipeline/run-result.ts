@@ -3,7 +3,35 @@ import type { BugRecord } from '../store/records.js';
 import { trajectoryOf } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
 import { bugDir } from './bug-checks.js';
-import type { InjectedBug, InjectResult } from './inject.js';
+import type { InjectedBug } from './events.js';
+import type { RunRecord } from '../store/records.js';
+
+export interface RolloutSummary {
+  rollout: string;
+  reason: string;
+  steps: number;
+  costUsd: number;
+  durationMs: number;
+  trajectory: string;
+  bugId: string | null;
+  detail?: string;
+}
+
+/** What a run yielded: rollouts, submissions, features that broke something (FeatAdd), valid bugs. */
+export interface InjectYield {
+  rollouts: number;
+  submitted: number;
+  featuresThatBroke: number | null;
+  valid: number;
+}
+
+export interface InjectResult {
+  runId: string;
+  status: RunRecord['status'];
+  bugs: InjectedBug[];
+  rollouts: RolloutSummary[];
+  yield: InjectYield;
+}
 
 export function injectedBug(store: Store, bug: BugRecord): InjectedBug {
   const trajectory = trajectoryOf(bug);

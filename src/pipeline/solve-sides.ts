@@ -9,11 +9,11 @@ import type { BugArtifact } from '../bugs/artifact.js';
 import { CheckContext } from '../bugs/check-context.js';
 import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
 import type { RunEngine } from '../sandbox/engines.js';
-import { Sandbox } from '../sandbox/sandbox.js';
 import type { BugRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { PreparedSandboxes } from './prepared-sandboxes.js';
 import { buildStartingState } from './starting-state.js';
+import { openSandbox } from '../sandbox/engine-table.js';
 
 export interface EngineSide {
   containers: PreparedSandboxes;
@@ -45,10 +45,10 @@ export class SolveSides {
       logDir: this.store.abs(join('runs', runId, 'eval')),
       parallelism: 2,
       runId: `${runId}-eval-${engine.name}`,
-      docker: engine.docker,
+      engine: engine.port,
     });
     const containers = new PreparedSandboxes(async () => {
-      const sandbox = await Sandbox.create({ image: bug.image, runId: `${runId}-attempt`, docker: engine.docker });
+      const sandbox = await openSandbox({ image: bug.image, runId: `${runId}-attempt`, engine: engine.port });
       try {
         await buildStartingState(sandbox, artifact, bug.baseCommit);
       } catch (error) {

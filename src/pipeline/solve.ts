@@ -269,7 +269,7 @@ async function attemptOn(place: AttemptPlace, deps: Deps, report: Report): Promi
     submit: (sandbox) => ({ definition: SOLVER_SUBMIT, handle: solverSubmitHandler(sandbox, patchPath) }),
     signal: placement.signal,
     report: (event) => report({ type: 'rollout', rolloutId: id, event }),
-    docker: placement.docker,
+    engine: placement.port,
     where: { ...deps.where, engine: placement.engine.name },
   });
   place.floor.cleanup(outcome.cleanup);

@@ -4,21 +4,21 @@
  * configured engine are removed, the store is opened, and runs and checks
  * whose process died are marked interrupted or cancelled.
  */
-import type Docker from 'dockerode';
-import { reapOrphans, reapOrphansEverywhere } from '../sandbox/orphans.js';
+import type { ContainerEngine } from '../sandbox/port.js';
+import { reapOrphansEverywhere } from '../sandbox/orphans.js';
 import { recoverAbandoned } from '../store/recover.js';
 import { openStore, type Store } from '../store/store.js';
 
 export interface StartupOptions {
   /** Reap on this engine only (default: every configured engine). */
-  docker?: Docker;
+  engine?: ContainerEngine;
   /** Skip reaping (commands that start no containers). */
   reap?: boolean;
 }
 
 export async function openWorkspace(options: StartupOptions = {}): Promise<Store> {
   if (options.reap !== false) {
-    if (options.docker) await reapOrphans(options.docker);
+    if (options.engine) await options.engine.reapOrphans();
     else await reapOrphansEverywhere();
   }
   return recoveredStore();

@@ -10,9 +10,9 @@ import { existsSync, statSync } from 'node:fs';
 import { readTrajectory, type Trajectory } from '../agent/trajectory.js';
 import { errorMessage } from '../errors.js';
 import type { Progress } from '../progress.js';
-import { dockerClient } from '../sandbox/docker.js';
+import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { engineStatuses, type EngineStatus } from '../sandbox/engines.js';
-import { buildRepoImage } from '../sandbox/repo-image.js';
+import { buildRepoImage } from '../sandbox/docker-api/repo-image.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-images.js';
 import { countsByImage, filterBugs, type BugFilter } from '../store/queries.js';
 import type { AttemptRecord, BugRecord, JobRecord, RolloutRecord, RunRecord } from '../store/records.js';
@@ -112,9 +112,9 @@ export function workbenchCore(given?: Store): WorkbenchCore {
     subscribe: (listener) => store().onChange(listener),
     refresh: () => void store().refresh(),
 
-    listImages: () => listRepoImages(dockerClient(), countsByImage(store().all('bugs'))),
+    listImages: () => listRepoImages(defaultContainerEngine(), countsByImage(store().all('bugs'))),
     engines: () => engineStatuses(),
-    buildImage: async (dir, progress) => ({ tag: (await buildRepoImage(dockerClient(), { dir, progress })).tag }),
+    buildImage: async (dir, progress) => ({ tag: (await buildRepoImage(defaultContainerEngine(), { dir, progress })).tag }),
 
     newSeed: () => {
       // Time-based, but never the same twice in a session.

@@ -13,10 +13,9 @@
  */
 import { posix } from 'node:path';
 import { NotFoundError, ReadRefusedError } from '../errors.js';
-import { asEngineError } from './docker.js';
+import { asEngineError } from './engine-errors.js';
 import { shellQuote } from './shell-text.js';
 import { readOneFile } from './tar.js';
-import type Docker from 'dockerode';
 
 /** What a read stops at unless it says otherwise: the artifact limit. */
 export const DEFAULT_READ_LIMIT = 10 * 1024 * 1024;
@@ -157,7 +156,8 @@ function readOutputBytes(limit: number): number {
 /** What the reader needs of a sandbox (kept small so this module does not import the Sandbox class). */
 export interface FileSource {
   exec(command: string, options: { timeoutMs: number; maxOutputBytes: number }): Promise<{ exitCode: number; stdout: string; stderr: string; timedOut: boolean }>;
-  readonly container: Docker.Container;
+  /** The engine's own copy of the file as a tar stream: for files the container's tools cannot send. */
+  readArchive(path: string): Promise<NodeJS.ReadableStream>;
 }
 
 async function runPathScript(source: FileSource, path: string, read?: { tree: string; limit: number }) {
@@ -193,7 +193,7 @@ export async function readBoundedFile(source: FileSource, path: string, maxBytes
     if (content.length > maxBytes) throw new ReadRefusedError(path, `grew past the ${formatBytes(maxBytes)} limit of this read while it was read`);
     return { content, mode: info.mode };
   }
-  const archive = await source.container.getArchive({ path: info.real }).catch((error: unknown) => {
+  const archive = await source.readArchive(info.real).catch((error: unknown) => {
     throw asEngineError(error, 'files');
   });
   const entry = await readOneFile(archive, maxBytes, posix.basename(info.real));

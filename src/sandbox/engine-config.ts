@@ -83,3 +83,8 @@ export function engineSpecs(env: NodeJS.ProcessEnv = process.env): EngineSpec[] 
   }
   return specs;
 }
+
+/** The addresses of the configured engines, the default one first. */
+export function engineHosts(env: NodeJS.ProcessEnv = process.env): string[] {
+  return engineSpecs(env).map((spec) => spec.host);
+}

@@ -4,8 +4,6 @@
  * The kind decides how containers are asked for (container-options.ts) and
  * what `doctor` says; nothing above sandbox/ asks for it.
  */
-import type Docker from 'dockerode';
-import { engineCall } from './docker.js';
 
 export type EngineProduct = 'docker' | 'podman';
 
@@ -23,12 +21,12 @@ export interface EngineKind {
   limitsEnforced: boolean;
 }
 
-interface VersionAnswer {
+export interface VersionAnswer {
   Version?: string;
   Components?: { Name?: string; Version?: string }[];
 }
 
-interface InfoAnswer {
+export interface InfoAnswer {
   ServerVersion?: string;
   NCPU?: number;
   Rootless?: boolean;
@@ -60,22 +58,4 @@ export function kindFromAnswers(version: VersionAnswer, info: InfoAnswer): Engin
 export function describeKind(kind: EngineKind): string {
   const name = kind.product === 'podman' ? 'Podman' : 'Docker';
   return `${kind.rootless ? 'rootless ' : ''}${name} ${kind.version}${kind.runtime ? ` (${kind.runtime})` : ''}`;
-}
-
-const known = new WeakMap<Docker, Promise<EngineKind>>();
-
-/** Asks the engine once per client what it is (a failed question is asked again next time). */
-export function engineKind(docker: Docker): Promise<EngineKind> {
-  let kind = known.get(docker);
-  if (!kind) {
-    kind = engineCall('info', async () => kindFromAnswers((await docker.version()) as VersionAnswer, (await docker.info()) as InfoAnswer));
-    kind.catch(() => known.delete(docker));
-    known.set(docker, kind);
-  }
-  return kind;
-}
-
-/** Remembers a kind learned elsewhere (openEngine asks for /info anyway). */
-export function rememberKind(docker: Docker, kind: EngineKind): void {
-  known.set(docker, Promise.resolve(kind));
 }

@@ -10,7 +10,9 @@ import { execa } from 'execa';
 import { errorMessage, SetupError } from '../errors.js';
 import { workspacePath } from '../paths.js';
 import type { Progress } from '../progress.js';
-import { engineHosts, engineInfo, type EngineInfo } from './docker.js';
+import { engineHosts } from './engine-config.js';
+import { engineAt } from './engine-table.js';
+import type { EngineInfo } from './port.js';
 import { DEFAULT_ENGINE_HOST } from './engine-config.js';
 import { commandExists } from './path-commands.js';
 
@@ -47,7 +49,7 @@ export async function aptInstall(packages: string[], progress: Progress, logFile
 export async function ensureEngine(progress: Progress): Promise<EngineInfo> {
   const host = engineHosts()[0]!;
   try {
-    return await engineInfo(host);
+    return await engineAt(host).info();
   } catch (error) {
     progress(`no engine answers at ${host}`);
     // Only the local Docker socket is bugbench's to start; any other address names an engine someone else runs.
@@ -72,7 +74,7 @@ export async function ensureEngine(progress: Progress): Promise<EngineInfo> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     try {
-      const info = await engineInfo(host, 1000);
+      const info = await engineAt(host).info(1000);
       progress(`Docker engine ${info.version} is up`);
       return info;
     } catch {

@@ -3,15 +3,14 @@
  * show of each (see engine-config.ts for where they are configured). Docker
  * and Podman engines are opened the same way; their kind is kept here.
  */
-import type Docker from 'dockerode';
 import { EngineUnreachableError, errorMessage } from '../errors.js';
-import { DESCRIBE_TIMEOUT_MS, dockerClient, withTimeout } from './docker.js';
+import { DESCRIBE_TIMEOUT_MS } from './docker-api/client.js';
 import { engineSpecs, type EngineSpec } from './engine-config.js';
-import { describeKind, engineKind, kindFromAnswers, rememberKind, type EngineKind } from './engine-kind.js';
+import { describeKind, type EngineKind } from './engine-kind.js';
+import { engineAt } from './engine-table.js';
 import { canonicalImageName } from './image-names.js';
 import { LABEL_COMMIT, LABEL_REPO } from './labels.js';
-import { labelBelongsTo, reapWork } from './orphans.js';
-import { LABEL_OWNER_PID, LABEL_OWNER_START, LABEL_RUN, ownerLabels } from './owner.js';
+import type { ContainerEngine } from './port.js';
 
 export { engineSpecs, type EngineSpec } from './engine-config.js';
 
@@ -23,7 +22,8 @@ export interface RunEngine {
   version: string;
   cpus: number;
   kind: EngineKind;
-  docker: Docker;
+  /** The engine port this engine is reached through. */
+  port: ContainerEngine;
   /** Resolves once the engine answers a ping within `timeoutMs`. */
   ping(timeoutMs: number): Promise<void>;
   /** A container of this process, of one of `works`, that the engine stopped (containers bugbench makes never stop by themselves). */
@@ -32,8 +32,8 @@ export interface RunEngine {
   reap(works: readonly string[]): Promise<number>;
 }
 
-/** A RunEngine on a dockerode client whose kind is known. */
-export function runEngine(spec: EngineSpec, docker: Docker, kind: EngineKind): RunEngine {
+/** A RunEngine on an engine whose kind is known. */
+export function runEngine(spec: EngineSpec, engine: ContainerEngine, kind: EngineKind): RunEngine {
   return {
     name: spec.name,
     host: spec.host,
@@ -41,22 +41,10 @@ export function runEngine(spec: EngineSpec, docker: Docker, kind: EngineKind): R
     version: kind.version,
     cpus: kind.cpus,
     kind,
-    docker,
-    ping: async (timeoutMs) => {
-      await withTimeout(docker.ping(), timeoutMs, 'timed out');
-    },
-    stoppedWork: async (works, timeoutMs) => {
-      const me = ownerLabels();
-      // Filtered here, not by the engine: Podman refuses the status "dead" in a filter.
-      const mine = await withTimeout(
-        docker.listContainers({ all: true, filters: { label: [`${LABEL_OWNER_PID}=${me[LABEL_OWNER_PID]}`, `${LABEL_OWNER_START}=${me[LABEL_OWNER_START]}`] } }),
-        timeoutMs,
-        'timed out',
-      );
-      const hit = mine.find((c) => (c.State === 'exited' || c.State === 'dead') && labelBelongsTo(c.Labels?.[LABEL_RUN] ?? '', works));
-      return hit ? `container ${hit.Id.slice(0, 12)} of ${hit.Labels?.[LABEL_RUN]}` : undefined;
-    },
-    reap: async (works) => (await reapWork(docker, works)).removed.length,
+    port: engine,
+    ping: (timeoutMs) => engine.ping(timeoutMs),
+    stoppedWork: (works, timeoutMs) => engine.stoppedWork(works, timeoutMs),
+    reap: async (works) => (await engine.reapWork(works)).removed.length,
   };
 }
 
@@ -66,13 +54,10 @@ export function runEngine(spec: EngineSpec, docker: Docker, kind: EngineKind): R
  * DESCRIBE_TIMEOUT_MS after that.
  */
 export async function openEngine(spec: EngineSpec, timeoutMs = 3000): Promise<RunEngine> {
-  const docker = dockerClient(spec.host);
+  const engine = engineAt(spec.host);
   try {
-    await withTimeout(docker.ping(), timeoutMs, 'timed out');
-    const [version, info] = await withTimeout(Promise.all([docker.version(), docker.info()]), DESCRIBE_TIMEOUT_MS, `answers a ping but not /version and /info within ${DESCRIBE_TIMEOUT_MS / 1000} s`);
-    const kind = kindFromAnswers(version, info as object);
-    rememberKind(docker, kind);
-    return runEngine(spec, docker, kind);
+    const kind = await engine.describe(timeoutMs, DESCRIBE_TIMEOUT_MS);
+    return runEngine(spec, engine, kind);
   } catch (error) {
     throw new EngineUnreachableError(`${spec.host} (engine ${spec.name})`, errorMessage(error));
   }
@@ -108,14 +93,13 @@ export interface EngineStatus {
 }
 
 /** The repo images (labelled `bugbench.repo`) an engine holds, by tag (Podman's `localhost/` left out). */
-export async function repoImagesOn(docker: Docker): Promise<RepoImageOnEngine[]> {
-  const images = await docker.listImages({ filters: { label: [LABEL_REPO] } });
+export async function repoImagesOn(engine: ContainerEngine): Promise<RepoImageOnEngine[]> {
+  const images = await engine.listImages(LABEL_REPO);
   const byTag = new Map<string, RepoImageOnEngine>();
   for (const image of images) {
-    for (const raw of image.RepoTags ?? []) {
-      if (raw === '<none>:<none>') continue;
+    for (const raw of image.tags) {
       const tag = canonicalImageName(raw);
-      byTag.set(tag, { tag, id: image.Id, repo: image.Labels?.[LABEL_REPO] ?? '', commit: image.Labels?.[LABEL_COMMIT] ?? '', sizeBytes: image.Size });
+      byTag.set(tag, { tag, id: image.id, repo: image.labels[LABEL_REPO] ?? '', commit: image.labels[LABEL_COMMIT] ?? '', sizeBytes: image.sizeBytes });
     }
   }
   return [...byTag.values()].sort((a, b) => a.tag.localeCompare(b.tag));
@@ -127,7 +111,7 @@ export async function engineStatuses(specs: EngineSpec[] = engineSpecs()): Promi
     specs.map(async (spec): Promise<EngineStatus> => {
       try {
         const engine = await openEngine(spec);
-        const images = await repoImagesOn(engine.docker);
+        const images = await repoImagesOn(engine.port);
         const { kind } = engine;
         return {
           name: spec.name,
@@ -149,4 +133,4 @@ export async function engineStatuses(specs: EngineSpec[] = engineSpecs()): Promi
   );
 }
 
-export { engineKind, describeKind, type EngineKind };
+export { describeKind, type EngineKind };

@@ -11,10 +11,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { errorMessage, SetupError } from '../errors.js';
-import { dockerClient, withTimeout } from './docker.js';
+import { engineAt } from './engine-table.js';
 import { DEFAULT_ENGINE_HOST } from './engine-config.js';
 import { commandExists } from './path-commands.js';
-import { describeKind, engineKind } from './engine-kind.js';
+import { describeKind } from './engine-kind.js';
 
 export interface NodeEngine {
   host: string;
@@ -39,7 +39,7 @@ export function podmanUserSocket(uid: number, env: NodeJS.ProcessEnv = process.e
 
 async function answers(host: string): Promise<boolean> {
   try {
-    await withTimeout(dockerClient(host).ping(), 3000, 'timed out');
+    await engineAt(host).ping(3000);
     return true;
   } catch {
     return false;
@@ -57,7 +57,7 @@ function writable(path: string): boolean {
 
 async function describe(host: string, how = ''): Promise<string> {
   try {
-    return `${describeKind(await engineKind(dockerClient(host)))}${how} at ${host}`;
+    return `${describeKind(await engineAt(host).kind())}${how} at ${host}`;
   } catch {
     return `the engine${how} at ${host}`;
   }

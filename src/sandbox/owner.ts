@@ -20,3 +20,8 @@ export function ownerLabels(pid: number = process.pid): Record<string, string> {
 export function ownerAlive(labels: Record<string, string>): boolean {
   return processAlive({ host: labels[LABEL_OWNER_HOST], pid: Number(labels[LABEL_OWNER_PID]), start: labels[LABEL_OWNER_START] });
 }
+
+/** True when a `bugbench.run` label belongs to the work `id`: the id itself or one made from it (`<id>-check`, `<id>-feature`, …). */
+export function labelBelongsTo(label: string, ids: readonly string[]): boolean {
+  return ids.some((id) => label === id || label.startsWith(`${id}-`));
+}

@@ -4,12 +4,11 @@
  * repo-image.ts; commands that only read (check, inject, the Images screen)
  * load this alone.
  */
-import type Docker from 'dockerode';
 import { ImageNotFoundError } from '../errors.js';
-import { isNotFound } from './docker.js';
 import { canonicalImageName } from './image-names.js';
 import { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_TEST_CMD } from './labels.js';
 import { languageOfImage } from './languages.js';
+import type { ContainerEngine } from './port.js';
 
 export interface RepoImage {
   id: string;
@@ -37,18 +36,13 @@ export interface RepoImageFacts {
 }
 
 /** What an image's labels say about the repository in it; ImageNotFoundError if there is no such image. */
-export async function inspectRepoImage(docker: Docker, image: string): Promise<RepoImageFacts> {
-  let info: Docker.ImageInspectInfo;
-  try {
-    info = await docker.getImage(image).inspect();
-  } catch (error) {
-    if (isNotFound(error)) throw new ImageNotFoundError(image);
-    throw error;
-  }
-  const labels = info.Config?.Labels ?? {};
+export async function inspectRepoImage(engine: ContainerEngine, image: string): Promise<RepoImageFacts> {
+  const info = await engine.inspectImage(image);
+  if (!info) throw new ImageNotFoundError(image);
+  const { labels } = info;
   const testCommand = labels[LABEL_TEST_CMD] ?? '';
   return {
-    imageId: info.Id,
+    imageId: info.id,
     repo: labels[LABEL_REPO] ?? 'repo',
     commit: labels[LABEL_COMMIT] ?? '',
     testCommand,
@@ -62,22 +56,22 @@ export type StatusCounts = Record<string, number>;
 const PASSED = ['valid', 'accepted'];
 
 /** Every tagged image that carries a `bugbench.repo` label, newest first, with its bugs counted from `bugCounts`. */
-export async function listRepoImages(docker: Docker, bugCounts: Map<string, StatusCounts> = new Map()): Promise<RepoImage[]> {
-  const images = await docker.listImages({ filters: { label: [LABEL_REPO] } });
+export async function listRepoImages(engine: ContainerEngine, bugCounts: Map<string, StatusCounts> = new Map()): Promise<RepoImage[]> {
+  const images = await engine.listImages(LABEL_REPO);
   const rows: RepoImage[] = [];
   for (const image of images) {
-    const labels = image.Labels ?? {};
+    const { labels } = image;
     // An untagged image is a build a newer one replaced: nothing can name it to start a run.
     // Podman lists `localhost/<name>`: shown as the name it was built with.
-    const tags = [...new Set((image.RepoTags ?? []).filter((t) => t !== '<none>:<none>').map(canonicalImageName))];
+    const tags = [...new Set(image.tags.map(canonicalImageName))];
     for (const tag of tags) {
       rows.push({
-        id: image.Id,
+        id: image.id,
         tag,
         repo: labels[LABEL_REPO] ?? '',
         commit: labels[LABEL_COMMIT] ?? '',
-        created: new Date(image.Created * 1000).toISOString(),
-        sizeBytes: image.Size,
+        created: new Date(image.created * 1000).toISOString(),
+        sizeBytes: image.sizeBytes,
         bugs: PASSED.reduce((sum, status) => sum + (bugCounts.get(tag)?.[status] ?? 0), 0),
         bugCounts: bugCounts.get(tag) ?? {},
         testCommand: labels[LABEL_TEST_CMD] ?? '',

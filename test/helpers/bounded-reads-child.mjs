@@ -9,8 +9,8 @@ import { pathToFileURL } from 'node:url';
 const [runId, staging, distArg] = process.argv.slice(2);
 const dist = distArg ?? join(import.meta.dirname, '..', '..', 'dist', 'src');
 const load = (path) => import(pathToFileURL(join(dist, path)).href);
-const { Sandbox } = await load('sandbox/sandbox.js');
-const { BASE_IMAGE } = await load('sandbox/base-image.js');
+const { openSandbox } = await load('sandbox/engine-table.js');
+const { BASE_IMAGE } = await load('sandbox/docker-api/base-image.js');
 const { DEFAULT_TOOL_OPTIONS, INJECTOR_SUBMIT, ToolSet } = await load('agent/tools.js');
 const { artifactSubmitHandler } = await load('agent/artifact-submit.js');
 const tar = await load('sandbox/tar.js');
@@ -18,7 +18,7 @@ const tar = await load('sandbox/tar.js');
 const peak = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) * 1024;
 const rss = () => process.memoryUsage().rss;
 
-const sandbox = await Sandbox.create({ image: BASE_IMAGE, runId });
+const sandbox = await openSandbox({ image: BASE_IMAGE, runId });
 try {
   await sandbox.run(
     [

@@ -21,9 +21,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type Docker from 'dockerode';
 import { parse } from 'smol-toml';
-import { dockerClient } from '../../src/sandbox/docker.js';
-import { followProgress } from '../../src/sandbox/image-progress.js';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
+import { followProgress } from '../../src/sandbox/docker-api/image-progress.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { openSandbox } from '../../src/sandbox/engine-table.js';
 import { packFiles, type FileEntry } from '../../src/sandbox/tar.js';
 
 /** Every file under `dir`, named relative to it (with `prefix`), with its mode. */
@@ -55,7 +56,7 @@ export async function removeImage(tag: string, docker: Docker = dockerClient()):
 
 /** Step 2: the agent's container, as Harbor starts it (no network: the task says allow_internet = false). */
 export async function startEnvironment(tag: string, runId: string): Promise<Sandbox> {
-  const sandbox = await Sandbox.create({ image: tag, runId });
+  const sandbox = await openSandbox({ image: tag, runId });
   await sandbox.run('mkdir -p /logs/agent /logs/verifier /logs/artifacts', { workdir: '/' });
   return sandbox;
 }

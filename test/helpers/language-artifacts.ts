@@ -14,7 +14,7 @@ import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CheckParams } from '../../src/bugs/meta.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { dockerClient } from '../../src/sandbox/docker.js';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
 import { check, expectFailsOnly, type JsonReport } from './check-report.js';
 import { bugbench } from './cli.js';
 

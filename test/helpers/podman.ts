@@ -7,10 +7,10 @@
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { BASE_IMAGE } from '../../src/sandbox/base-image.js';
-import { dockerClient } from '../../src/sandbox/docker.js';
+import { BASE_IMAGE } from '../../src/sandbox/docker-api/base-image.js';
 import { DEFAULT_ENGINE_HOST } from '../../src/sandbox/engine-config.js';
-import { ensureImageOnEngines } from '../../src/sandbox/image-copy.js';
+import { ensureImageOnEngines } from '../../src/sandbox/docker-api/image-copy.js';
+import { engineAt } from '../../src/sandbox/engine-table.js';
 
 export const PODMAN_USER = process.env.BUGBENCH_PODMAN_USER || 'bbpodman';
 export const PODMAN_IMAGES = [BASE_IMAGE, 'bugbench/repo-knotcfg:latest'];
@@ -31,8 +31,8 @@ export async function startPodman(): Promise<string> {
 /** Copies the images the Podman tests use from the Docker engine (once; a few inspections after). */
 export async function copyTestImages(host: string, log: (line: string) => void): Promise<void> {
   const engines = [
-    { name: 'docker', docker: dockerClient(DEFAULT_ENGINE_HOST) },
-    { name: 'podman', docker: dockerClient(host) },
+    { name: 'docker', engine: engineAt(DEFAULT_ENGINE_HOST) },
+    { name: 'podman', engine: engineAt(host) },
   ];
   for (const image of PODMAN_IMAGES) {
     await ensureImageOnEngines(image, engines, (event) => {

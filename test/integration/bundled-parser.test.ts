@@ -11,14 +11,15 @@ import { readLog } from '../../src/bugs/log-readers/index.js';
 import { auditParser } from '../../src/bugs/parser-audit.js';
 import { parseTestMap } from '../../src/bugs/test-results.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { BASE_IMAGE } from '../../src/sandbox/base-image.js';
+import { BASE_IMAGE } from '../../src/sandbox/docker-api/base-image.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { openSandbox } from '../../src/sandbox/engine-table.js';
 
 const LOGS = join(PACKAGE_ROOT, 'test', 'fixtures', 'logs');
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  sandbox = await Sandbox.create({ image: BASE_IMAGE, runId: 'test-bundled-parser' });
+  sandbox = await openSandbox({ image: BASE_IMAGE, runId: 'test-bundled-parser' });
   await sandbox.writeFile('/tmp/parser.py', readFileSync(join(PACKAGE_ROOT, 'data', 'parsers', 'pytest_parser.py')));
 });
 afterAll(async () => {

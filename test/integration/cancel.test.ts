@@ -3,7 +3,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHECK_PARAMS } from '../../src/bugs/meta.js';
 import { runInjection } from '../../src/pipeline/inject.js';
-import { dockerClient } from '../../src/sandbox/docker.js';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
 import { BIN } from '../helpers/cli.js';
 
 const containersLabelled = async (prefix: string) =>

@@ -8,7 +8,7 @@ import { CheckSession } from '../../src/bugs/consistency.js';
 import { DEFAULT_CHECK_PARAMS } from '../../src/bugs/meta.js';
 import { MAX_PARSER_OUTPUT_BYTES } from '../../src/bugs/test-run.js';
 import { ArtifactError } from '../../src/errors.js';
-import { dockerClient } from '../../src/sandbox/docker.js';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
 import { artifactPath, VALID_FAIL_TO_PASS } from '../helpers/artifacts.js';
 import { check, checkJson, expectFailsOnly, verdicts, type JsonReport } from '../helpers/check-report.js';
 import { bugbench } from '../helpers/cli.js';

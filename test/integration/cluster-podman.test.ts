@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, inject, it } from 'vitest';
 import { clusterOf } from '../../src/pipeline/cluster-run.js';
-import { dockerClient } from '../../src/sandbox/docker.js';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
 import { Store } from '../../src/store/store.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
 import { DIST, bugbench } from '../helpers/cli.js';

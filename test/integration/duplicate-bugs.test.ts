@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runInjection } from '../../src/pipeline/inject.js';
-import { dockerClient } from '../../src/sandbox/docker.js';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
 import { bugKey } from '../../src/store/duplicates.js';
 import { openStore } from '../../src/store/store.js';
 import { bugbench } from '../helpers/cli.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runInjection, type InjectResult } from '../../src/pipeline/inject.js';
 import { DEFAULT_SOLVE, solveBug } from '../../src/pipeline/solve.js';
 import type { RunEngineEvent } from '../../src/pipeline/run-engines.js';
-import { dockerClient } from '../../src/sandbox/docker.js';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
 import { engineStatuses } from '../../src/sandbox/engines.js';
 import { listRepoImages } from '../../src/sandbox/repo-images.js';
 import { ImagesScreen } from '../../src/ui/images-screen.js';
@@ -21,6 +21,7 @@ import { openStore } from '../../src/store/store.js';
 import { INJECTION_TEST_PARAMS } from '../helpers/check-params.js';
 import { bugbench } from '../helpers/cli.js';
 import { startSecondEngine, stopEngineNow, stopSecondEngine } from '../helpers/second-engine.js';
+import { engineAt } from '../../src/sandbox/engine-table.js';
 
 const IMAGE = 'bugbench/repo-knotcfg:latest';
 const FIRST = 'unix:///var/run/docker.sock';
@@ -45,7 +46,7 @@ function outcome(result: InjectResult): string[] {
 
 /** The Images screen's frame with the knotcfg image selected and the engines as they are now. */
 async function imagesScreen(): Promise<string> {
-  const images = await listRepoImages(dockerClient(FIRST));
+  const images = await listRepoImages(engineAt(FIRST));
   const state: ViewState = { ...initialState, ready: true, images, engines: await engineStatuses(), cursor: images.findIndex((i) => i.tag === IMAGE) };
   const frame = render(createElement(ImagesScreen, { state, build: initialImageBuild, rows: 40, columns: 120 }));
   try {

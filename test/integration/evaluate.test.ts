@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadArtifact } from '../../src/bugs/artifact.js';
 import { evaluatePatch } from '../../src/bugs/evaluate.js';
 import { DEFAULT_CHECK_PARAMS } from '../../src/bugs/meta.js';
-import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { openSandbox } from '../../src/sandbox/engine-table.js';
 import { artifactPath, VALID_FAIL_TO_PASS } from '../helpers/artifacts.js';
 import { bugbench } from '../helpers/cli.js';
 
@@ -21,7 +21,7 @@ const setup = () => ({
 
 /** The reverse of bug_inject.diff, made with git in a container. */
 async function reverseOfBug(): Promise<string> {
-  const sandbox = await Sandbox.create({ image: artifact.meta!.image.tag, runId: 'test-eval-reverse' });
+  const sandbox = await openSandbox({ image: artifact.meta!.image.tag, runId: 'test-eval-reverse' });
   try {
     await sandbox.applyDiff(artifact.bugInject);
     return await sandbox.diff([], { reverse: true });
@@ -46,7 +46,7 @@ describe('patch evaluation', () => {
 
   it('gains nothing from a patch that edits the test files instead of the code', async () => {
     // "Fix" by deleting the failing lexer cases from the tests: the oracle files are restored before the run.
-    const sandbox = await Sandbox.create({ image: artifact.meta!.image.tag, runId: 'test-eval-cheat' });
+    const sandbox = await openSandbox({ image: artifact.meta!.image.tag, runId: 'test-eval-cheat' });
     let cheat: string;
     try {
       await sandbox.run("sed -i '/1e3\\|2.5E-2\\|-1e+20/d' tests/test_lexer.py && sed -i 's/== \"max-size\"/!= \"\"/' tests/test_serializer.py");

@@ -16,6 +16,8 @@ import { loadArtifact } from '../../src/bugs/artifact.js';
 import { EXPORT_MANIFEST } from '../../src/datasets/atomic-folder.js';
 import { buildStartingState } from '../../src/pipeline/starting-state.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { openSandbox } from '../../src/sandbox/engine-table.js';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
 import { artifactPath } from '../helpers/artifacts.js';
 import { bugbench } from '../helpers/cli.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
@@ -189,9 +191,9 @@ describe('the Harbor export', () => {
   it('builds from the image alone, runs without network, and holds one commit and no history of the original', async () => {
     for (const { id } of accepted) {
       const sandbox = await startEnvironment(await built(id), 'test-harbor-history');
-      const solver = await Sandbox.create({ image: (parse(readFileSync(join(out, id, 'task.toml'), 'utf8')) as { metadata: { bugbench: { image: string } } }).metadata.bugbench.image, runId: 'test-harbor-solver' });
+      const solver = await openSandbox({ image: (parse(readFileSync(join(out, id, 'task.toml'), 'utf8')) as { metadata: { bugbench: { image: string } } }).metadata.bugbench.image, runId: 'test-harbor-solver' });
       try {
-        expect((await sandbox.container.inspect()).HostConfig.NetworkMode).toBe('none');
+        expect((await dockerClient().getContainer(sandbox.id).inspect()).HostConfig.NetworkMode).toBe('none');
         expect((await sandbox.run('git rev-list --all | wc -l')).stdout.trim()).toBe('1');
         const artifact = loadArtifact(join(home, 'bugs', id));
         const base = artifact.meta!.baseCommit!;

@@ -14,8 +14,9 @@ import { readLog } from '../../src/bugs/log-readers/index.js';
 import { auditParser } from '../../src/bugs/parser-audit.js';
 import { parseTestMap } from '../../src/bugs/test-results.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { BASE_IMAGE } from '../../src/sandbox/base-image.js';
+import { BASE_IMAGE } from '../../src/sandbox/docker-api/base-image.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { openSandbox } from '../../src/sandbox/engine-table.js';
 import { parserFile } from '../helpers/language-artifacts.js';
 
 const LOGS = join(PACKAGE_ROOT, 'test', 'fixtures', 'logs');
@@ -31,7 +32,7 @@ const CASES = [
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  sandbox = await Sandbox.create({ image: BASE_IMAGE, runId: 'test-fixture-parsers' });
+  sandbox = await openSandbox({ image: BASE_IMAGE, runId: 'test-fixture-parsers' });
   await sandbox.writeFiles(CASES.map((c) => ({ path: `/tmp/parsers/${c.parser}`, content: readFileSync(parserFile(c.parser), 'utf8') })));
 });
 

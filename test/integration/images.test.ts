@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dockerClient } from '../../src/sandbox/docker.js';
-import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
+import { openSandbox } from '../../src/sandbox/engine-table.js';
 import { bugbench } from '../helpers/cli.js';
 import { makeGitRepo } from '../helpers/git-repo.js';
 
@@ -41,7 +41,7 @@ describe('bugbench images build', () => {
     expect(row).toMatchObject({ repo: 'tinylib', commit: result.commit, bugs: 0 });
     expect(Object.keys(row!).sort()).toEqual(['bugCounts', 'bugs', 'commit', 'created', 'id', 'language', 'repo', 'sizeBytes', 'tag']);
 
-    const sandbox = await Sandbox.create({ image: TAG, runId: 'test-images' });
+    const sandbox = await openSandbox({ image: TAG, runId: 'test-images' });
     try {
       expect((await sandbox.exec('git log --format=%s')).stdout).toBe('Add tests\nAdd tinylib\n');
       expect((await sandbox.exec('git status --porcelain')).stdout).toBe('');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { openSandbox } from '../../src/sandbox/engine-table.js';
 import { Store } from '../../src/store/store.js';
 import { artifactPath, VALID_FAIL_TO_PASS } from '../helpers/artifacts.js';
 import { BIN, bugbench } from '../helpers/cli.js';
@@ -87,7 +87,7 @@ describe('exports', () => {
     expect(instance.problem_statement).toContain(instance.test_patch.trimEnd());
 
     // The round trip: buggy state (bug, weakening), then the instance's patch and test_patch, then its tests.
-    const sandbox = await Sandbox.create({ image: instance.image_name, runId: 'test-export-round-trip' });
+    const sandbox = await openSandbox({ image: instance.image_name, runId: 'test-export-round-trip' });
     try {
       await sandbox.reset(instance.base_commit);
       for (const diff of [instance.bugbench.bug_patch, instance.bugbench.weaken_patch, instance.patch, instance.test_patch]) await sandbox.applyDiff(diff);
@@ -109,7 +109,7 @@ describe('exports', () => {
     const [task] = lines(file);
     expect(task).toMatchObject({ task_id: valid, image: 'bugbench/repo-knotcfg:latest', workdir: '/repo' });
     const evaluate = async (candidate: string) => {
-      const sandbox = await Sandbox.create({ image: task.image, runId: 'test-export-rl' });
+      const sandbox = await openSandbox({ image: task.image, runId: 'test-export-rl' });
       try {
         await sandbox.writeFiles([
           { path: '/tmp/eval.sh', content: task.eval_script },
@@ -126,7 +126,7 @@ describe('exports', () => {
     const unfixed = await evaluate('');
     expect(FAIL_TO_PASS.filter((t: string) => unfixed[t] === 'passed')).toEqual([]);
     // The setup script leaves one commit and no history.
-    const sandbox = await Sandbox.create({ image: task.image, runId: 'test-export-setup' });
+    const sandbox = await openSandbox({ image: task.image, runId: 'test-export-setup' });
     try {
       await sandbox.writeFile('/tmp/setup.sh', task.setup_script);
       await sandbox.run('bash /tmp/setup.sh');

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EventStream, type RolloutEvent } from '../../src/agent/events.js';
 import { readTrajectory, replay } from '../../src/agent/trajectory.js';
 import { runInjection, type InjectStrategy } from '../../src/pipeline/inject.js';
-import { dockerClient } from '../../src/sandbox/docker.js';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
 import { bugbench } from '../helpers/cli.js';
 import { INJECTION_TEST_PARAMS } from '../helpers/check-params.js';
 import { makePlainProject } from '../helpers/plain-project.js';

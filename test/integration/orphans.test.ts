@@ -1,9 +1,8 @@
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BASE_IMAGE } from '../../src/sandbox/base-image.js';
-import { dockerClient } from '../../src/sandbox/docker.js';
-import { reapOrphans } from '../../src/sandbox/orphans.js';
-import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { BASE_IMAGE } from '../../src/sandbox/docker-api/base-image.js';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
+import { defaultContainerEngine, openSandbox } from '../../src/sandbox/engine-table.js';
 import { DIST } from '../helpers/cli.js';
 
 const exists = async (id: string) =>
@@ -16,11 +15,10 @@ const exists = async (id: string) =>
 describe('reapOrphans', () => {
   it('removes the containers of a SIGKILLed bugbench process and keeps live ones', async () => {
     const script = `
-      const { Sandbox } = await import(${JSON.stringify(`${DIST}/sandbox/sandbox.js`)});
-      const { dockerClient } = await import(${JSON.stringify(`${DIST}/sandbox/docker.js`)});
+      const { defaultContainerEngine, openSandbox } = await import(${JSON.stringify(`${DIST}/sandbox/engine-table.js`)});
       const { LABEL_RUN, ownerLabels } = await import(${JSON.stringify(`${DIST}/sandbox/owner.js`)});
-      await dockerClient().createVolume({ Name: 'bugbench-orphan-test-' + process.pid, Labels: { [LABEL_RUN]: 'orphan-test', ...ownerLabels() } });
-      const sandbox = await Sandbox.create({ image: ${JSON.stringify(BASE_IMAGE)}, runId: 'orphan-test', volumes: { ['bugbench-orphan-test-' + process.pid]: '/shared' } });
+      await defaultContainerEngine().createVolume('bugbench-orphan-test-' + process.pid, { [LABEL_RUN]: 'orphan-test', ...ownerLabels() });
+      const sandbox = await openSandbox({ image: ${JSON.stringify(BASE_IMAGE)}, runId: 'orphan-test', volumes: { ['bugbench-orphan-test-' + process.pid]: '/shared' } });
       process.stdout.write(sandbox.id + '\\n');
       setInterval(() => {}, 1000);`;
     const child = execa('node', ['--input-type=module', '-e', script], { reject: false });
@@ -28,12 +26,12 @@ describe('reapOrphans', () => {
       child.stdout!.on('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
       child.catch(reject);
     });
-    const mine = await Sandbox.create({ image: BASE_IMAGE, runId: 'orphan-test-live' });
+    const mine = await openSandbox({ image: BASE_IMAGE, runId: 'orphan-test-live' });
     try {
       expect(await exists(orphanId)).toBe(true);
       child.kill('SIGKILL');
       await child;
-      const { removed, volumes } = await reapOrphans();
+      const { removed, volumes } = await defaultContainerEngine().reapOrphans();
       expect(removed).toContain(orphanId);
       expect(volumes).toEqual([expect.stringMatching(/^bugbench-orphan-test-\d+$/)]);
       expect(removed).not.toContain(mine.id);

@@ -10,10 +10,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dockerClient } from '../../src/sandbox/docker.js';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
 import { DEFAULT_ENGINE_HOST } from '../../src/sandbox/engine-config.js';
-import { ensureImageOnEngines } from '../../src/sandbox/image-copy.js';
-import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { ensureImageOnEngines } from '../../src/sandbox/docker-api/image-copy.js';
+import { engineAt, openSandbox } from '../../src/sandbox/engine-table.js';
 import { artifactPath, VALID_FAIL_TO_PASS } from '../helpers/artifacts.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
 import { bugbench } from '../helpers/cli.js';
@@ -59,8 +59,8 @@ describe('bugbench on rootless Podman', () => {
 
       // Podman to Docker: the same id, under the name asked for and no other.
       await ensureImageOnEngines(tag, [
-        { name: 'podman', docker: podman() },
-        { name: 'docker', docker: docker() },
+        { name: 'podman', engine: engineAt(process.env.DOCKER_HOST!) },
+        { name: 'docker', engine: engineAt(DEFAULT_ENGINE_HOST) },
       ]);
       const onDocker = await docker().getImage(tag).inspect();
       expect(onDocker.Id).toBe((await podman().getImage(tag).inspect()).Id);
@@ -68,11 +68,11 @@ describe('bugbench on rootless Podman', () => {
       // And back: gone from Podman, copied again from Docker.
       await podman().getImage(tag).remove({ force: true });
       await ensureImageOnEngines(tag, [
-        { name: 'docker', docker: docker() },
-        { name: 'podman', docker: podman() },
+        { name: 'docker', engine: engineAt(DEFAULT_ENGINE_HOST) },
+        { name: 'podman', engine: engineAt(process.env.DOCKER_HOST!) },
       ]);
       expect((await podman().getImage(tag).inspect()).Id).toBe(onDocker.Id);
-      const sandbox = await Sandbox.create({ image: tag, runId: 'test-podman-copied' });
+      const sandbox = await openSandbox({ image: tag, runId: 'test-podman-copied' });
       try {
         expect((await sandbox.run('python3 -m pytest -q tests 2>&1 | tail -1')).stdout).toMatch(/1 passed/);
       } finally {
@@ -115,7 +115,7 @@ describe('bugbench on rootless Podman', () => {
     const file = join(home, 'swe.jsonl');
     expect(await json('export', '--format', 'swebench', '--out', file)).toMatchObject({ count: 1, bugIds: [imported.id] });
     const instance = JSON.parse(readFileSync(file, 'utf8').trim().split('\n')[0]!);
-    const sandbox = await Sandbox.create({ image: instance.image_name, runId: 'test-podman-export' });
+    const sandbox = await openSandbox({ image: instance.image_name, runId: 'test-podman-export' });
     try {
       await sandbox.reset(instance.base_commit);
       for (const diff of [instance.bugbench.bug_patch, instance.bugbench.weaken_patch, instance.patch, instance.test_patch]) await sandbox.applyDiff(diff);

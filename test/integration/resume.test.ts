@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it, vi } from 'vitest';
-import { dockerClient } from '../../src/sandbox/docker.js';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
 import { Store } from '../../src/store/store.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
 import { BIN, bugbench } from '../helpers/cli.js';

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PatchRejectedError } from '../../src/errors.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { sandboxWithRepo } from '../helpers/sandbox.js';
+import type { DockerSandbox } from '../../src/sandbox/docker-api/sandbox.js';
 
 let sandbox: Sandbox;
 
@@ -116,7 +117,7 @@ describe('files', () => {
 /** Counts the sandbox's calls to the engine's archive endpoints from now on. */
 function countArchiveCalls(target: Sandbox): () => { put: number; get: number } {
   const counts = { put: 0, get: 0 };
-  const container = target.container as unknown as { putArchive: (...a: unknown[]) => unknown; getArchive: (...a: unknown[]) => unknown };
+  const container = (target as DockerSandbox).container as unknown as { putArchive: (...a: unknown[]) => unknown; getArchive: (...a: unknown[]) => unknown };
   const put = container.putArchive.bind(container);
   const get = container.getArchive.bind(container);
   container.putArchive = (...args) => (counts.put++, put(...args));

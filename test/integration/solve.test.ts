@@ -9,7 +9,7 @@ import { readTrajectory } from '../../src/agent/trajectory.js';
 import { importArtifact } from '../../src/pipeline/import.js';
 import { DEFAULT_SOLVE, solveBug } from '../../src/pipeline/solve.js';
 import { buildStartingState } from '../../src/pipeline/starting-state.js';
-import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { openSandbox } from '../../src/sandbox/engine-table.js';
 import { Store } from '../../src/store/store.js';
 import { artifactPath, VALID_FAIL_TO_PASS } from '../helpers/artifacts.js';
 import { bugbench } from '../helpers/cli.js';
@@ -147,7 +147,7 @@ describe('solving', () => {
 describe("the solver's starting state", () => {
   it('has exactly one commit, no object of the original history and none of the artifact', async () => {
     const artifact = loadArtifact(artifactPath('valid-two-files'));
-    const sandbox = await Sandbox.create({ image: 'bugbench/repo-knotcfg:latest', runId: 'test-starting-state' });
+    const sandbox = await openSandbox({ image: 'bugbench/repo-knotcfg:latest', runId: 'test-starting-state' });
     try {
       await buildStartingState(sandbox, artifact, artifact.meta!.baseCommit!);
       expect((await sandbox.run('git rev-list --all | wc -l')).stdout.trim()).toBe('1');

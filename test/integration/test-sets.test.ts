@@ -21,7 +21,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reverseDiff } from '../../src/bugs/reverse-diff.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { dockerClient } from '../../src/sandbox/docker.js';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
 import { check, type JsonReport } from '../helpers/check-report.js';
 import { bugbench } from '../helpers/cli.js';
 import { makeGitRepo } from '../helpers/git-repo.js';

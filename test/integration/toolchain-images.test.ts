@@ -6,8 +6,8 @@
  * and TypeScript samples that `doctor --fix` (the global setup) built.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { dockerClient } from '../../src/sandbox/docker.js';
-import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
+import { openSandbox } from '../../src/sandbox/engine-table.js';
 import { bugbench } from '../helpers/cli.js';
 import { GO_TESTS, makeGoProject } from '../helpers/go-project.js';
 import { JAVA_TESTS, makeJavaProject } from '../helpers/java-project.js';
@@ -94,9 +94,9 @@ async function labelsOf(tag: string): Promise<Record<string, string>> {
 
 /** Runs `command` in a fresh sandbox of `image` (no network); returns its output and the container's network mode. */
 async function runInSandbox(image: string, command: string) {
-  const sandbox = await Sandbox.create({ image, runId: 'test-toolchain-images' });
+  const sandbox = await openSandbox({ image, runId: 'test-toolchain-images' });
   try {
-    const network = (await sandbox.container.inspect()).HostConfig.NetworkMode;
+    const network = (await dockerClient().getContainer(sandbox.id).inspect()).HostConfig.NetworkMode;
     const run = await sandbox.exec(command, { timeoutMs: 300_000 });
     const status = await sandbox.exec('git status --porcelain');
     return { run, network, status: status.stdout };
@@ -192,7 +192,7 @@ describe('the Go and TypeScript samples', () => {
       async () => {
         const labels = await labelsOf(sample.tag);
         expect(labels['bugbench.language']).toBe(sample.language);
-        const sandbox = await Sandbox.create({ image: sample.tag, runId: 'test-toolchain-samples' });
+        const sandbox = await openSandbox({ image: sample.tag, runId: 'test-toolchain-samples' });
         try {
           const log = await sandbox.exec('git log --format=%s');
           const subjects = log.stdout.trim().split('\n');

@@ -4,10 +4,10 @@
  * the newer data_parser versions (v0.0.40+, Slurm 23.11 and later) change the
  * shapes — `environment` as "K=V" strings, numbers as {set, infinite, number},
  * `job_state` as a list, `exit_code` as {status, return_code, signal} — so a
- * `v0041.ts` beside it implementing this interface is all a newer cluster needs.
+ * `v0041.ts` beside it implementing this interface, and a line in versions.ts,
+ * is all a newer cluster needs.
  */
 import type { JobSpec, JobStatus } from '../../training/types.js';
-import { v0038 } from './v0038.js';
 
 /** One entry of slurmrestd's `errors` list. */
 export interface SlurmApiError {
@@ -68,12 +68,4 @@ export interface SlurmApi {
   parsePing(body: unknown): { ok: boolean; detail: string };
   /** The Slurm release the answer came from, when it says. */
   release(body: unknown): string | null;
-}
-
-const VERSIONS: Record<string, SlurmApi> = { [v0038.version]: v0038 };
-
-export const SLURM_API_VERSIONS = Object.keys(VERSIONS);
-
-export function slurmApi(version: string): SlurmApi | undefined {
-  return VERSIONS[version];
 }

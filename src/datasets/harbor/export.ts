@@ -7,7 +7,7 @@
  */
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import type Docker from 'dockerode';
+import type { ContainerEngine } from '../../sandbox/port.js';
 import { loadArtifact } from '../../bugs/artifact.js';
 import { parseDiff, touchedPaths } from '../../bugs/diff.js';
 import { buildState } from '../../bugs/repo-state.js';
@@ -15,7 +15,7 @@ import { installArtifact } from '../../bugs/test-run.js';
 import { BugbenchError, errorMessage } from '../../errors.js';
 import { PACKAGE_ROOT } from '../../paths.js';
 import type { Progress } from '../../progress.js';
-import { dockerClient, isNotFound } from '../../sandbox/docker.js';
+import { defaultContainerEngine, openSandbox } from '../../sandbox/engine-table.js';
 import { Sandbox } from '../../sandbox/sandbox.js';
 import { bugFolder, type BugRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
@@ -47,13 +47,10 @@ export function writeTaskFiles(folder: string, files: TaskFile[]): void {
 }
 
 /** The image id the tag names now, or a skip saying why the tag cannot be used. */
-async function currentImageId(docker: Docker, tag: string): Promise<string> {
-  try {
-    return ((await docker.getImage(tag).inspect()) as { Id: string }).Id;
-  } catch (error) {
-    if (isNotFound(error)) throw new ExportSkip(`its image ${tag} is not on this Docker engine; build or load it first (\`bugbench images\`)`);
-    throw error;
-  }
+async function currentImageId(engine: ContainerEngine, tag: string): Promise<string> {
+  const image = await engine.inspectImage(tag);
+  if (!image) throw new ExportSkip(`its image ${tag} is not on this engine; build or load it first (\`bugbench images\`)`);
+  return image.id;
 }
 
 /** What the verifier of one bug puts back, read in `sandbox` (a container of the bug's image). */
@@ -67,16 +64,16 @@ async function testFilesOf(store: Store, sandbox: Sandbox, m: BugMaterial): Prom
   return { clear: m.testFiles, files, keep: choice.keep };
 }
 
-async function exportImage(store: Store, docker: Docker, image: string, materials: BugMaterial[], staging: string, out: HarborWritten, verifier: string, progress?: Progress): Promise<void> {
+async function exportImage(store: Store, engine: ContainerEngine, image: string, materials: BugMaterial[], staging: string, out: HarborWritten, verifier: string, progress?: Progress): Promise<void> {
   let imageId: string;
   try {
-    imageId = await currentImageId(docker, image);
+    imageId = await currentImageId(engine, image);
   } catch (error) {
     if (!(error instanceof ExportSkip)) throw error;
     for (const m of materials) out.skipped.push({ id: m.record.id, reason: error.message });
     return;
   }
-  const sandbox = await Sandbox.create({ image, runId: `export-harbor-${process.pid}`, docker });
+  const sandbox = await openSandbox({ image, runId: `export-harbor-${process.pid}`, engine });
   try {
     for (const m of materials) {
       progress?.(`harbor: reading the test files of ${m.record.id} in ${image}`);
@@ -99,7 +96,7 @@ async function exportImage(store: Store, docker: Docker, image: string, material
 }
 
 /** Writes one Harbor task folder per bug into `staging`. */
-export async function writeHarborTasks(store: Store, bugs: BugRecord[], staging: string, options: { docker?: Docker; progress?: Progress } = {}): Promise<HarborWritten> {
+export async function writeHarborTasks(store: Store, bugs: BugRecord[], staging: string, options: { engine?: ContainerEngine; progress?: Progress } = {}): Promise<HarborWritten> {
   const out: HarborWritten = { count: 0, bugIds: [], skipped: [], manifest: {} };
   const byImage = new Map<string, BugMaterial[]>();
   for (const bug of bugs) {
@@ -111,9 +108,9 @@ export async function writeHarborTasks(store: Store, bugs: BugRecord[], staging:
       out.skipped.push({ id: bug.id, reason: error.message });
     }
   }
-  const docker = options.docker ?? dockerClient();
+  const engine = options.engine ?? defaultContainerEngine();
   const verifier = verifierScript();
-  for (const [image, materials] of byImage) await exportImage(store, docker, image, materials, staging, out, verifier, options.progress);
+  for (const [image, materials] of byImage) await exportImage(store, engine, image, materials, staging, out, verifier, options.progress);
   out.manifest = { format: 'harbor', harbor_schema_version: HARBOR_SCHEMA_VERSION, tasks: out.bugIds.map((id) => ({ bug_id: id, folder: taskFolder(id) })), skipped: out.skipped };
   return out;
 }

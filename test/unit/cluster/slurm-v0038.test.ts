@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
-import { slurmApi } from '../../../src/cluster/slurm/api.js';
+import { slurmApi } from '../../../src/cluster/slurm/versions.js';
 import { jobStatus, v0038 } from '../../../src/cluster/slurm/v0038.js';
 import type { JobSpec } from '../../../src/training/types.js';
 

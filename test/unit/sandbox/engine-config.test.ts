@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dealShares } from '../../../src/pipeline/cluster-run.js';
-import { isEngineFailure } from '../../../src/sandbox/docker.js';
+import { isEngineFailure } from '../../../src/sandbox/engine-errors.js';
 import { engineSpecs, parseEngineEntry } from '../../../src/sandbox/engine-config.js';
-import { labelBelongsTo } from '../../../src/sandbox/orphans.js';
+import { labelBelongsTo } from '../../../src/sandbox/owner.js';
 
 describe('engine configuration', () => {
   it('reads DOCKER_HOST entries with slots and names', () => {

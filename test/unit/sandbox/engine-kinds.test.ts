@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../../../src/errors.js';
-import { containerSpec, hardLimit, hostLimits, type ContainerRequest } from '../../../src/sandbox/container-options.js';
-import { asEngineError, engineText, isEngineFailure } from '../../../src/sandbox/docker.js';
-import { hintsFor } from '../../../src/sandbox/engine-diagnosis.js';
+import { containerSpec, hardLimit, hostLimits, type ContainerRequest } from '../../../src/sandbox/docker-api/container-options.js';
+import { asEngineError, engineText, isEngineFailure } from '../../../src/sandbox/engine-errors.js';
+import { hintsFor } from '../../../src/sandbox/docker-api/engine-diagnosis.js';
 import { describeKind, kindFromAnswers } from '../../../src/sandbox/engine-kind.js';
 import { canonicalImageName, sameImageName, splitImageName } from '../../../src/sandbox/image-names.js';
 import { podmanUserSocket } from '../../../src/sandbox/node-engine.js';

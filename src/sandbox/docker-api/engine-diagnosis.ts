@@ -6,12 +6,11 @@
  * looked at directly (catatonit, subuid ranges, a runtime that works here).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { EngineError, errorMessage } from '../errors.js';
+import { EngineError, errorMessage } from '../../errors.js';
+import { engineText } from '../engine-errors.js';
+import type { RunEngine } from '../engines.js';
+import { hasSubordinateRange } from '../subids.js';
 import { hostLimits } from './container-options.js';
-import { engineText, imageExists } from './docker.js';
-import type { RunEngine } from './engines.js';
-import { Sandbox } from './sandbox.js';
-import { hasSubordinateRange } from './subids.js';
 
 export interface EngineDiagnosis {
   /** A container was created, started, ran a command and was removed; null when not tried (the engine lacks the image). */
@@ -98,10 +97,10 @@ export async function diagnoseEngine(engine: RunEngine, image: string): Promise<
     notes.push(...local.notes);
   }
   let containers: EngineDiagnosis['containers'] = null;
-  if (await imageExists(engine.docker, image).catch(() => false)) {
+  if (await engine.port.inspectImage(image).catch(() => undefined)) {
     const started = performance.now();
     try {
-      const sandbox = await Sandbox.create({ image, runId: 'doctor-probe', docker: engine.docker });
+      const sandbox = await engine.port.createSandbox({ image, runId: 'doctor-probe' });
       try {
         await sandbox.run('true', { timeoutMs: 30_000 });
       } finally {

@@ -17,7 +17,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type Docker from 'dockerode';
-import type { EngineKind } from './engine-kind.js';
+import type { EngineKind } from '../engine-kind.js';
 
 export interface ContainerRequest {
   image: string;

@@ -1,6 +1,6 @@
 /** Reads the JSON progress stream of an image pull or import to its end; an error message in it is thrown. */
 import type Docker from 'dockerode';
-import type { Progress } from '../progress.js';
+import type { Progress } from '../../progress.js';
 
 interface ProgressLine {
   status?: string;

@@ -4,7 +4,7 @@
  * reading an engine's build stream to its end.
  */
 import type Docker from 'dockerode';
-import type { Progress } from '../progress.js';
+import type { Progress } from '../../progress.js';
 
 const APT_PHASE = /^(Get|Unpacking|Setting up)\b/;
 /** apt and dpkg chatter that says nothing a person needs while waiting. */

@@ -7,11 +7,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type Docker from 'dockerode';
+import type { ContainerEngine } from '../port.js';
+import { dockerOf } from './engine.js';
 import { execa } from 'execa';
-import { SAMPLES_DIR, workspacePath } from '../paths.js';
-import type { Progress } from '../progress.js';
-import { detectLanguage, languageById, type Language } from './languages.js';
+import { SAMPLES_DIR, workspacePath } from '../../paths.js';
+import type { Progress } from '../../progress.js';
+import { detectLanguage, languageById, type Language } from '../languages.js';
 import { buildRepoImage } from './repo-image.js';
 import { recipeDigest } from './toolchain-base.js';
 
@@ -110,7 +111,8 @@ export interface SampleImageStatus {
   ok: boolean;
 }
 
-export async function sampleImageStatus(docker: Docker, sample: Sample): Promise<SampleImageStatus> {
+export async function sampleImageStatus(engine: ContainerEngine, sample: Sample): Promise<SampleImageStatus> {
+  const docker = dockerOf(engine);
   const tag = sampleImageTag(sample.name);
   try {
     const info = await docker.getImage(tag).inspect();
@@ -122,14 +124,14 @@ export async function sampleImageStatus(docker: Docker, sample: Sample): Promise
 }
 
 /** Builds every sample image that is missing or was built from another version of its patch series. */
-export async function ensureSampleImages(docker: Docker, progress: Progress): Promise<void> {
+export async function ensureSampleImages(engine: ContainerEngine, progress: Progress): Promise<void> {
   for (const sample of listSamples()) {
-    if ((await sampleImageStatus(docker, sample)).ok) continue;
+    if ((await sampleImageStatus(engine, sample)).ok) continue;
     const dest = workspacePath('samples', sample.name);
     progress(`replaying sample ${sample.name} (${sample.patches.length} commits) into ${dest}`);
     await replaySample(sample, dest);
     // The toolchain base the sample needs is built on the way, when missing (toolchain-base.ts).
-    await buildRepoImage(docker, {
+    await buildRepoImage(engine, {
       dir: dest,
       tag: sampleImageTag(sample.name),
       testCommand: sample.testCommand || undefined,

@@ -8,14 +8,16 @@
  */
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
-import { ImageNotFoundError, SandboxError, errorMessage } from '../errors.js';
-import { isNotFound } from './docker.js';
+import type { ContainerEngine } from '../port.js';
+import { dockerOf } from './engine.js';
+import { ImageNotFoundError, SandboxError, errorMessage } from '../../errors.js';
+import { isNotFound } from '../engine-errors.js';
 import { followProgress } from './image-progress.js';
-import { sameImageName, splitImageName } from './image-names.js';
+import { sameImageName, splitImageName } from '../image-names.js';
 
 export interface EngineRef {
   name: string;
-  docker: Docker;
+  engine: ContainerEngine;
 }
 
 export type ImageCopyEvent =
@@ -42,7 +44,7 @@ async function imageId(docker: Docker, image: string): Promise<{ id: string; siz
  * when none has it. Returns the engines it was copied to.
  */
 export async function ensureImageOnEngines(image: string, engines: EngineRef[], onEvent: (event: ImageCopyEvent) => void = () => undefined): Promise<string[]> {
-  const held = await Promise.all(engines.map((e) => imageId(e.docker, image)));
+  const held = await Promise.all(engines.map((e) => imageId(dockerOf(e.engine), image)));
   const sourceIndex = held.findIndex((h) => h !== undefined);
   if (sourceIndex < 0) throw new ImageNotFoundError(image);
   const source = engines[sourceIndex]!;
@@ -54,8 +56,8 @@ export async function ensureImageOnEngines(image: string, engines: EngineRef[], 
       continue;
     }
     await copyImage(image, source, engine, wanted.size, onEvent);
-    await nameAsAsked(engine.docker, image, wanted.id);
-    const now = await imageId(engine.docker, image);
+    await nameAsAsked(dockerOf(engine.engine), image, wanted.id);
+    const now = await imageId(dockerOf(engine.engine), image);
     if (now?.id !== wanted.id) {
       throw new SandboxError(`copying ${image} from engine ${source.name} to ${engine.name} gave image ${now?.id ?? 'none'} instead of ${wanted.id}`);
     }
@@ -88,7 +90,7 @@ export async function copyImage(image: string, from: EngineRef, to: EngineRef, t
   let bytes = 0;
   let reported = 0;
   try {
-    const exported = (await from.docker.getImage(image).get()) as NodeJS.ReadableStream;
+    const exported = (await dockerOf(from.engine).getImage(image).get()) as NodeJS.ReadableStream;
     const counted = new PassThrough();
     counted.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
@@ -99,8 +101,8 @@ export async function copyImage(image: string, from: EngineRef, to: EngineRef, t
     });
     exported.on('error', (error: Error) => counted.destroy(error));
     exported.pipe(counted);
-    const answer = await to.docker.loadImage(counted, { quiet: true });
-    await followProgress(to.docker, answer, () => undefined);
+    const answer = await dockerOf(to.engine).loadImage(counted, { quiet: true });
+    await followProgress(dockerOf(to.engine), answer, () => undefined);
   } catch (error) {
     throw new SandboxError(`could not copy image ${image} from engine ${from.name} to engine ${to.name} after ${bytes} bytes: ${errorMessage(error)}`);
   }

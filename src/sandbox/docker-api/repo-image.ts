@@ -8,20 +8,22 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type Docker from 'dockerode';
+import type { ContainerEngine } from '../port.js';
+import { dockerOf } from './engine.js';
 import { execa } from 'execa';
-import { DependencyStepError, ImageNotFoundError, NotAGitRepoError } from '../errors.js';
-import type { Progress } from '../progress.js';
+import { DependencyStepError, ImageNotFoundError, NotAGitRepoError } from '../../errors.js';
+import type { Progress } from '../../progress.js';
 import { splitTag } from './base-image.js';
 import { hostCaBundle, runBuildStep, STEP_CA_PATH, STEP_TIMEOUT_MS, stepScript, type BuildSteps } from './dependency-step.js';
-import { imageExists } from './docker.js';
-import { detectLanguage, type Language, type RepoFiles } from './languages.js';
-import { LABEL_RUN, ownerLabels } from './owner.js';
-import { packFiles } from './tar.js';
+import { imageExists } from './client.js';
+import { detectLanguage, type Language, type RepoFiles } from '../languages.js';
+import { LABEL_RUN, ownerLabels } from '../owner.js';
+import { packFiles } from '../tar.js';
 import { ensureLanguageBase } from './toolchain-base.js';
 
-import { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_SETUP, LABEL_SOURCE, LABEL_TEST_CMD } from './labels.js';
+import { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_SETUP, LABEL_SOURCE, LABEL_TEST_CMD } from '../labels.js';
 
-export { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_SETUP, LABEL_SOURCE, LABEL_TEST_CMD } from './labels.js';
+export { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_SETUP, LABEL_SOURCE, LABEL_TEST_CMD } from '../labels.js';
 
 export interface BuildImageOptions {
   dir: string;
@@ -106,7 +108,8 @@ export async function inspectRepo(dir: string): Promise<{ root: string; commit: 
   }
 }
 
-export async function buildRepoImage(docker: Docker, options: BuildImageOptions): Promise<BuiltImage> {
+export async function buildRepoImage(engine: ContainerEngine, options: BuildImageOptions): Promise<BuiltImage> {
+  const docker = dockerOf(engine);
   const { progress } = options;
   const { root, commit, dirty } = await inspectRepo(options.dir);
   const repo = repoNameFrom(root);
@@ -130,7 +133,7 @@ export async function buildRepoImage(docker: Docker, options: BuildImageOptions)
     const script = stepScript(steps);
     progress(`language: ${language?.name ?? 'not recognised'}${steps.setup ? `; dependencies: \`${steps.setup}\`` : ''}`);
     // The base of the language is built when it is missing; an image given with --from is used as it is.
-    const from = options.from ?? (await ensureLanguageBase(docker, language, progress));
+    const from = options.from ?? (await ensureLanguageBase(engine, language, progress));
     if (!(await imageExists(docker, from))) throw new ImageNotFoundError(from);
 
     container = await docker.createContainer({

@@ -18,9 +18,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
-import type { Progress } from '../progress.js';
+import type { Progress } from '../../progress.js';
 import { lineSplitter, StepLines } from './build-output.js';
-import { shellQuote } from './shell-text.js';
+import { shellQuote } from '../shell-text.js';
 
 /** A dependency step that runs longer than this is stopped (a registry that never answers). */
 export const STEP_TIMEOUT_MS = 20 * 60_000;

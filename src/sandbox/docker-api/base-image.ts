@@ -7,13 +7,15 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
+import type { ContainerEngine } from '../port.js';
+import { dockerOf } from './engine.js';
 import { execa } from 'execa';
-import { errorMessage, SetupError } from '../errors.js';
-import { workspacePath } from '../paths.js';
-import type { Progress } from '../progress.js';
-import { imageExists } from './docker.js';
-import { aptInstall, isRoot } from './engine.js';
-import { commandExists } from './path-commands.js';
+import { errorMessage, SetupError } from '../../errors.js';
+import { workspacePath } from '../../paths.js';
+import type { Progress } from '../../progress.js';
+import { imageExists } from './client.js';
+import { aptInstall, isRoot } from '../engine.js';
+import { commandExists } from '../path-commands.js';
 import { followProgress } from './image-progress.js';
 
 export const BASE_IMAGE = process.env.BUGBENCH_BASE_IMAGE || 'bugbench/base:bookworm';
@@ -73,7 +75,8 @@ export function hostDebianMirror(): string | undefined {
   return debianMirror(readAptSources());
 }
 
-export async function ensureBaseImage(docker: Docker, progress: Progress): Promise<void> {
+export async function ensureBaseImage(engine: ContainerEngine, progress: Progress): Promise<void> {
+  const docker = dockerOf(engine);
   if (await imageExists(docker, BASE_IMAGE)) return;
   const pull = process.env.BUGBENCH_BASE_PULL;
   if (pull) {
@@ -84,7 +87,7 @@ export async function ensureBaseImage(docker: Docker, progress: Progress): Promi
       progress(`pulling ${pull} failed (${errorMessage(error)}); building from Debian packages instead`);
     }
   }
-  await buildBaseImage(docker, progress);
+  await buildBaseImage(engine, progress);
 }
 
 async function pullBaseImage(docker: Docker, ref: string, progress: Progress): Promise<void> {
@@ -101,7 +104,8 @@ export function splitTag(image: string): [string, string] {
 }
 
 /** debootstrap into a folder of the workspace, then import it as the base image. About a minute. */
-export async function buildBaseImage(docker: Docker, progress: Progress): Promise<void> {
+export async function buildBaseImage(engine: ContainerEngine, progress: Progress): Promise<void> {
+  const docker = dockerOf(engine);
   const mirror = debianMirror(readAptSources());
   if (!mirror) {
     throw new SetupError(`no Debian ${SUITE} mirror in /etc/apt/sources.list(.d); cannot build ${BASE_IMAGE}`);

@@ -6,14 +6,15 @@
  * Dockerfile it was built from.
  */
 import { createHash } from 'node:crypto';
-import type Docker from 'dockerode';
-import { errorMessage, ToolchainBaseError } from '../errors.js';
-import type { Progress } from '../progress.js';
+import type { ContainerEngine } from '../port.js';
+import { dockerOf } from './engine.js';
+import { errorMessage, ToolchainBaseError } from '../../errors.js';
+import type { Progress } from '../../progress.js';
 import { BASE_IMAGE, ensureBaseImage, hostDebianMirror } from './base-image.js';
 import { followBuild, StepLines } from './build-output.js';
-import { isNotFound } from './docker.js';
-import type { BaseRecipe, Language } from './languages.js';
-import { packFiles } from './tar.js';
+import { isNotFound } from '../engine-errors.js';
+import type { BaseRecipe, Language } from '../languages.js';
+import { packFiles } from '../tar.js';
 
 export const LABEL_BASE_RECIPE = 'bugbench.base-recipe';
 export const LABEL_TOOLCHAIN = 'bugbench.toolchain';
@@ -60,7 +61,8 @@ export interface ToolchainBaseStatus {
 }
 
 /** Whether a toolchain base is there and was built from the recipe in this version of bugbench. */
-export async function toolchainBaseStatus(docker: Docker, language: Language & { base: BaseRecipe }): Promise<ToolchainBaseStatus> {
+export async function toolchainBaseStatus(engine: ContainerEngine, language: Language & { base: BaseRecipe }): Promise<ToolchainBaseStatus> {
+  const docker = dockerOf(engine);
   const { tag } = language.base;
   try {
     const info = await docker.getImage(tag).inspect();
@@ -79,25 +81,26 @@ const building = new Map<string, Promise<string>>();
  * The base image for `language`, built first when it is missing or its recipe
  * changed. The Python base is only checked for, as `images build` always did.
  */
-export async function ensureLanguageBase(docker: Docker, language: Language | undefined, progress: Progress): Promise<string> {
+export async function ensureLanguageBase(engine: ContainerEngine, language: Language | undefined, progress: Progress): Promise<string> {
   const base = language?.base;
   if (!language || !base) return BASE_IMAGE;
   const toolchain = { ...language, base };
-  if ((await toolchainBaseStatus(docker, toolchain)).state === 'ready') return base.tag;
+  if ((await toolchainBaseStatus(engine, toolchain)).state === 'ready') return base.tag;
   let build = building.get(base.tag);
   if (!build) {
-    build = buildToolchainBase(docker, toolchain, progress).finally(() => building.delete(base.tag));
+    build = buildToolchainBase(engine, toolchain, progress).finally(() => building.delete(base.tag));
     building.set(base.tag, build);
   }
   return build;
 }
 
-async function buildToolchainBase(docker: Docker, language: Language & { base: BaseRecipe }, progress: Progress): Promise<string> {
+async function buildToolchainBase(engine: ContainerEngine, language: Language & { base: BaseRecipe }, progress: Progress): Promise<string> {
+  const docker = dockerOf(engine);
   const { tag, packages, holds } = language.base;
-  const state = (await toolchainBaseStatus(docker, language)).state;
+  const state = (await toolchainBaseStatus(engine, language)).state;
   if (state === 'ready') return tag;
   try {
-    await ensureBaseImage(docker, progress);
+    await ensureBaseImage(engine, progress);
   } catch (error) {
     throw new ToolchainBaseError(tag, `its parent ${BASE_IMAGE} is missing and could not be built (${errorMessage(error)})`, holds);
   }
