@@ -131,6 +131,23 @@ export class ImageNotFoundError extends BugbenchError {
   }
 }
 
+/** An image bugbench can neither read as its own nor adopt as it is (no work tree, a wrong --root or --user). */
+export class ImageAdoptionError extends BugbenchError {
+  constructor(
+    readonly image: string,
+    detail: string,
+  ) {
+    super('BB_IMAGE_ADOPTION', `cannot adopt ${image}: ${detail}`);
+  }
+}
+
+/** An image bugbench did not build and has not adopted yet. */
+export class ImageNotAdoptedError extends BugbenchError {
+  constructor(readonly image: string) {
+    super('BB_IMAGE_NOT_ADOPTED', `image ${image} was not built by bugbench and is not adopted yet; run \`bugbench images add ${image}\` (or start a run on it, which adopts it)`);
+  }
+}
+
 export class NotAGitRepoError extends BugbenchError {
   constructor(readonly dir: string) {
     super('BB_NOT_A_GIT_REPO', `${dir} is not a git repository with at least one commit`);

@@ -3,6 +3,7 @@
  * of each type. A new kind of engine is one folder beside docker-api/ and one
  * line here. Engines are made once per address and kept.
  */
+import { imageRun } from './adopted-images.js';
 import { DockerApiEngine } from './docker-api/engine.js';
 import { engineSpecs } from './engine-config.js';
 import type { ContainerEngine, EngineType } from './port.js';
@@ -30,8 +31,14 @@ export function defaultContainerEngine(): ContainerEngine {
   return engineAt(engineSpecs()[0]!.host);
 }
 
-/** Creates and starts a sandbox on `engine`, or on the default engine. */
-export function openSandbox(options: SandboxOptions & { engine?: ContainerEngine }): Promise<Sandbox> {
-  const { engine, ...rest } = options;
-  return (engine ?? defaultContainerEngine()).createSandbox(rest);
+/**
+ * Creates and starts a sandbox of `image` on `engine` (default: the default
+ * engine), in the image's own world: an image bugbench built as it is, an
+ * adopted one from its snapshot, at its root, as its user (adopted-images.ts).
+ */
+export async function openSandbox(options: SandboxOptions & { engine?: ContainerEngine }): Promise<Sandbox> {
+  const { engine: given, ...rest } = options;
+  const engine = given ?? defaultContainerEngine();
+  const { runImage, world } = await imageRun(engine, rest.image);
+  return engine.createSandbox({ ...rest, image: runImage, world: rest.world ?? world });
 }

@@ -21,9 +21,32 @@ export const DEFAULT_PIDS_LIMIT = 512;
 export const DEFAULT_OUTPUT_CAP = 1024 * 1024;
 export const DEFAULT_EXEC_TIMEOUT_MS = 90_000;
 
+/**
+ * The image's own world, which every command in a sandbox runs in: where the
+ * repository is, as whom, and the environment the image's login shell gives
+ * (SWE-bench's images put their interpreter on PATH only through ~/.bashrc).
+ * bugbench's own images are the repository at /repo, as root, as they are.
+ */
+export interface ImageWorld {
+  /** The repository's work tree. */
+  root: string;
+  /** The user commands run as ('' for the image's own User). */
+  user: string;
+  /** That user's numeric ids, which files bugbench writes are owned by. */
+  uid: number;
+  gid: number;
+  /** What the image's login shell adds to or changes in the environment of a plain `bash -c`. */
+  env: Record<string, string>;
+}
+
+/** The world of an image bugbench built. */
+export const BUILT_WORLD: ImageWorld = { root: REPO_DIR, user: '', uid: 0, gid: 0, env: {} };
+
 export interface SandboxOptions {
   image: string;
   runId: string;
+  /** Where the repository is and how commands run (default: an image bugbench built). */
+  world?: ImageWorld;
   memoryBytes?: number;
   pidsLimit?: number;
   /** CPUs the container may use, e.g. 1.5. Default: no limit beyond the host's. */
@@ -67,7 +90,7 @@ export interface ReadOptions {
 }
 
 export interface FileToWrite {
-  /** Absolute, or relative to /repo. */
+  /** Absolute, or relative to the repository's root. */
   path: string;
   content: string | Buffer;
   mode?: number;
@@ -78,8 +101,14 @@ export interface Sandbox {
   readonly id: string;
   readonly image: string;
   readonly runId: string;
+  /** The image's world: the repository's root, the user, the environment. */
+  readonly world: ImageWorld;
+  /** The repository's work tree (world.root). */
+  readonly root: string;
+  /** An absolute path in the container: `path` itself, or relative to the root. */
+  absolutePath(path: string): string;
   /**
-   * Runs `command` with bash in /repo. Past the time limit every process it
+   * Runs `command` with bash in the repository's root. Past the time limit every process it
    * started is killed and the result says timedOut.
    */
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
@@ -99,14 +128,14 @@ export interface Sandbox {
    */
   readFileEntry(path: string, options?: ReadOptions): Promise<{ content: Buffer; mode: number }>;
   readText(path: string, options?: ReadOptions): Promise<string>;
-  /** Applies a diff to /repo with `git apply`; a hunk that does not apply is a PatchRejectedError. */
+  /** Applies a diff to the repository with `git apply`; a hunk that does not apply is a PatchRejectedError. */
   applyDiff(diff: string, options?: { reverse?: boolean }): Promise<void>;
   /**
    * The work tree's changes against HEAD (new, changed and deleted files),
    * limited to `paths` if given; `reverse` gives the diff that undoes them.
    */
   diff(paths?: string[], options?: { reverse?: boolean }): Promise<string>;
-  /** Puts /repo back to `commit` exactly: tracked files restored, untracked files removed. */
+  /** Puts the repository back to `commit` exactly: tracked files restored, untracked files removed. */
   reset(commit?: string): Promise<void>;
   headCommit(): Promise<string>;
   remove(): Promise<void>;
@@ -117,11 +146,20 @@ export abstract class RepoSandbox implements Sandbox {
   abstract readonly id: string;
   abstract readonly image: string;
   abstract readonly runId: string;
+  abstract readonly world: ImageWorld;
   abstract exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   abstract writeFiles(files: FileToWrite[]): Promise<void>;
   /** The engine's own copy of a file, as a tar stream (for files the container cannot send itself). */
   abstract readArchive(path: string): Promise<NodeJS.ReadableStream>;
   abstract remove(): Promise<void>;
+
+  get root(): string {
+    return this.world.root;
+  }
+
+  absolutePath(path: string): string {
+    return absolutePath(path, this.root);
+  }
 
   async run(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     const result = await this.exec(command, options);
@@ -138,7 +176,7 @@ export abstract class RepoSandbox implements Sandbox {
   }
 
   inspect(path: string): Promise<PathInfo> {
-    return inspectPath(this, absolutePath(path));
+    return inspectPath(this, this.absolutePath(path));
   }
 
   async readFile(path: string, options: ReadOptions = {}): Promise<Buffer> {
@@ -146,9 +184,9 @@ export abstract class RepoSandbox implements Sandbox {
   }
 
   async readFileEntry(path: string, options: ReadOptions = {}): Promise<{ content: Buffer; mode: number }> {
-    const absolute = absolutePath(path);
+    const absolute = this.absolutePath(path);
     try {
-      return await readBoundedFile(this, absolute, options.maxBytes ?? DEFAULT_READ_LIMIT, REPO_DIR);
+      return await readBoundedFile(this, absolute, options.maxBytes ?? DEFAULT_READ_LIMIT, this.root);
     } catch (error) {
       if (isNotFound(error)) throw new NotFoundError(`no file ${absolute} in the container`);
       throw error;
@@ -192,8 +230,8 @@ export abstract class RepoSandbox implements Sandbox {
   }
 }
 
-export function absolutePath(path: string): string {
-  return posix.isAbsolute(path) ? posix.normalize(path) : posix.join(REPO_DIR, path);
+export function absolutePath(path: string, root: string = REPO_DIR): string {
+  return posix.isAbsolute(path) ? posix.normalize(path) : posix.join(root, path);
 }
 
 function firstLine(text: string): string {

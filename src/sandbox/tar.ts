@@ -7,6 +7,11 @@ export interface FileEntry {
   name: string;
   content: Buffer;
   mode?: number;
+  /** The owner's ids (default 0, root). */
+  uid?: number;
+  gid?: number;
+  /** A folder entry (content ignored): how new folders get their owner. */
+  directory?: boolean;
 }
 
 export async function packFiles(files: FileEntry[]): Promise<Buffer> {
@@ -19,9 +24,9 @@ export async function packFiles(files: FileEntry[]): Promise<Buffer> {
   });
   for (const file of files) {
     await new Promise<void>((resolve, reject) => {
-      pack.entry({ name: file.name, mode: file.mode ?? 0o644, mtime: new Date() }, file.content, (err) =>
-        err ? reject(err) : resolve(),
-      );
+      const owner = { uid: file.uid ?? 0, gid: file.gid ?? 0 };
+      if (file.directory) pack.entry({ name: file.name, type: 'directory', mode: file.mode ?? 0o755, mtime: new Date(), ...owner }, (err) => (err ? reject(err) : resolve()));
+      else pack.entry({ name: file.name, mode: file.mode ?? 0o644, mtime: new Date(), ...owner }, file.content, (err) => (err ? reject(err) : resolve()));
     });
   }
   pack.finalize();

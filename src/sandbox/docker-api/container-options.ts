@@ -23,6 +23,8 @@ export interface ContainerRequest {
   image: string;
   command: string[];
   workdir: string;
+  /** The user the container runs as; '' keeps the image's own. */
+  user?: string;
   env: Record<string, string>;
   labels: Record<string, string>;
   memoryBytes: number;
@@ -93,6 +95,7 @@ export function containerSpec(kind: EngineKind, request: ContainerRequest, limit
     Image: request.image,
     Cmd: request.command,
     WorkingDir: request.workdir,
+    ...(request.user ? { User: request.user } : {}),
     Env: Object.entries(request.env).map(([k, v]) => `${k}=${v}`),
     Labels: request.labels,
     // Network mode none: a loopback interface and nothing else. (NetworkDisabled as well would also

@@ -8,19 +8,20 @@ import { randomUUID } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
-import { ImageNotFoundError } from '../../errors.js';
+import { posix } from 'node:path';
+import { ImageNotFoundError, SandboxError } from '../../errors.js';
 import { CappedOutput } from '../capped-output.js';
 import { asEngineError, engineCall, isEngineFailure, isNotFound } from '../engine-errors.js';
 import type { EngineKind } from '../engine-kind.js';
 import { LABEL_RUN, ownerLabels } from '../owner.js';
 import {
-  absolutePath,
+  BUILT_WORLD,
   DEFAULT_EXEC_TIMEOUT_MS,
   DEFAULT_MEMORY_BYTES,
   DEFAULT_OUTPUT_CAP,
   DEFAULT_PIDS_LIMIT,
-  REPO_DIR,
   RepoSandbox,
+  type ImageWorld,
   type ExecOptions,
   type ExecResult,
   type FileToWrite,
@@ -42,6 +43,7 @@ export class DockerSandbox extends RepoSandbox {
     readonly container: Docker.Container,
     readonly image: string,
     readonly runId: string,
+    readonly world: ImageWorld,
     private readonly kind: EngineKind,
   ) {
     super();
@@ -57,10 +59,12 @@ export class DockerSandbox extends RepoSandbox {
    * of the work.
    */
   static async create(docker: Docker, kind: EngineKind, options: SandboxOptions): Promise<DockerSandbox> {
+    const world = options.world ?? BUILT_WORLD;
     const spec = containerSpec(kind, {
       image: options.image,
       command: ['sleep', 'infinity'],
-      workdir: REPO_DIR,
+      workdir: world.root,
+      user: world.user,
       env: { PYTHONDONTWRITEBYTECODE: '1', ...options.env },
       labels: { [LABEL_RUN]: options.runId, ...ownerLabels(), ...options.extraLabels },
       memoryBytes: options.memoryBytes ?? DEFAULT_MEMORY_BYTES,
@@ -75,9 +79,11 @@ export class DockerSandbox extends RepoSandbox {
       if (isNotFound(error)) throw new ImageNotFoundError(options.image);
       throw asEngineError(error, 'create');
     }
-    const sandbox = new DockerSandbox(docker, container, options.image, options.runId, kind);
+    const sandbox = new DockerSandbox(docker, container, options.image, options.runId, world, kind);
     try {
       await container.start();
+      // bugbench's own folders belong to the image's user, who writes the logs and the lock there.
+      if (world.uid !== 0) await sandbox.asRoot(`mkdir -p ${BUGBENCH_DIR} && chown ${world.uid}:${world.gid} ${BUGBENCH_DIR} ${Object.values(options.volumes ?? {}).join(' ')}`);
     } catch (error) {
       await sandbox.remove().catch(() => undefined);
       throw asEngineError(error, 'start');
@@ -96,12 +102,12 @@ export class DockerSandbox extends RepoSandbox {
     // Every process the command starts inherits this marker, so a timeout can find and kill all of them,
     // even those that left the process group or were orphaned.
     const marker = randomUUID();
-    const env = { ...options.env, [EXEC_MARKER]: marker };
+    const env = { ...this.world.env, ...GIT_TRUSTS_THE_REPOSITORY, ...options.env, [EXEC_MARKER]: marker };
     const { exec, stream } = await engineCall('exec', async () => {
       const made = await this.container.exec({
         Cmd: execCommand(this.kind, command),
         Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
-        WorkingDir: options.workdir ?? REPO_DIR,
+        WorkingDir: options.workdir ?? this.world.root,
         AttachStdout: true,
         AttachStderr: true,
       });
@@ -212,14 +218,35 @@ export class DockerSandbox extends RepoSandbox {
   }
 
   async writeFiles(files: FileToWrite[]): Promise<void> {
-    const archive = await packFiles(
-      files.map((f) => ({
-        name: absolutePath(f.path).slice(1),
+    const { uid, gid } = this.world;
+    const paths = files.map((f) => this.absolutePath(f.path));
+    // Folders a write makes belong to the image's user too (the engine would make them root's).
+    const folders = uid === 0 ? [] : ownedFolders(paths, this.root);
+    const archive = await packFiles([
+      ...folders.map((folder) => ({ name: folder.slice(1), content: Buffer.alloc(0), directory: true, uid, gid })),
+      ...files.map((f, i) => ({
+        name: paths[i]!.slice(1),
         content: typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : f.content,
         mode: f.mode,
+        uid,
+        gid,
       })),
-    );
+    ]);
     await engineCall('files', () => this.container.putArchive(archive, { path: '/' }));
+  }
+
+  /** Runs a short command as root, whoever the image's user is (only for bugbench's own folders). */
+  private async asRoot(command: string): Promise<void> {
+    const exec = await this.container.exec({ Cmd: ['bash', '-c', command], User: '0', AttachStdout: true, AttachStderr: true });
+    const stream = await exec.start({ hijack: true, stdin: false });
+    stream.resume();
+    await new Promise<void>((resolve) => {
+      stream.on('end', resolve);
+      stream.on('close', resolve);
+      stream.on('error', () => resolve());
+    });
+    const { ExitCode } = await exec.inspect();
+    if (ExitCode !== 0) throw new SandboxError(`\`${command}\` failed as root in ${this.image} (exit ${ExitCode})`);
   }
 
   readArchive(path: string): Promise<NodeJS.ReadableStream> {
@@ -233,6 +260,28 @@ export class DockerSandbox extends RepoSandbox {
       if (!isNotFound(error) && !isRemovalInProgress(error)) throw asEngineError(error, 'remove');
     }
   }
+}
+
+/** bugbench's folder in every container: the artifact, the logs, the parser's output. */
+const BUGBENCH_DIR = '/bugbench';
+
+/** git refuses a work tree another user owns ("dubious ownership"); the sandbox's repository is the one to trust. */
+const GIT_TRUSTS_THE_REPOSITORY = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' };
+
+/** The folders above `paths` that a write may make: those below the repository's root, and bugbench's own. */
+export function ownedFolders(paths: string[], root: string): string[] {
+  const folders = new Set<string>();
+  for (const path of paths) {
+    for (const top of [root, BUGBENCH_DIR]) {
+      if (!path.startsWith(`${top}/`)) continue;
+      let folder = posix.dirname(path);
+      while (folder.length > top.length) {
+        folders.add(folder);
+        folder = posix.dirname(folder);
+      }
+    }
+  }
+  return [...folders].sort();
 }
 
 function isRemovalInProgress(error: unknown): boolean {

@@ -1,0 +1,96 @@
+/**
+ * Images bugbench did not build, as bugbench found them: where the repository
+ * is, as whom commands run, the environment the image's login shell gives,
+ * and the snapshot (the image with its history past HEAD removed) that
+ * sandboxes are made from. Kept in the workspace, keyed by the image's id, so
+ * an image is looked at once; a tag that moves to another image is adopted
+ * again.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { errorMessage, ImageNotAdoptedError, ImageNotFoundError, UsageError } from '../errors.js';
+import { workspacePath } from '../paths.js';
+import { LABEL_COMMIT } from './labels.js';
+import type { ContainerEngine } from './port.js';
+import { BUILT_WORLD, type ImageWorld } from './sandbox.js';
+
+export interface AdoptedImage {
+  /** The name it was adopted under (the first; others naming the same id find it too). */
+  image: string;
+  /** The image's id: what the record is keyed by. */
+  imageId: string;
+  /** The image sandboxes are made from: the adopted one with no history past HEAD. */
+  runImage: string;
+  world: ImageWorld;
+  /** HEAD's commit in the repository. */
+  commit: string;
+  /** Language id ('' when none of bugbench's languages recognised the repository). */
+  language: string;
+  testCommand: string;
+  /** What the user said instead of what bugbench found. */
+  overrides: { root?: string; user?: string; testCommand?: string };
+  adoptedAt: string;
+}
+
+const FILE = 'adopted-images.json';
+
+function recordsPath(): string {
+  return workspacePath(FILE);
+}
+
+export function readAdoptedImages(): AdoptedImage[] {
+  const path = recordsPath();
+  if (!existsSync(path)) return [];
+  try {
+    const records = JSON.parse(readFileSync(path, 'utf8')) as { images?: AdoptedImage[] };
+    return records.images ?? [];
+  } catch (error) {
+    throw new UsageError(`${path} is not valid JSON (${errorMessage(error)}); fix or remove it (images are adopted again)`);
+  }
+}
+
+/** Adds or replaces the record of one image id; written whole, then renamed, so a crash leaves the old file. */
+export function saveAdoptedImage(record: AdoptedImage): void {
+  const path = recordsPath();
+  const images = [...readAdoptedImages().filter((r) => r.imageId !== record.imageId), record];
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify({ images }, null, 2)}\n`);
+  renameSync(temp, path);
+}
+
+export function adoptedById(imageId: string): AdoptedImage | undefined {
+  return readAdoptedImages().find((r) => r.imageId === imageId);
+}
+
+/** How sandboxes of an image are made: from which image, in which world. */
+export interface ImageRun {
+  runImage: string;
+  world: ImageWorld;
+  /** The record, for an adopted image. */
+  adopted?: AdoptedImage;
+}
+
+/** True for an image bugbench built (its labels say which commit it holds). */
+export function builtByBugbench(labels: Record<string, string>): boolean {
+  return LABEL_COMMIT in labels;
+}
+
+/**
+ * The world of `image` on `engine`: an image bugbench built runs as it is; an
+ * adopted one from its snapshot, in the world found when it was adopted.
+ * ImageNotFoundError or ImageNotAdoptedError otherwise.
+ */
+export async function imageRun(engine: ContainerEngine, image: string): Promise<ImageRun> {
+  const info = await engine.inspectImage(image);
+  if (!info) {
+    // The snapshot itself, or an adopted image whose name is not on this engine (a copied snapshot is).
+    const byName = readAdoptedImages().find((r) => r.image === image || r.runImage === image);
+    if (byName && (await engine.inspectImage(byName.runImage))) return { runImage: byName.runImage, world: byName.world, adopted: byName };
+    throw new ImageNotFoundError(image);
+  }
+  if (builtByBugbench(info.labels)) return { runImage: image, world: BUILT_WORLD };
+  const adopted = readAdoptedImages().find((r) => r.imageId === info.id || r.runImage === image);
+  if (!adopted) throw new ImageNotAdoptedError(image);
+  return { runImage: adopted.runImage, world: adopted.world, adopted };
+}
