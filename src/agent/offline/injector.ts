@@ -14,7 +14,7 @@
  */
 import { isTestInfrastructure } from '../../bugs/test-infrastructure.js';
 import { editCalls } from './editor-edits.js';
-import { bash, create, HELPER, OUT, q, resultOf, WORK, type Ask, type Candidate, type Compared, type OfflineStrategy } from './kit.js';
+import { bash, create, HELPER, OUT, q, resultOf, WORK, type Ask, type Candidate, type CandidateList, type Compared, type OfflineStrategy } from './kit.js';
 import type { Action, Observation, ScriptedAgent, ToolCall } from './offline-model.js';
 import { pythonKit } from './python-kit.js';
 import type { Rng } from './rng.js';
@@ -65,9 +65,32 @@ const CONTEXT_LINES = 3;
 function apart(a: Candidate, b: Candidate): boolean {
   if (!a.splice || !b.splice || a.splice.source !== b.splice.source) return false;
   const source = a.splice.source;
-  const line = (index: number) => source.slice(0, index).split('\n').length;
   const [first, second] = a.splice.change.start < b.splice.change.start ? [a.splice.change, b.splice.change] : [b.splice.change, a.splice.change];
-  return line(second.start) - line(first.end) > 2 * CONTEXT_LINES;
+  // The lines between them, counted in the gap only (not from the top of the file, which is long in a large file).
+  let between = 0;
+  for (let at = source.indexOf('\n', first.end); at >= 0 && at < second.start; at = source.indexOf('\n', at + 1)) between++;
+  return between > 2 * CONTEXT_LINES;
+}
+
+/**
+ * The candidates in the order they are tried: round-robin over the files they
+ * touch (the first of each file, then the second of each...), so the bug
+ * spreads out. Linear in the number of candidates.
+ */
+export function roundRobin(candidates: Candidate[]): Candidate[] {
+  const byFile = new Map<string, Candidate[]>();
+  for (const c of candidates) {
+    const key = c.files.join(',');
+    const list = byFile.get(key);
+    if (list) list.push(c);
+    else byFile.set(key, [c]);
+  }
+  const lists = [...byFile.values()];
+  const order: Candidate[] = [];
+  for (let round = 0; order.length < candidates.length; round++) {
+    for (const list of lists) if (round < list.length) order.push(list[round]!);
+  }
+  return order;
 }
 
 /** The calls that make several chosen changes: two changes of one file become one sequence of edits of that file. */
@@ -85,7 +108,7 @@ function makingAll(candidates: Candidate[]): ToolCall[] {
 }
 
 /** History candidates: the code side of past commits, fixes first (their reversal is a known bug). */
-async function* historyCandidates(ask: Ask, codeFiles: string[], rng: Rng): AsyncGenerator<Action, Candidate[], Observation[]> {
+async function* historyCandidates(ask: Ask, codeFiles: string[], rng: Rng): AsyncGenerator<Action, CandidateList, Observation[]> {
   const log = yield* ask(
     'The history may hold fixes worth undoing. I will list commits that mention fixes, with the files each touched.',
     bash(`for c in $(git log --no-merges --format=%H -n 80); do echo "commit $c $(git log -1 --format=%s $c)"; git show --name-only --format= $c; done`),
@@ -98,12 +121,14 @@ async function* historyCandidates(ask: Ask, codeFiles: string[], rng: Rng): Asyn
     else if (current && line.trim() && !line.startsWith('[exit code')) current.files.push(line.trim());
   }
   const isFix = (subject: string) => /\b(fix|fixe[sd]|bug|crash|regress|wrong|incorrect|broken)/i.test(subject);
-  const touching = commits.map((c) => ({ ...c, code: c.files.filter((f) => codeFiles.includes(f)) })).filter((c) => c.code.length > 0);
-  return [...rng.shuffle(touching.filter((c) => isFix(c.subject))), ...rng.shuffle(touching.filter((c) => !isFix(c.subject)))].map((c) => ({
+  const code = new Set(codeFiles);
+  const touching = commits.map((c) => ({ ...c, code: c.files.filter((f) => code.has(f)) })).filter((c) => c.code.length > 0);
+  const candidates = [...rng.shuffle(touching.filter((c) => isFix(c.subject))), ...rng.shuffle(touching.filter((c) => !isFix(c.subject)))].map((c) => ({
     label: `undoing ${c.sha.slice(0, 10)} "${c.subject}" in ${c.code.join(', ')}`,
     files: c.code,
     apply: `git show ${c.sha} -- ${c.code.map(q).join(' ')} | git apply -R`,
   }));
+  return { candidates };
 }
 
 export async function* offlineInjector(options: InjectorOptions): ScriptedAgent {
@@ -138,19 +163,11 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   const compare = (name: string) => `python3 ${HELPER} compare ${WORK}/original.json ${WORK}/${name}.json`;
 
   // Candidates, in an order chosen by the seed.
-  const candidates = options.strategy === 'history' ? yield* historyCandidates(ask, kit.codeFiles, rng) : yield* kit.candidates(options.strategy, ask, rng);
-  if (candidates.length === 0) return `I found no ${options.strategy} candidates in the code files, so I stop here.`;
+  const { candidates, note } = options.strategy === 'history' ? yield* historyCandidates(ask, kit.codeFiles, rng) : yield* kit.candidates(options.strategy, ask, rng);
+  if (candidates.length === 0) return `${note ? `${note} ` : ''}I found no ${options.strategy} candidates in the code files, so I stop here.`;
 
   // Try candidates one at a time, round-robin over files so the bug spreads out.
-  const byFile = new Map<string, Candidate[]>();
-  for (const c of options.strategy === 'history' ? candidates : rng.shuffle(candidates)) {
-    const key = c.files.join(',');
-    byFile.set(key, [...(byFile.get(key) ?? []), c]);
-  }
-  const order: Candidate[] = [];
-  for (let round = 0; order.length < candidates.length; round++) {
-    for (const list of byFile.values()) if (list[round]) order.push(list[round]!);
-  }
+  const order = roundRobin(options.strategy === 'history' ? candidates : rng.shuffle(candidates));
   const distinctFiles = new Set(candidates.flatMap((c) => c.files)).size;
   const target = Math.min(distinctFiles, Math.max(options.minChangedFiles, 2 + rng.int(2)));
   const chosen: Trial[] = [];
@@ -174,10 +191,12 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
     // Each kept change must break something no other kept change breaks, or undoing it alone would fix nothing.
     return keepsEveryChangeNeeded([...chosen, trial]) ? trial : undefined;
   };
+  let said = note === undefined;
   for (const candidate of order) {
     if (usedFiles.size >= target || trials >= maxTrials) break;
     if (candidate.files.some((f) => usedFiles.has(f))) continue;
-    const trial = yield* attempt(candidate, `Trying ${candidate.label}.`);
+    const trial = yield* attempt(candidate, `${said ? '' : `${note} `}Trying ${candidate.label}.`);
+    said = true;
     if (!trial) continue;
     chosen.push(trial);
     for (const f of candidate.files) usedFiles.add(f);
