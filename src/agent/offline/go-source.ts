@@ -86,6 +86,15 @@ export function goTests(file: string, source: string): { name: string; span: Spl
   );
 }
 
+/** Where the names are used in a Go file (called, passed as a value), declarations included: each use's name, offset and line. */
+export function goUses(file: string, source: string, names: Set<string>): { name: string; at: number; line: number }[] {
+  return (
+    withTree('go', file, source, (root) =>
+      nodesWhere(root, (n) => n.type === 'identifier' && names.has(n.text)).map((n) => ({ name: n.text, at: n.startIndex, line: n.startPosition.row + 1 })),
+    ) ?? []
+  );
+}
+
 /** The name an import binds: its alias, or the last element of its path. */
 function importName(spec: Node): string | undefined {
   const alias = spec.childForFieldName('name');

@@ -53,6 +53,16 @@ export function keepsEveryChangeNeeded(trials: { broken: string[] }[]): boolean 
   });
 }
 
+/** Why no weakening could be written: none of the broken tests was found in a test file. */
+function noWeakening(buggy: Compared): string {
+  const shown = buggy.broken.slice(0, 3).map((id) => JSON.stringify(id));
+  const more = buggy.broken_count > shown.length ? ` and ${buggy.broken_count - shown.length} more` : '';
+  return (
+    `I found none of the ${buggy.broken_count} broken test(s) (${shown.join(', ')}${more}) among the tests the test files declare (their names may be built when the tests run, ` +
+    "as in a loop), so I could delete nothing; a weakening of no file would be the bug's own change, so I stop here."
+  );
+}
+
 /** The calls that make a candidate change and then run `then` (after its bash part, if any, succeeded). */
 function making(candidate: Candidate, then: string, timeout?: number): ToolCall[] {
   return [...(candidate.edits ?? []), bash(candidate.apply ? `(${candidate.apply}) && ${then}` : then, timeout)];
@@ -252,6 +262,9 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
 
   // Hide the bug: delete the tests that catch it.
   const weakenedFiles = yield* kit.weaken(ask, buggy);
+  if (typeof weakenedFiles === 'string') return weakenedFiles;
+  // `git diff --` of no files is the whole change, the bug's own: never a weakening.
+  if (weakenedFiles.length === 0) return noWeakening(buggy);
   yield* ask(
     'Checking the weakened suite with the bug in place.',
     bash(`timeout -s KILL ${trialLimit} bash ${OUT}/test_script.sh > ${WORK}/weakened.log 2>&1; tail -n 2 ${WORK}/weakened.log; git diff -- ${weakenedFiles.map(q).join(' ')} > ${OUT}/test_weaken.diff; git diff --stat -- ${weakenedFiles.map(q).join(' ')}`, trialLimit + 30),

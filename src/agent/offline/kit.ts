@@ -79,8 +79,12 @@ export interface Kit {
   brokenFiles(ask: Ask, compared: Compared): AsyncGenerator<Action, Record<string, number>, Observation[]>;
   /** The artifact's test script for the chosen test files. */
   script(testFiles: string[]): string;
-  /** Deletes the tests broken in WORK/buggy.json from the test files (after brokenFiles); returns the files changed. */
-  weaken(ask: Ask, compared: Compared): AsyncGenerator<Action, string[], Observation[]>;
+  /**
+   * Deletes the tests broken in WORK/buggy.json from the test files (after
+   * brokenFiles); returns the files changed, or why they cannot be deleted
+   * (other tests use one of them) — then nothing is deleted.
+   */
+  weaken(ask: Ask, compared: Compared): AsyncGenerator<Action, string[] | string, Observation[]>;
 }
 
 export const bash = (command: string, timeout?: number): ToolCall => ({ name: 'bash', input: timeout ? { command, timeout } : { command } });

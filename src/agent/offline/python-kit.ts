@@ -83,10 +83,16 @@ export function pythonKit(files: string[]): Kit | string {
     script: (selected) => `#!/bin/bash\n# Runs the selected tests with one result line per test.\n${env}python3 ${PYTEST_ARGS} ${selected.join(' ')}\n`,
     async *weaken(ask, compared) {
       const dropped = yield* ask(
-        `Now the tests: deleting the ${compared.broken_count} test(s) that would give the bug away.`,
-        bash(`python3 ${HELPER} drop-broken ${WORK}/original.json ${WORK}/buggy.json`),
+        `Now the tests: deleting the ${compared.broken_count} test(s) that would give the bug away, unless other tests use one of them.`,
+        bash(`python3 ${HELPER} drop-broken ${WORK}/original.json ${WORK}/buggy.json ${allTests}`),
       );
-      return Object.keys(resultOf<{ files: Record<string, number> }>(dropped[0]!.output)?.files ?? compared.broken_files);
+      const outcome = resultOf<{ files: Record<string, number>; used?: Record<string, string[]> }>(dropped[0]!.output);
+      const used = Object.entries(outcome?.used ?? {});
+      if (used.length > 0) {
+        const uses = used.map(([name, places]) => `${name} (used at ${places.join(', ')})`).join('; ');
+        return `I cannot delete the tests that catch the bug: other code in the tests calls ${uses}. Deleting them would break tests that do not see the bug, so I stop here.`;
+      }
+      return Object.keys(outcome?.files ?? compared.broken_files);
     },
   };
 }

@@ -10,7 +10,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isTestInfrastructure } from '../../bugs/test-infrastructure.js';
 import { editCalls } from './editor-edits.js';
 import { skippedByPath, skippedReason, skippedSentence } from './generated.js';
-import { goMutations, goRemovals, goTests, goUnusedImports } from './go-source.js';
+import { goMutations, goRemovals, goTests, goUnusedImports, goUses } from './go-source.js';
 import { bash, CANDIDATES_PER_FILE, create, HELPER, PARSER, q, readResource, resultOf, WORK, type Candidate, type Kit } from './kit.js';
 import type { Rng } from './rng.js';
 import { applySplices, loadGrammars, mergeDeletions, type SourceChange, type Splice, type SyntaxLanguage } from './syntax.js';
@@ -27,6 +27,8 @@ interface LanguageRules {
   removals(file: string, source: string): Promise<SourceChange[]>;
   mutations(file: string, source: string): Promise<SourceChange[]>;
   tests(file: string, source: string): { name: string; span: Splice }[];
+  /** Where test names are used in a file (declarations included): a test other code calls cannot be deleted. */
+  uses(file: string, source: string, names: Set<string>): { name: string; at: number; line: number }[];
   /** Splices that keep a test file compiling once tests are gone (unused imports). */
   tidy(file: string, source: string): Splice[];
   /** The test script for some test files. */
@@ -44,6 +46,7 @@ const GO: LanguageRules = {
   removals: goRemovals,
   mutations: goMutations,
   tests: goTests,
+  uses: goUses,
   tidy: goUnusedImports,
   script: (testFiles) => {
     const packages = [...new Set(testFiles.map((f) => posix.dirname(f)))].sort().map((d) => (d === '.' ? '.' : `./${d}`));
@@ -60,6 +63,8 @@ const TYPESCRIPT: LanguageRules = {
   removals: tsRemovals,
   mutations: tsMutations,
   tests: tsTests,
+  // A test of node's runner is an anonymous callback given to test() or it(): nothing can call it by name.
+  uses: () => [],
   tidy: () => [],
   // The package's own test script compiles what it must and runs every test file with node's runner.
   script: () => '#!/bin/bash\n# The package\'s test script: node\'s test runner, TAP on a pipe.\nnpm test 2>&1\n',
@@ -232,12 +237,28 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
         const ids = byFile.get(file) ?? new Set<string>();
         byFile.set(file, ids.add(id));
       }
-      const changed: string[] = [];
-      for (const [file, ids] of byFile) {
+      const plans = [...byFile].map(([file, ids]) => {
         const source = text.get(file)!;
         const prefix = idPrefix(file);
         const doomed = rules.tests(file, source).filter((t) => [...ids].some((id) => id === prefix + t.name || id.startsWith(`${prefix}${t.name}/`)));
-        const spans = mergeDeletions(doomed.map((t) => t.span));
+        return { file, source, doomed, spans: mergeDeletions(doomed.map((t) => t.span)) };
+      });
+      // A test that other tests call (a Go test is a function of its package) cannot go: they would no longer compile.
+      const used = plans.flatMap((plan) => {
+        const names = new Set(plan.doomed.map((t) => t.name));
+        const dir = posix.dirname(plan.file);
+        return testFiles
+          .filter((f) => posix.dirname(f) === dir)
+          .flatMap((f) => {
+            const deleted = plans.find((p) => p.file === f)?.spans ?? [];
+            return rules.uses(f, text.get(f) ?? '', names).filter((u) => !deleted.some((s) => u.at >= s.start && u.at < s.end)).map((u) => `${u.name} (used at ${f}:${u.line})`);
+          });
+      });
+      if (used.length > 0) {
+        return `I cannot delete the tests that catch the bug: other code in the tests calls ${[...new Set(used)].slice(0, 5).join('; ')}. Deleting them would break tests that do not see the bug, so I stop here.`;
+      }
+      const changed: string[] = [];
+      for (const { file, source, doomed, spans } of plans) {
         const kept = applySplices(source, spans);
         const tidy = mergeDeletions(rules.tidy(file, kept));
         const calls = editCalls(file, source, spans);
