@@ -8,7 +8,7 @@ import type Docker from 'dockerode';
 import { ImageNotFoundError } from '../errors.js';
 import { isNotFound } from './docker.js';
 import { canonicalImageName } from './image-names.js';
-import { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_TEST_CMD } from './labels.js';
+import { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_TEST_CMD, LABEL_WARNING } from './labels.js';
 import { languageOfImage } from './languages.js';
 
 export interface RepoImage {
@@ -25,6 +25,8 @@ export interface RepoImage {
   testCommand: string;
   /** `bugbench.language` ('' when unknown; listRepoImages always fills it in). */
   language?: string;
+  /** A warning found while building it (package.json's engines field not met by its Node), from `bugbench.warning`. */
+  warning?: string;
 }
 
 export interface RepoImageFacts {
@@ -82,6 +84,7 @@ export async function listRepoImages(docker: Docker, bugCounts: Map<string, Stat
         bugCounts: bugCounts.get(tag) ?? {},
         testCommand: labels[LABEL_TEST_CMD] ?? '',
         language: languageOfImage(labels[LABEL_LANGUAGE], labels[LABEL_TEST_CMD] ?? ''),
+        ...(labels[LABEL_WARNING] ? { warning: labels[LABEL_WARNING] } : {}),
       });
     }
   }

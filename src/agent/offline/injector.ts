@@ -53,6 +53,16 @@ export function keepsEveryChangeNeeded(trials: { broken: string[] }[]): boolean 
   });
 }
 
+/** Lines of the original run's log shown when too few tests pass. */
+const LOG_TAIL_LINES = 15;
+
+/** The end of a log, as a tool showed it, indented for a closing remark (lines cut at 300 characters). */
+function logTail(output: string): string {
+  const lines = output.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('[exit code'));
+  if (lines.length === 0) return '    (the log is empty)';
+  return lines.map((l) => `    ${l.length > 300 ? `${l.slice(0, 299)}…` : l}`).join('\n');
+}
+
 /** Why no weakening could be written: none of the broken tests was found in a test file. */
 function noWeakening(buggy: Compared): string {
   const shown = buggy.broken.slice(0, 3).map((id) => JSON.stringify(id));
@@ -167,7 +177,10 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   const trialLimit = Math.min(options.testTimeoutSec, Math.ceil((elapsedMs * 4) / 1000) + 10);
   const summary = kit.baseline(baseline[0]!.output);
   if (!summary || summary.passed < options.minPassingTests) {
-    return `Only ${summary?.passed ?? 0} tests pass on the original code; at least ${options.minPassingTests} are needed, so I stop here.`;
+    // Most often the test files crash on load (a Node older than package.json's engines field asks for): show it.
+    const passed = summary?.passed ?? 0;
+    const log = yield* ask(`Only ${passed} test(s) pass on the original code. The end of its log says why.`, bash(`tail -n ${LOG_TAIL_LINES} ${WORK}/original.log`));
+    return `Only ${passed} test(s) pass on the original code; at least ${options.minPassingTests} are needed, so I stop here. The original run ended with:\n${logTail(log[0]!.output)}`;
   }
   const maxBroken = Math.max(3, Math.floor(summary.passed * 0.35));
   const compare = (name: string) => `python3 ${HELPER} compare ${WORK}/original.json ${WORK}/${name}.json`;
