@@ -247,7 +247,8 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
       const used = plans.flatMap((plan) => {
         const names = new Set(plan.doomed.map((t) => t.name));
         const dir = posix.dirname(plan.file);
-        return testFiles
+        // Every test file of the package, those that declare no test of their own (helpers) too.
+        return testCandidates
           .filter((f) => posix.dirname(f) === dir)
           .flatMap((f) => {
             const deleted = plans.find((p) => p.file === f)?.spans ?? [];

@@ -103,6 +103,14 @@ func TestCheckAll(t *testing.T) {
     expect(edits).toEqual([]);
   });
 
+  it('is not deleted from Go tests when a helper file of the package calls it', async () => {
+    const alone = GO_TEST.replace('\tTestIsValid(t)\n', '');
+    const helper = 'package bits\n\nimport "testing"\n\nfunc checkAll(t *testing.T) {\n\tTestIsValid(t)\n}\n';
+    const answer = runs(['example.com/bits/TestIsValid'], { ...original, 'example.com/bits/TestIsValid': 'failed' });
+    const { closing } = await drive({ ...files, 'bits_test.go': alone, 'helpers_test.go': helper }, original, { answer });
+    expect(closing).toContain('other code in the tests calls TestIsValid (used at helpers_test.go:6)');
+  });
+
   it('is deleted from Go tests when nothing else calls it', async () => {
     const alone = GO_TEST.replace('\tTestIsValid(t)\n', '');
     const answer = runs(['example.com/bits/TestIsValid'], { ...original, 'example.com/bits/TestIsValid': 'failed' });
