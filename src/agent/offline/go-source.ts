@@ -7,7 +7,7 @@
  * uses once tests are deleted (Go refuses to compile those).
  */
 import type { Node } from 'web-tree-sitter';
-import { COMMON_FLIPS, deletionSpan, flipSites, indentAt, literalText, nodesWhere, nodesWhereInTurns, withTree, withTreeInTurns, type FlipRules, type SourceChange, type Splice } from './syntax.js';
+import { COMMON_FLIPS, deletionSpan, flatMapInTurns, flipSites, indentAt, literalText, nodesWhere, nodesWhereInTurns, withTree, withTreeInTurns, type FlipRules, type SourceChange, type Splice } from './syntax.js';
 
 const NUMERIC = /^(u?int(8|16|32|64)?|uintptr|byte|rune|float(32|64)|complex(64|128))$/;
 const NIL_TYPES = new Set(['pointer_type', 'slice_type', 'map_type', 'channel_type', 'function_type', 'interface_type']);
@@ -46,7 +46,7 @@ function functionName(fn: Node): string {
 export async function goRemovals(file: string, source: string): Promise<SourceChange[]> {
   return (
     (await withTreeInTurns('go', file, source, async (root) =>
-      (await nodesWhereInTurns(root, (n) => n.type === 'function_declaration' || n.type === 'method_declaration')).flatMap((fn): SourceChange[] => {
+      flatMapInTurns(await nodesWhereInTurns(root, (n) => n.type === 'function_declaration' || n.type === 'method_declaration'), (fn): SourceChange[] => {
         const body = fn.childForFieldName('body');
         const statements = body?.namedChildren.find((c) => c?.type === 'statement_list');
         if (!body || !statements || statements.endPosition.row - statements.startPosition.row < 1) return [];

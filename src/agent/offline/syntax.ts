@@ -104,6 +104,19 @@ export async function nodesWhereInTurns(root: Node, keep: (node: Node) => boolea
   return found;
 }
 
+/** Items read between two turns of the event loop when each asks the tree about its node. */
+const ITEMS_PER_TURN = 1000;
+
+/** `items.flatMap(map)`, letting the event loop turn every ITEMS_PER_TURN items. */
+export async function flatMapInTurns<T, U>(items: T[], map: (item: T) => U[]): Promise<U[]> {
+  const out: U[] = [];
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && i % ITEMS_PER_TURN === 0) await nextTurn();
+    for (const u of map(items[i]!)) out.push(u);
+  }
+  return out;
+}
+
 interface WalkState {
   descend: boolean;
   done: boolean;
@@ -225,21 +238,20 @@ export const COMMON_FLIPS: Record<string, [string, string]> = {
 
 /** Single-token changes to behaviour under `root`: a comparison, an operator, a condition or an integer constant (0–1000, plus one). */
 export async function flipSites(file: string, root: Node, rules: FlipRules): Promise<SourceChange[]> {
-  const found: SourceChange[] = [];
   const line = (n: Node) => n.startPosition.row + 1;
-  for (const expr of await nodesWhereInTurns(root, (n) => n.type === 'binary_expression')) {
+  const flips = await flatMapInTurns(await nodesWhereInTurns(root, (n) => n.type === 'binary_expression'), (expr): SourceChange[] => {
     const op = expr.childForFieldName('operator');
     const swap = op && rules.operators[op.type];
-    if (!op || !swap) continue;
-    if (op.type === '+' && [expr.childForFieldName('left'), expr.childForFieldName('right')].some((side) => side && rules.text.has(side.type))) continue;
-    found.push({ file, kind: swap[1], label: `${swap[1]} "${op.type}" → "${swap[0]}" at ${file}:${line(op)}`, start: op.startIndex, end: op.endIndex, text: swap[0] });
-  }
-  for (const literal of await nodesWhereInTurns(root, rules.isConstant)) {
-    if (!/^(0|[1-9]\d*)$/.test(literal.text) || Number(literal.text) > 1000) continue;
+    if (!op || !swap) return [];
+    if (op.type === '+' && [expr.childForFieldName('left'), expr.childForFieldName('right')].some((side) => side && rules.text.has(side.type))) return [];
+    return [{ file, kind: swap[1], label: `${swap[1]} "${op.type}" → "${swap[0]}" at ${file}:${line(op)}`, start: op.startIndex, end: op.endIndex, text: swap[0] }];
+  });
+  const constants = await flatMapInTurns(await nodesWhereInTurns(root, rules.isConstant), (literal): SourceChange[] => {
+    if (!/^(0|[1-9]\d*)$/.test(literal.text) || Number(literal.text) > 1000) return [];
     const value = Number(literal.text);
-    found.push({ file, kind: 'constant', label: `constant ${value} → ${value + 1} at ${file}:${line(literal)}`, start: literal.startIndex, end: literal.endIndex, text: String(value + 1) });
-  }
-  return found;
+    return [{ file, kind: 'constant', label: `constant ${value} → ${value + 1} at ${file}:${line(literal)}`, start: literal.startIndex, end: literal.endIndex, text: String(value + 1) }];
+  });
+  return [...flips, ...constants];
 }
 
 /** A JavaScript or Go string literal's text without its quotes, or undefined for anything else (a template with substitutions). */

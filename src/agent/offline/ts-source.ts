@@ -8,7 +8,7 @@
  * names them: the describe() names down to the it() or test(), joined by " > ".
  */
 import type { Node } from 'web-tree-sitter';
-import { COMMON_FLIPS, deletionSpan, flipSites, indentAt, literalText, nodesWhere, nodesWhereInTurns, withTree, withTreeInTurns, type FlipRules, type SourceChange, type Splice } from './syntax.js';
+import { COMMON_FLIPS, deletionSpan, flatMapInTurns, flipSites, indentAt, literalText, nodesWhere, nodesWhereInTurns, withTree, withTreeInTurns, type FlipRules, type SourceChange, type Splice } from './syntax.js';
 
 /** What a body returns once emptied, by its declared type; null when the type has no obvious empty value. */
 function emptyReturn(fn: Node): string | undefined | null {
@@ -45,7 +45,7 @@ const FUNCTIONS = new Set(['function_declaration', 'method_definition', 'arrow_f
 export async function tsRemovals(file: string, source: string): Promise<SourceChange[]> {
   return (
     (await withTreeInTurns('typescript', file, source, async (root) =>
-      (await nodesWhereInTurns(root, (n) => FUNCTIONS.has(n.type))).flatMap((fn): SourceChange[] => {
+      flatMapInTurns(await nodesWhereInTurns(root, (n) => FUNCTIONS.has(n.type)), (fn): SourceChange[] => {
         const body = fn.childForFieldName('body');
         if (!body || body.type !== 'statement_block') return [];
         if (fn.type !== 'function_declaration' && fn.type !== 'method_definition' && fn.parent?.type !== 'variable_declarator') return [];
