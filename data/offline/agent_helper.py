@@ -10,7 +10,9 @@ Every command prints one line "RESULT <json>" that the agent reads back.
   results RESULTS.json                     the whole map of test id to status, on one line
   compare BEFORE.json AFTER.json           which tests passed before and do not pass after
   drop-tests FILE NAME...                  delete test functions (and their decorators)
-  drop-broken BEFORE.json AFTER.json       delete every test that passed before and does not after
+  drop-broken BEFORE.json AFTER.json [TESTFILE...]
+                                           delete every test that passed before and does not after, unless
+                                           other code in the test files uses one (then delete nothing, say which)
 
 Results stay short (lists are sampled or cut) so they fit in a tool's output.
 """
@@ -240,16 +242,44 @@ def cmd_compare(before_path, after_path):
     })
 
 
-def drop_tests(path, names):
-    text = read(path)
-    tree = ast.parse(text)
-    lines = text.splitlines(keepends=True)
+def test_spans(path, names):
+    """The lines (first, last, name) of the test functions of a file named in `names` (qualified or short)."""
     spans = []
-    for name, node in walk_functions(tree):
+    for name, node in walk_functions(ast.parse(read(path))):
         short = name.split(".")[-1]
         if name in names or short in names:
             start = min([node.lineno] + [d.lineno for d in node.decorator_list])
             spans.append((start, node.end_lineno, name))
+    return spans
+
+
+def uses(paths, names, spans):
+    """Where the names are used (called, passed, imported) in the files, outside the spans being deleted: {name: ["file:line"]}."""
+    found = {}
+    for path in sorted(paths):
+        try:
+            tree = ast.parse(read(path))
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                used = node.id
+            elif isinstance(node, ast.Attribute):
+                used = node.attr
+            elif isinstance(node, ast.alias):
+                used = node.name.split(".")[-1]
+            else:
+                continue
+            line = getattr(node, "lineno", 0)
+            if used in names and not any(start <= line <= end for start, end, _ in spans.get(path, [])):
+                found.setdefault(used, []).append("%s:%d" % (path, line))
+    return found
+
+
+def drop_tests(path, names):
+    text = read(path)
+    lines = text.splitlines(keepends=True)
+    spans = test_spans(path, names)
     for start, end, _ in sorted(spans, reverse=True):
         del lines[start - 1 : end]
         # Leave at most two blank lines where the test was.
@@ -265,10 +295,17 @@ def function_of(test_id):
     return ".".join(test_id.split("::")[1:]).split("[")[0]
 
 
-def cmd_drop_broken(before_path, after_path):
+def cmd_drop_broken(before_path, after_path, *test_files):
     by_file = {}
     for test_id in broken_tests(load_map(before_path), load_map(after_path)):
         by_file.setdefault(file_of(test_id), set()).add(function_of(test_id))
+    # A test that other tests call as a helper cannot go: they would fail with a NameError, bug or no bug.
+    spans = {path: test_spans(path, names) for path, names in by_file.items()}
+    short = {name.split(".")[-1] for found in spans.values() for _, _, name in found}
+    used = uses(set(test_files) | set(by_file), short, spans)
+    if used:
+        result({"files": {}, "dropped": 0, "used": {name: places[:3] for name, places in sorted(used.items())}})
+        return
     dropped = {path: drop_tests(path, names) for path, names in sorted(by_file.items())}
     result({"files": {path: len(names) for path, names in dropped.items()}, "dropped": sum(len(n) for n in dropped.values())})
 

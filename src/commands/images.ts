@@ -14,7 +14,18 @@ export async function imagesCommand(args: string[]): Promise<number> {
   const images = await listRepoImages(defaultContainerEngine(), countsByImage(openStore().all('bugs')));
   if (values.json) {
     printJson(
-      images.map(({ id, tag, repo, commit, created, sizeBytes, bugs, bugCounts, language }) => ({ id, tag, repo, commit, created, sizeBytes, bugs, bugCounts, language: language ?? '' })),
+      images.map(({ id, tag, repo, commit, created, sizeBytes, bugs, bugCounts, language, warning }) => ({
+        id,
+        tag,
+        repo,
+        commit,
+        created,
+        sizeBytes,
+        bugs,
+        bugCounts,
+        language: language ?? '',
+        warning: warning ?? '',
+      })),
     );
   } else process.stdout.write(formatImages(images));
   return 0;

@@ -14,6 +14,16 @@ function spendText(event: Extract<RolloutEvent, { type: 'finished' }>): string {
   return `${event.tokens} tokens${event.estimatedTokens ? ' (estimated)' : ''}, `;
 }
 
+/**
+ * Why a rollout ended, whole: its first line as one line, and any further
+ * lines (the end of a log it quotes) below it, as they came.
+ */
+function detailText(detail: string): string {
+  const [first = '', ...rest] = detail.split('\n');
+  const more = rest.filter((l) => l.trim() !== '');
+  return [oneLine(first, 2000), ...more].join('\n');
+}
+
 export function rolloutLine(tag: string, event: RolloutEvent): string | undefined {
   switch (event.type) {
     case 'rollout-started':
@@ -28,7 +38,7 @@ export function rolloutLine(tag: string, event: RolloutEvent): string | undefine
     case 'error':
       return `[${tag}] error: ${oneLine(event.message, 160)}`;
     case 'finished':
-      return `[${tag}] finished: ${event.reason} after ${event.steps} step(s), ${spendText(event)}${(event.durationMs / 1000).toFixed(1)} s${event.detail ? ` — ${oneLine(event.detail, 120)}` : ''}`;
+      return `[${tag}] finished: ${event.reason} after ${event.steps} step(s), ${spendText(event)}${(event.durationMs / 1000).toFixed(1)} s${event.detail ? ` — ${detailText(event.detail)}` : ''}`;
     default:
       return undefined;
   }

@@ -9,7 +9,9 @@
  * misses two pings in a row (one slow answer under load is not enough), that
  * answers with server errors, or that stopped containers of work under way
  * (it is shutting down or restarted) is down: its work is aborted and placed
- * again elsewhere (the work sees EngineLostError). A down engine gets work
+ * again elsewhere (the work sees EngineLostError). A write of bugbench's that
+ * found the connection closed (EPIPE) is not enough: the engine is down then
+ * only if it does not answer either (own-failures.ts). A down engine gets work
  * again once it answers and its back-off (2 s, doubling, at most 30 s) has
  * passed, after the containers of the work it lost are removed.
  *
@@ -28,6 +30,7 @@
  */
 import { EngineError, EngineLostError, EnginesBrokenError, EngineUnreachableError, errorMessage } from '../errors.js';
 import { isEngineFailure } from '../sandbox/engine-errors.js';
+import { isOwnWriteFailure } from './own-failures.js';
 import { refusalKey, type Placement, type PlacementEvent, type PoolEngine, type PoolOptions } from './pool-contract.js';
 
 export { EngineLostError } from '../errors.js';
@@ -124,7 +127,7 @@ export class EnginePool<E extends PoolEngine> {
       signal: lease.controller.signal,
       confirm: async (failure?: unknown) => {
         if (this.cancelled) return;
-        if (lease.lostDetail === undefined && failure !== undefined && isEngineFailure(failure)) await this.blame(lease, failure);
+        if (lease.lostDetail === undefined && failure !== undefined && isEngineFailure(failure) && !isOwnWriteFailure(failure)) await this.blame(lease, failure);
         else if (lease.lostDetail === undefined) {
           const problem = await this.problem(lease.state);
           if (problem) this.markDown(lease.state, problem);
@@ -144,7 +147,8 @@ export class EnginePool<E extends PoolEngine> {
       this.refused(state, lease.work, error.detail);
       return true;
     }
-    const problem = isEngineFailure(error) ? errorMessage(error) : await this.problem(state);
+    // A write of ours that found the connection closed is the engine's only if the engine does not answer now.
+    const problem = isEngineFailure(error) && !isOwnWriteFailure(error) ? errorMessage(error) : await this.problem(state);
     if (!problem) return false;
     lease.lostDetail ??= problem;
     this.markDown(state, problem);

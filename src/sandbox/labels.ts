@@ -7,3 +7,5 @@ export const LABEL_SOURCE = 'bugbench.source';
 export const LABEL_LANGUAGE = 'bugbench.language';
 /** The dependency step run while the image was built. */
 export const LABEL_SETUP = 'bugbench.setup';
+/** A warning found while building the image (package.json's engines field not met by the image's Node); '' for none. */
+export const LABEL_WARNING = 'bugbench.warning';

@@ -6,7 +6,7 @@
  */
 import { ImageNotFoundError } from '../errors.js';
 import { canonicalImageName } from './image-names.js';
-import { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_TEST_CMD } from './labels.js';
+import { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_TEST_CMD, LABEL_WARNING } from './labels.js';
 import { languageOfImage } from './languages.js';
 import type { ContainerEngine } from './port.js';
 
@@ -24,6 +24,8 @@ export interface RepoImage {
   testCommand: string;
   /** `bugbench.language` ('' when unknown; listRepoImages always fills it in). */
   language?: string;
+  /** A warning found while building it (package.json's engines field not met by its Node), from `bugbench.warning`. */
+  warning?: string;
 }
 
 export interface RepoImageFacts {
@@ -76,6 +78,7 @@ export async function listRepoImages(engine: ContainerEngine, bugCounts: Map<str
         bugCounts: bugCounts.get(tag) ?? {},
         testCommand: labels[LABEL_TEST_CMD] ?? '',
         language: languageOfImage(labels[LABEL_LANGUAGE], labels[LABEL_TEST_CMD] ?? ''),
+        ...(labels[LABEL_WARNING] ? { warning: labels[LABEL_WARNING] } : {}),
       });
     }
   }

@@ -74,7 +74,10 @@ export function ImagesScreen({ state, build, rows, columns }: { state: ViewState
   const repoWidth = Math.min(16, Math.max(4, ...state.images.map((i) => i.repo.length)));
   // A long list shows a window that keeps the selection in view.
   const buildRows = build.building ? build.log.length + 1 : 1;
-  const listRows = Math.max(1, rows - FIXED_ROWS - buildRows);
+  // The details box is at most 100 columns, inside its border and padding; a warning there wraps, whole.
+  const detailWidth = Math.min(columns, 100);
+  const warningRows = selected?.warning ? Math.ceil(`warning: ${selected.warning}`.length / Math.max(1, detailWidth - 4)) : 0;
+  const listRows = Math.max(1, rows - FIXED_ROWS - buildRows - warningRows);
   const first = Math.min(Math.max(0, state.cursor - Math.floor(listRows / 2)), Math.max(0, state.images.length - listRows));
   const shown = state.images.slice(first, first + listRows);
   return (
@@ -90,7 +93,7 @@ export function ImagesScreen({ state, build, rows, columns }: { state: ViewState
         </Text>
       ))}
       {selected ? (
-        <Box flexDirection="column" marginTop={1} borderStyle="round" paddingX={1} width={Math.min(columns, 100)}>
+        <Box flexDirection="column" marginTop={1} borderStyle="round" paddingX={1} width={detailWidth}>
           <Text wrap="truncate-end">
             <Text bold>{selected.repo}</Text> at {selected.commit}
           </Text>
@@ -101,6 +104,11 @@ export function ImagesScreen({ state, build, rows, columns }: { state: ViewState
             size {(selected.sizeBytes / 1024 ** 2).toFixed(0)} MB · created {selected.created.slice(0, 19).replace('T', ' ')}
             {imageEngines(selected.tag, selected.id, state.engines)}
           </Text>
+          {selected.warning ? (
+            <Text color="yellow" wrap="wrap">
+              warning: {selected.warning}
+            </Text>
+          ) : null}
         </Box>
       ) : null}
       <Text dimColor>policy: {policy}</Text>

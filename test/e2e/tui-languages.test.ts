@@ -9,8 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
-import { TmuxSession } from '../helpers/tmux.js';
+import { E2E_TEST_LIMIT_MS, TmuxSession } from '../helpers/tmux.js';
 import { selectImage, stepNineChecks } from '../helpers/workbench-keys.js';
+
+/** The run ended without its valid bug: no valid one, cancelled, or stopped with an error. */
+const RUN_ENDED_OTHERWISE = /1\/1 done, 0 valid|1 cancelled|The run stopped:/;
 
 let session: TmuxSession | undefined;
 afterEach(async () => {
@@ -31,8 +34,9 @@ describe('bugbench tui on the Go sample', () => {
     await session.keys('Down', 'BSpace', '1', 'Down', '-');
     await session.waitFor(/enter starts the run/);
     await session.keys('Enter');
-    await session.waitFor(/[▶✓] (bash|editor) /, 30_000);
-    const done = await session.waitFor(/1\/1 done, 1 valid/, 120_000);
+    await session.waitForState(/[▶✓] (bash|editor) /);
+    // The run is done once its bug is checked (Go compiles for each check): wait for that, not for a time.
+    const done = await session.waitForState(/1\/1 done, 1 valid/, RUN_ENDED_OTHERWISE);
     expect(done).toMatch(/✓✓✓✓✓✓✓✓✓ VALID/);
     const id = /(ratekit-removal-[0-9a-f]{8})/.exec(done)![1]!;
 
@@ -43,7 +47,7 @@ describe('bugbench tui on the Go sample', () => {
     await session.waitFor(new RegExp(`${id} VALID · order 1`));
     await stepNineChecks(session);
     // The stepped checks record their verdict when the session ends; until then the bug is being checked.
-    await session.waitFor(/stepping: 9 of 9 judged \(done\)/, 60_000);
+    await session.waitForState(/stepping: 9 of 9 judged \(done\)/);
     expect(await session.screen()).toMatch(/✓ gold-patch/);
     await session.keys('5');
     await session.waitFor(/\[5 Review\]/);
@@ -51,5 +55,5 @@ describe('bugbench tui on the Go sample', () => {
     await session.waitFor(new RegExp(`${id}  ACCEPTED`));
     await session.keys('q');
     await session.waitFor(/exit status 0/);
-  }, 300_000);
+  }, E2E_TEST_LIMIT_MS);
 });

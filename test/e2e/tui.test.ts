@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { CLEAR_SCREEN } from '../helpers/terminal.js';
-import { TmuxSession } from '../helpers/tmux.js';
+import { E2E_TEST_LIMIT_MS, TmuxSession } from '../helpers/tmux.js';
 import { selectImage, stepNineChecks } from '../helpers/workbench-keys.js';
+
+/** The run ended without its valid bug: no valid one, cancelled, or stopped with an error. */
+const RUN_ENDED_OTHERWISE = /1\/1 done, 0 valid|1 cancelled|The run stopped:/;
 
 let session: TmuxSession | undefined;
 afterEach(async () => {
@@ -52,9 +55,9 @@ describe('bugbench tui in a real terminal', () => {
     await session.waitFor(/enter starts the run/);
     await session.keys('Enter');
     // Tool calls appear live, in the transcript of the focused rollout.
-    await session.waitFor(/r1 +step \d+/, 30_000);
-    await session.waitFor(/[▶✓] bash /, 30_000);
-    const done = await session.waitFor(/1\/1 done, 1 valid/, 120_000);
+    await session.waitForState(/r1 +step \d+/);
+    await session.waitForState(/[▶✓] bash /);
+    const done = await session.waitForState(/1\/1 done, 1 valid/, RUN_ENDED_OTHERWISE);
     expect(done).toMatch(/✓✓✓✓✓✓✓✓✓ VALID/);
     const id = /(knotcfg-removal-[0-9a-f]{8})/.exec(done)![1]!;
 
@@ -68,7 +71,7 @@ describe('bugbench tui in a real terminal', () => {
       expect(checks).toMatch(new RegExp(`✓ ${name}`));
     }
     await session.keys('s');
-    await session.waitFor(/solving 8\/8 · solve rate [\d.]+ · injection reward -?[\d.]+/, 120_000);
+    await session.waitForState(/solving 8\/8 · solve rate [\d.]+ · injection reward -?[\d.]+/);
 
     // Accepted on Review, and found there among the accepted bugs.
     await session.keys('5');
@@ -85,7 +88,7 @@ describe('bugbench tui in a real terminal', () => {
     await session.keys('n');
     await session.waitFor(/engine +‹ slurm ›/);
     await session.keys('Enter');
-    const job = await session.waitFor(/slurm-\d+ +succeeded/, 60_000);
+    const job = await session.waitForState(/slurm-\d+ +succeeded/, /slurm-\d+ +(failed|cancelled)/);
     expect(job).toMatch(/dry run: read 1 swebench record/);
 
     await session.keys('q');
@@ -96,7 +99,7 @@ describe('bugbench tui in a real terminal', () => {
     const firstFrame = output.indexOf('bugbench');
     expect(firstFrame).toBeGreaterThanOrEqual(0);
     expect(output.slice(firstFrame).split(CLEAR_SCREEN).length - 1).toBe(0);
-  }, 420_000);
+  }, E2E_TEST_LIMIT_MS);
 
   it('cancels a running injection on Ctrl-C, removes its containers and exits 130', async () => {
     const home = mkdtempSync(join(tmpdir(), 'bugbench-e2e-'));
@@ -105,7 +108,7 @@ describe('bugbench tui in a real terminal', () => {
     await session.keys('Enter');
     await session.waitFor(/enter starts the run/);
     await session.keys('Enter');
-    await session.waitFor(/r\d +step \d+/, 30_000);
+    await session.waitForState(/r\d +step \d+/);
     await session.keys('C-c');
     await session.waitFor(/exit status 130/, 30_000);
     // The run is recorded as cancelled, and none of its containers is left.
@@ -114,7 +117,7 @@ describe('bugbench tui in a real terminal', () => {
     expect(runs[0]!.status).toBe('cancelled');
     const { stdout } = await execa('docker', ['ps', '-a', '--filter', 'label=bugbench.run', '--format', '{{.Label "bugbench.run"}}']);
     expect(stdout.split('\n').filter((label) => label.startsWith(runs[0]!.id))).toEqual([]);
-  }, 120_000);
+  }, E2E_TEST_LIMIT_MS);
 
   it('refuses to start without a terminal, in one line', async () => {
     const { bugbench } = await import('../helpers/cli.js');

@@ -1,6 +1,17 @@
 import { execa } from 'execa';
 import { vi } from 'vitest';
 
+/**
+ * How long a test waits for a state that work must reach (a run done, a check
+ * judged): long enough that only something stuck reaches it. A fixed budget of
+ * a minute or two failed on a busy machine while Go was still compiling; a
+ * state that cannot come any more (failOn) ends the wait at once instead.
+ */
+export const STATE_LIMIT_MS = 20 * 60_000;
+
+/** A test that waits for states: its own limit is a few of them. */
+export const E2E_TEST_LIMIT_MS = 3 * STATE_LIMIT_MS;
+
 /** A real terminal: a detached tmux session running one command. */
 export class TmuxSession {
   private constructor(readonly name: string) {}
@@ -29,6 +40,27 @@ export class TmuxSession {
       },
       { timeout, interval: 100 },
     );
+    return screen;
+  }
+
+  /**
+   * Waits for the screen to show a state that work reaches (the run done, a
+   * check judged), however long the work takes up to STATE_LIMIT_MS; fails at
+   * once when the screen shows `failOn`, a state from which it cannot come.
+   */
+  async waitForState(pattern: RegExp, failOn?: RegExp): Promise<string> {
+    let screen = '';
+    let failed = false;
+    await vi.waitFor(
+      async () => {
+        screen = await this.screen();
+        if (pattern.test(screen)) return;
+        if (failOn?.test(screen)) failed = true;
+        else throw new Error(`screen does not match ${pattern} yet:\n${screen}`);
+      },
+      { timeout: STATE_LIMIT_MS, interval: 250 },
+    );
+    if (failed) throw new Error(`the screen shows ${failOn} instead of ${pattern}:\n${screen}`);
     return screen;
   }
 

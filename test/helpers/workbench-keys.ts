@@ -17,7 +17,7 @@ export async function selectImage(session: TmuxSession, tag: string): Promise<vo
 export async function stepNineChecks(session: TmuxSession): Promise<string> {
   for (let step = 1; step <= 9; step++) {
     await session.keys('Enter');
-    await session.waitFor(new RegExp(`stepping: ${step} of 9 judged`), 60_000);
+    await session.waitForState(new RegExp(`stepping: ${step} of 9 judged`));
   }
   return session.screen();
 }

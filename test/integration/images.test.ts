@@ -8,9 +8,11 @@ import { bugbench } from '../helpers/cli.js';
 import { makeGitRepo } from '../helpers/git-repo.js';
 
 const TAG = 'bugbench-test/tinylib:latest';
+const NODE_TAG = 'bugbench-test/needs-node20:latest';
 
 afterAll(async () => {
   await dockerClient().getImage(TAG).remove({ force: true }).catch(() => undefined);
+  await dockerClient().getImage(NODE_TAG).remove({ force: true }).catch(() => undefined);
 });
 
 describe('bugbench images build', () => {
@@ -39,7 +41,8 @@ describe('bugbench images build', () => {
     const images = JSON.parse(listed.stdout) as Record<string, unknown>[];
     const row = images.find((i) => i.tag === TAG);
     expect(row).toMatchObject({ repo: 'tinylib', commit: result.commit, bugs: 0 });
-    expect(Object.keys(row!).sort()).toEqual(['bugCounts', 'bugs', 'commit', 'created', 'id', 'language', 'repo', 'sizeBytes', 'tag']);
+    expect(Object.keys(row!).sort()).toEqual(['bugCounts', 'bugs', 'commit', 'created', 'id', 'language', 'repo', 'sizeBytes', 'tag', 'warning']);
+    expect(row!.warning).toBe('');
 
     const sandbox = await openSandbox({ image: TAG, runId: 'test-images' });
     try {
@@ -51,6 +54,27 @@ describe('bugbench images build', () => {
     } finally {
       await sandbox.remove();
     }
+  });
+
+  it("warns when the image's Node does not meet package.json's engines field, and keeps the warning with the image", async () => {
+    // Issue 34: a package needing Node >= 20 was built on the Node 18 base with only npm's EBADENGINE warning.
+    const dir = await makeGitRepo('needs-node20', [
+      {
+        message: 'Add conv',
+        files: {
+          'package.json': JSON.stringify({ name: 'conv', version: '1.0.0', type: 'module', engines: { node: '>=20' }, scripts: { test: 'node --test' } }),
+          'test/conv.test.js': "import { test } from 'node:test';\ntest('loads', () => {});\n",
+        },
+      },
+    ]);
+    const built = await bugbench(['images', 'build', dir, '--tag', NODE_TAG, '--json']);
+    expect(built.exitCode, built.stderr).toBe(0);
+    const warning = /^warning: (package\.json's engines field needs Node >=20, but the image has Node 18\.\d+\.\d+: .*)$/m.exec(built.stderr)?.[1];
+    expect(warning, built.stderr).toBeDefined();
+    expect(JSON.parse(built.stdout)).toMatchObject({ tag: NODE_TAG, warning });
+    expect((await dockerClient().getImage(NODE_TAG).inspect()).Config.Labels).toMatchObject({ 'bugbench.warning': warning });
+    const images = JSON.parse((await bugbench(['images', '--json'])).stdout) as Record<string, unknown>[];
+    expect(images.find((i) => i.tag === NODE_TAG)).toMatchObject({ warning });
   });
 
   it('refuses a folder that is not a git repository in one line', async () => {

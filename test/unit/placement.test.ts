@@ -151,6 +151,36 @@ describe('a lost engine', () => {
     await p.close();
   });
 
+  it('is not down for a write of ours that found the connection closed, while it still answers', async () => {
+    // Issue 34: bugbench's blocked event loop let Docker close an idle connection; "write EPIPE" followed.
+    const a = new FakeEngine('a', 1);
+    const b = new FakeEngine('b', 1);
+    const { pool: p, events } = pool([a, b]);
+    const lost = p.run('w1', async () => {
+      throw new EngineError('exec', 'write EPIPE');
+    });
+    await expect(lost).rejects.toThrow('write EPIPE');
+    const confirmed = p.run('w2', async (placement) => {
+      await placement.confirm(Object.assign(new Error('write EPIPE'), { code: 'EPIPE', syscall: 'write' }));
+      return placement.engine.name;
+    });
+    expect(await confirmed).toMatch(/^[ab]$/);
+    expect(events.filter((e) => e.type === 'engine-down')).toEqual([]);
+    // The same error from an engine that no longer answers is the engine's.
+    const c = new FakeEngine('c', 1);
+    const { pool: q, events: qEvents } = pool([c, new FakeEngine('d', 1)]);
+    const moved = q.run('w3', async (placement) => {
+      if (placement.engine !== c) return 'd';
+      c.up = false;
+      throw new EngineError('exec', 'write EPIPE');
+    });
+    expect(await moved).toBe('d');
+    expect(qEvents.find((e) => e.type === 'engine-down')).toMatchObject({ engine: 'c', lost: ['w3'] });
+    c.up = true;
+    await p.close();
+    await q.close();
+  });
+
   it('is given work again later each time it fails (back-off), and left out after four failures in a row', async () => {
     const a = new FakeEngine('a', 1);
     const { pool: p, events } = pool([a]);

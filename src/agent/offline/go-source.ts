@@ -7,7 +7,7 @@
  * uses once tests are deleted (Go refuses to compile those).
  */
 import type { Node } from 'web-tree-sitter';
-import { COMMON_FLIPS, deletionSpan, flipSites, indentAt, literalText, nodesWhere, withTree, type FlipRules, type SourceChange, type Splice } from './syntax.js';
+import { COMMON_FLIPS, deletionSpan, flatMapInTurns, flipSites, indentAt, literalText, nodesWhere, nodesWhereInTurns, withTree, withTreeInTurns, type FlipRules, type SourceChange, type Splice } from './syntax.js';
 
 const NUMERIC = /^(u?int(8|16|32|64)?|uintptr|byte|rune|float(32|64)|complex(64|128))$/;
 const NIL_TYPES = new Set(['pointer_type', 'slice_type', 'map_type', 'channel_type', 'function_type', 'interface_type']);
@@ -43,10 +43,10 @@ function functionName(fn: Node): string {
 }
 
 /** Bodies worth removing: at least two lines of statements that are not already a bare return. */
-export function goRemovals(file: string, source: string): SourceChange[] {
+export async function goRemovals(file: string, source: string): Promise<SourceChange[]> {
   return (
-    withTree('go', file, source, (root) =>
-      nodesWhere(root, (n) => n.type === 'function_declaration' || n.type === 'method_declaration').flatMap((fn): SourceChange[] => {
+    (await withTreeInTurns('go', file, source, async (root) =>
+      flatMapInTurns(await nodesWhereInTurns(root, (n) => n.type === 'function_declaration' || n.type === 'method_declaration'), (fn): SourceChange[] => {
         const body = fn.childForFieldName('body');
         const statements = body?.namedChildren.find((c) => c?.type === 'statement_list');
         if (!body || !statements || statements.endPosition.row - statements.startPosition.row < 1) return [];
@@ -55,7 +55,7 @@ export function goRemovals(file: string, source: string): SourceChange[] {
         const text = ret ? `{\n${indent}\t${ret}\n${indent}}` : `{\n${indent}}`;
         return [{ file, kind: 'removal', label: `the body of ${functionName(fn)} in ${file}`, start: body.startIndex, end: body.endIndex, text }];
       }),
-    ) ?? []
+    )) ?? []
   );
 }
 
@@ -66,8 +66,8 @@ const GO_FLIPS: FlipRules = {
 };
 
 /** Single-token changes to behaviour: a comparison, an operator, a condition or an integer constant. */
-export function goMutations(file: string, source: string): SourceChange[] {
-  return withTree('go', file, source, (root) => flipSites(file, root, GO_FLIPS)) ?? [];
+export async function goMutations(file: string, source: string): Promise<SourceChange[]> {
+  return (await withTreeInTurns('go', file, source, (root) => flipSites(file, root, GO_FLIPS))) ?? [];
 }
 
 /** The name `go test` reports for a function of a _test.go file, if it runs it. */
@@ -82,6 +82,15 @@ export function goTests(file: string, source: string): { name: string; span: Spl
         if (!node || !name || !TEST_FUNCTION.test(name)) return [];
         return [{ name, span: deletionSpan(source, node) }];
       }),
+    ) ?? []
+  );
+}
+
+/** Where the names are used in a Go file (called, passed as a value), declarations included: each use's name, offset and line. */
+export function goUses(file: string, source: string, names: Set<string>): { name: string; at: number; line: number }[] {
+  return (
+    withTree('go', file, source, (root) =>
+      nodesWhere(root, (n) => n.type === 'identifier' && names.has(n.text)).map((n) => ({ name: n.text, at: n.startIndex, line: n.startPosition.row + 1 })),
     ) ?? []
   );
 }

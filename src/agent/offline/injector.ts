@@ -14,7 +14,7 @@
  */
 import { isTestInfrastructure } from '../../bugs/test-infrastructure.js';
 import { editCalls } from './editor-edits.js';
-import { bash, create, HELPER, OUT, q, resultOf, WORK, type Ask, type Candidate, type Compared, type OfflineStrategy } from './kit.js';
+import { bash, create, HELPER, OUT, q, resultOf, WORK, type Ask, type Candidate, type CandidateList, type Compared, type OfflineStrategy } from './kit.js';
 import type { Action, Observation, ScriptedAgent, ToolCall } from './offline-model.js';
 import { pythonKit } from './python-kit.js';
 import type { Rng } from './rng.js';
@@ -53,6 +53,26 @@ export function keepsEveryChangeNeeded(trials: { broken: string[] }[]): boolean 
   });
 }
 
+/** Lines of the original run's log shown when too few tests pass. */
+const LOG_TAIL_LINES = 15;
+
+/** The end of a log, as a tool showed it, indented for a closing remark (lines cut at 300 characters). */
+function logTail(output: string): string {
+  const lines = output.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('[exit code'));
+  if (lines.length === 0) return '    (the log is empty)';
+  return lines.map((l) => `    ${l.length > 300 ? `${l.slice(0, 299)}…` : l}`).join('\n');
+}
+
+/** Why no weakening could be written: none of the broken tests was found in a test file. */
+function noWeakening(buggy: Compared): string {
+  const shown = buggy.broken.slice(0, 3).map((id) => JSON.stringify(id));
+  const more = buggy.broken_count > shown.length ? ` and ${buggy.broken_count - shown.length} more` : '';
+  return (
+    `I found none of the ${buggy.broken_count} broken test(s) (${shown.join(', ')}${more}) among the tests the test files declare (their names may be built when the tests run, ` +
+    "as in a loop), so I could delete nothing; a weakening of no file would be the bug's own change, so I stop here."
+  );
+}
+
 /** The calls that make a candidate change and then run `then` (after its bash part, if any, succeeded). */
 function making(candidate: Candidate, then: string, timeout?: number): ToolCall[] {
   return [...(candidate.edits ?? []), bash(candidate.apply ? `(${candidate.apply}) && ${then}` : then, timeout)];
@@ -65,9 +85,32 @@ const CONTEXT_LINES = 3;
 function apart(a: Candidate, b: Candidate): boolean {
   if (!a.splice || !b.splice || a.splice.source !== b.splice.source) return false;
   const source = a.splice.source;
-  const line = (index: number) => source.slice(0, index).split('\n').length;
   const [first, second] = a.splice.change.start < b.splice.change.start ? [a.splice.change, b.splice.change] : [b.splice.change, a.splice.change];
-  return line(second.start) - line(first.end) > 2 * CONTEXT_LINES;
+  // The lines between them, counted in the gap only (not from the top of the file, which is long in a large file).
+  let between = 0;
+  for (let at = source.indexOf('\n', first.end); at >= 0 && at < second.start; at = source.indexOf('\n', at + 1)) between++;
+  return between > 2 * CONTEXT_LINES;
+}
+
+/**
+ * The candidates in the order they are tried: round-robin over the files they
+ * touch (the first of each file, then the second of each...), so the bug
+ * spreads out. Linear in the number of candidates.
+ */
+export function roundRobin(candidates: Candidate[]): Candidate[] {
+  const byFile = new Map<string, Candidate[]>();
+  for (const c of candidates) {
+    const key = c.files.join(',');
+    const list = byFile.get(key);
+    if (list) list.push(c);
+    else byFile.set(key, [c]);
+  }
+  const lists = [...byFile.values()];
+  const order: Candidate[] = [];
+  for (let round = 0; order.length < candidates.length; round++) {
+    for (const list of lists) if (round < list.length) order.push(list[round]!);
+  }
+  return order;
 }
 
 /** The calls that make several chosen changes: two changes of one file become one sequence of edits of that file. */
@@ -85,7 +128,7 @@ function makingAll(candidates: Candidate[]): ToolCall[] {
 }
 
 /** History candidates: the code side of past commits, fixes first (their reversal is a known bug). */
-async function* historyCandidates(ask: Ask, codeFiles: string[], rng: Rng): AsyncGenerator<Action, Candidate[], Observation[]> {
+async function* historyCandidates(ask: Ask, codeFiles: string[], rng: Rng): AsyncGenerator<Action, CandidateList, Observation[]> {
   const log = yield* ask(
     'The history may hold fixes worth undoing. I will list commits that mention fixes, with the files each touched.',
     bash(`for c in $(git log --no-merges --format=%H -n 80); do echo "commit $c $(git log -1 --format=%s $c)"; git show --name-only --format= $c; done`),
@@ -98,12 +141,14 @@ async function* historyCandidates(ask: Ask, codeFiles: string[], rng: Rng): Asyn
     else if (current && line.trim() && !line.startsWith('[exit code')) current.files.push(line.trim());
   }
   const isFix = (subject: string) => /\b(fix|fixe[sd]|bug|crash|regress|wrong|incorrect|broken)/i.test(subject);
-  const touching = commits.map((c) => ({ ...c, code: c.files.filter((f) => codeFiles.includes(f)) })).filter((c) => c.code.length > 0);
-  return [...rng.shuffle(touching.filter((c) => isFix(c.subject))), ...rng.shuffle(touching.filter((c) => !isFix(c.subject)))].map((c) => ({
+  const code = new Set(codeFiles);
+  const touching = commits.map((c) => ({ ...c, code: c.files.filter((f) => code.has(f)) })).filter((c) => c.code.length > 0);
+  const candidates = [...rng.shuffle(touching.filter((c) => isFix(c.subject))), ...rng.shuffle(touching.filter((c) => !isFix(c.subject)))].map((c) => ({
     label: `undoing ${c.sha.slice(0, 10)} "${c.subject}" in ${c.code.join(', ')}`,
     files: c.code,
     apply: `git show ${c.sha} -- ${c.code.map(q).join(' ')} | git apply -R`,
   }));
+  return { candidates };
 }
 
 export async function* offlineInjector(options: InjectorOptions): ScriptedAgent {
@@ -132,25 +177,20 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   const trialLimit = Math.min(options.testTimeoutSec, Math.ceil((elapsedMs * 4) / 1000) + 10);
   const summary = kit.baseline(baseline[0]!.output);
   if (!summary || summary.passed < options.minPassingTests) {
-    return `Only ${summary?.passed ?? 0} tests pass on the original code; at least ${options.minPassingTests} are needed, so I stop here.`;
+    // Most often the test files crash on load (a Node older than package.json's engines field asks for): show it.
+    const passed = summary?.passed ?? 0;
+    const log = yield* ask(`Only ${passed} test(s) pass on the original code. The end of its log says why.`, bash(`tail -n ${LOG_TAIL_LINES} ${WORK}/original.log`));
+    return `Only ${passed} test(s) pass on the original code; at least ${options.minPassingTests} are needed, so I stop here. The original run ended with:\n${logTail(log[0]!.output)}`;
   }
   const maxBroken = Math.max(3, Math.floor(summary.passed * 0.35));
   const compare = (name: string) => `python3 ${HELPER} compare ${WORK}/original.json ${WORK}/${name}.json`;
 
   // Candidates, in an order chosen by the seed.
-  const candidates = options.strategy === 'history' ? yield* historyCandidates(ask, kit.codeFiles, rng) : yield* kit.candidates(options.strategy, ask, rng);
-  if (candidates.length === 0) return `I found no ${options.strategy} candidates in the code files, so I stop here.`;
+  const { candidates, note } = options.strategy === 'history' ? yield* historyCandidates(ask, kit.codeFiles, rng) : yield* kit.candidates(options.strategy, ask, rng);
+  if (candidates.length === 0) return `${note ? `${note} ` : ''}I found no ${options.strategy} candidates in the code files, so I stop here.`;
 
   // Try candidates one at a time, round-robin over files so the bug spreads out.
-  const byFile = new Map<string, Candidate[]>();
-  for (const c of options.strategy === 'history' ? candidates : rng.shuffle(candidates)) {
-    const key = c.files.join(',');
-    byFile.set(key, [...(byFile.get(key) ?? []), c]);
-  }
-  const order: Candidate[] = [];
-  for (let round = 0; order.length < candidates.length; round++) {
-    for (const list of byFile.values()) if (list[round]) order.push(list[round]!);
-  }
+  const order = roundRobin(options.strategy === 'history' ? candidates : rng.shuffle(candidates));
   const distinctFiles = new Set(candidates.flatMap((c) => c.files)).size;
   const target = Math.min(distinctFiles, Math.max(options.minChangedFiles, 2 + rng.int(2)));
   const chosen: Trial[] = [];
@@ -174,10 +214,12 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
     // Each kept change must break something no other kept change breaks, or undoing it alone would fix nothing.
     return keepsEveryChangeNeeded([...chosen, trial]) ? trial : undefined;
   };
+  let said = note === undefined;
   for (const candidate of order) {
     if (usedFiles.size >= target || trials >= maxTrials) break;
     if (candidate.files.some((f) => usedFiles.has(f))) continue;
-    const trial = yield* attempt(candidate, `Trying ${candidate.label}.`);
+    const trial = yield* attempt(candidate, `${said ? '' : `${note} `}Trying ${candidate.label}.`);
+    said = true;
     if (!trial) continue;
     chosen.push(trial);
     for (const f of candidate.files) usedFiles.add(f);
@@ -233,6 +275,9 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
 
   // Hide the bug: delete the tests that catch it.
   const weakenedFiles = yield* kit.weaken(ask, buggy);
+  if (typeof weakenedFiles === 'string') return weakenedFiles;
+  // `git diff --` of no files is the whole change, the bug's own: never a weakening.
+  if (weakenedFiles.length === 0) return noWeakening(buggy);
   yield* ask(
     'Checking the weakened suite with the bug in place.',
     bash(`timeout -s KILL ${trialLimit} bash ${OUT}/test_script.sh > ${WORK}/weakened.log 2>&1; tail -n 2 ${WORK}/weakened.log; git diff -- ${weakenedFiles.map(q).join(' ')} > ${OUT}/test_weaken.diff; git diff --stat -- ${weakenedFiles.map(q).join(' ')}`, trialLimit + 30),

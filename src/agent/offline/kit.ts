@@ -24,6 +24,8 @@ export const HELPER = `${WORK}/helper.py`;
 export const PARSER = `${OUT}/test_parser.py`;
 /** How many candidates a listing returns at most. */
 export const LIST_LIMIT = 150;
+/** How many candidates of one file are kept at most: far more than are ever tried, far fewer than a generated file holds. */
+export const CANDIDATES_PER_FILE = 200;
 
 /** What the helper's compare says: the count is exact, the list may be cut. */
 export interface Compared {
@@ -43,6 +45,12 @@ export interface Candidate {
   apply?: string;
   /** For a change found in a syntax tree: the file's text and the splice, so two changes of one file can be made together. */
   splice?: { source: string; change: Splice };
+}
+
+export interface CandidateList {
+  candidates: Candidate[];
+  /** A sentence for the transcript, e.g. that a file's candidates were sampled. */
+  note?: string;
 }
 
 /** One step of the agent: a thought and tool calls, answered by their results. */
@@ -65,14 +73,18 @@ export interface Kit {
   /** A bash command that shows the original run's results, and how to read them from its output. */
   showBaseline: string;
   baseline(output: string): Baseline | undefined;
-  /** The candidates of a strategy other than history, in no particular order. */
-  candidates(strategy: 'removal' | 'direct', ask: Ask, rng: Rng): AsyncGenerator<Action, Candidate[], Observation[]>;
+  /** The candidates of a strategy other than history, in no particular order, and what to say about how they were chosen. */
+  candidates(strategy: 'removal' | 'direct', ask: Ask, rng: Rng): AsyncGenerator<Action, CandidateList, Observation[]>;
   /** The test files that hold the broken tests of the buggy run (counts per file). */
   brokenFiles(ask: Ask, compared: Compared): AsyncGenerator<Action, Record<string, number>, Observation[]>;
   /** The artifact's test script for the chosen test files. */
   script(testFiles: string[]): string;
-  /** Deletes the tests broken in WORK/buggy.json from the test files (after brokenFiles); returns the files changed. */
-  weaken(ask: Ask, compared: Compared): AsyncGenerator<Action, string[], Observation[]>;
+  /**
+   * Deletes the tests broken in WORK/buggy.json from the test files (after
+   * brokenFiles); returns the files changed, or why they cannot be deleted
+   * (other tests use one of them) — then nothing is deleted.
+   */
+  weaken(ask: Ask, compared: Compared): AsyncGenerator<Action, string[] | string, Observation[]>;
 }
 
 export const bash = (command: string, timeout?: number): ToolCall => ({ name: 'bash', input: timeout ? { command, timeout } : { command } });

@@ -4,6 +4,7 @@
  * container, which reads the code with Python's own ast module.
  */
 import { isTestInfrastructure } from '../../bugs/test-infrastructure.js';
+import { skippedByPath, skippedSentence } from './generated.js';
 import { bash, create, HELPER, LIST_LIMIT, PARSER, q, readResource, resultOf, WORK, type Candidate, type Compared, type Kit } from './kit.js';
 
 const PYTEST_ARGS = '-m pytest -rA -p no:cacheprovider';
@@ -19,7 +20,12 @@ export function pythonKit(files: string[]): Kit | string {
   // Code is the modules of packages (folders with an __init__.py); loose scripts are not what tests cover.
   const packages = new Set(python.filter((f) => f.endsWith('__init__.py')).map((f) => f.replace(/\/?__init__\.py$/, '')));
   const inPackage = (f: string) => packages.has(f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '');
-  const candidatesCode = python.filter(isCodeFile);
+  const skipped = new Map<string, string>();
+  for (const file of python.filter(isCodeFile)) {
+    const why = skippedByPath(file);
+    if (why) skipped.set(file, why);
+  }
+  const candidatesCode = python.filter((f) => isCodeFile(f) && !skipped.has(f));
   const codeFiles = candidatesCode.some(inPackage) ? candidatesCode.filter(inPackage) : candidatesCode;
   if (testFiles.length === 0 || codeFiles.length === 0) {
     return `I found ${testFiles.length} Python test file(s) and ${codeFiles.length} code file(s); there is nothing I can work with here.`;
@@ -35,7 +41,7 @@ export function pythonKit(files: string[]): Kit | string {
     codeFiles,
     async *prepare(ask) {
       yield* ask(
-        `There are ${testFiles.length} test files and ${codeFiles.length} code files. I will write a parser for pytest's -rA summary and a small helper for the edits I plan.`,
+        `There are ${testFiles.length} test files and ${codeFiles.length} code files.${skipped.size > 0 ? ` ${skippedSentence(skipped)}` : ''} I will write a parser for pytest's -rA summary and a small helper for the edits I plan.`,
         create(PARSER, readResource('parsers', 'pytest_parser.py')),
         create(HELPER, readResource('offline', 'agent_helper.py')),
       );
@@ -54,17 +60,21 @@ export function pythonKit(files: string[]): Kit | string {
       if (strategy === 'removal') {
         const found = yield* ask('I will list the functions whose bodies could go.', bash(`python3 ${HELPER} functions ${sampling} ${codeArgs}`));
         const functions = resultOf<{ file: string; name: string; lines: number }[]>(found[0]!.output) ?? [];
-        return functions
-          .filter((f) => f.lines >= 2)
-          .map((f): Candidate => ({ label: `the body of ${f.name} in ${f.file}`, files: [f.file], apply: `python3 ${HELPER} blank ${q(f.file)} ${q(f.name)} > /dev/null` }));
+        return {
+          candidates: functions
+            .filter((f) => f.lines >= 2)
+            .map((f): Candidate => ({ label: `the body of ${f.name} in ${f.file}`, files: [f.file], apply: `python3 ${HELPER} blank ${q(f.file)} ${q(f.name)} > /dev/null` })),
+        };
       }
       const found = yield* ask('I will list small behaviour changes: comparisons, operators, constants, conditions.', bash(`python3 ${HELPER} mutations ${sampling} ${codeArgs}`));
       const sites = resultOf<{ file: string; line: number; col: number; old: string; new: string; kind: string }[]>(found[0]!.output) ?? [];
-      return sites.map((m): Candidate => ({
-        label: `${m.kind} ${JSON.stringify(m.old.trim())} → ${JSON.stringify(m.new.trim())} at ${m.file}:${m.line}`,
-        files: [m.file],
-        apply: `python3 ${HELPER} mutate ${q(m.file)} ${m.line} ${m.col} ${q(m.old)} ${q(m.new)} > /dev/null`,
-      }));
+      return {
+        candidates: sites.map((m): Candidate => ({
+          label: `${m.kind} ${JSON.stringify(m.old.trim())} → ${JSON.stringify(m.new.trim())} at ${m.file}:${m.line}`,
+          files: [m.file],
+          apply: `python3 ${HELPER} mutate ${q(m.file)} ${m.line} ${m.col} ${q(m.old)} ${q(m.new)} > /dev/null`,
+        })),
+      };
     },
     // The helper reads pytest's ids, which name their file.
     async *brokenFiles(_ask, compared: Compared) {
@@ -73,10 +83,16 @@ export function pythonKit(files: string[]): Kit | string {
     script: (selected) => `#!/bin/bash\n# Runs the selected tests with one result line per test.\n${env}python3 ${PYTEST_ARGS} ${selected.join(' ')}\n`,
     async *weaken(ask, compared) {
       const dropped = yield* ask(
-        `Now the tests: deleting the ${compared.broken_count} test(s) that would give the bug away.`,
-        bash(`python3 ${HELPER} drop-broken ${WORK}/original.json ${WORK}/buggy.json`),
+        `Now the tests: deleting the ${compared.broken_count} test(s) that would give the bug away, unless other tests use one of them.`,
+        bash(`python3 ${HELPER} drop-broken ${WORK}/original.json ${WORK}/buggy.json ${allTests}`),
       );
-      return Object.keys(resultOf<{ files: Record<string, number> }>(dropped[0]!.output)?.files ?? compared.broken_files);
+      const outcome = resultOf<{ files: Record<string, number>; used?: Record<string, string[]> }>(dropped[0]!.output);
+      const used = Object.entries(outcome?.used ?? {});
+      if (used.length > 0) {
+        const uses = used.map(([name, places]) => `${name} (used at ${places.join(', ')})`).join('; ');
+        return `I cannot delete the tests that catch the bug: other code in the tests calls ${uses}. Deleting them would break tests that do not see the bug, so I stop here.`;
+      }
+      return Object.keys(outcome?.files ?? compared.broken_files);
     },
   };
 }

@@ -6,10 +6,13 @@
  * parsers bugbench ships (data/parsers/), the same ones it submits.
  */
 import { posix } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isTestInfrastructure } from '../../bugs/test-infrastructure.js';
 import { editCalls } from './editor-edits.js';
-import { goMutations, goRemovals, goTests, goUnusedImports } from './go-source.js';
-import { bash, create, HELPER, PARSER, q, readResource, resultOf, WORK, type Candidate, type Kit } from './kit.js';
+import { skippedByPath, skippedReason, skippedSentence } from './generated.js';
+import { goMutations, goRemovals, goTests, goUnusedImports, goUses } from './go-source.js';
+import { bash, CANDIDATES_PER_FILE, create, HELPER, PARSER, q, readResource, resultOf, WORK, type Candidate, type Kit } from './kit.js';
+import type { Rng } from './rng.js';
 import { applySplices, loadGrammars, mergeDeletions, type SourceChange, type Splice, type SyntaxLanguage } from './syntax.js';
 import { tsMutations, tsRemovals, tsTests } from './ts-source.js';
 
@@ -21,9 +24,11 @@ interface LanguageRules {
   parser: string;
   /** The whole suite, its output to stdout and stderr. */
   suite: string;
-  removals(file: string, source: string): SourceChange[];
-  mutations(file: string, source: string): SourceChange[];
+  removals(file: string, source: string): Promise<SourceChange[]>;
+  mutations(file: string, source: string): Promise<SourceChange[]>;
   tests(file: string, source: string): { name: string; span: Splice }[];
+  /** Where test names are used in a file (declarations included): a test other code calls cannot be deleted. */
+  uses(file: string, source: string, names: Set<string>): { name: string; at: number; line: number }[];
   /** Splices that keep a test file compiling once tests are gone (unused imports). */
   tidy(file: string, source: string): Splice[];
   /** The test script for some test files. */
@@ -41,6 +46,7 @@ const GO: LanguageRules = {
   removals: goRemovals,
   mutations: goMutations,
   tests: goTests,
+  uses: goUses,
   tidy: goUnusedImports,
   script: (testFiles) => {
     const packages = [...new Set(testFiles.map((f) => posix.dirname(f)))].sort().map((d) => (d === '.' ? '.' : `./${d}`));
@@ -57,6 +63,8 @@ const TYPESCRIPT: LanguageRules = {
   removals: tsRemovals,
   mutations: tsMutations,
   tests: tsTests,
+  // A test of node's runner is an anonymous callback given to test() or it(): nothing can call it by name.
+  uses: () => [],
   tidy: () => [],
   // The package's own test script compiles what it must and runs every test file with node's runner.
   script: () => '#!/bin/bash\n# The package\'s test script: node\'s test runner, TAP on a pipe.\nnpm test 2>&1\n',
@@ -85,9 +93,16 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
   if (!rules) return undefined;
   const sources = files.filter(rules.isSource);
   const testCandidates = sources.filter(isTestInfrastructure);
-  const codeFiles = sources.filter((f) => !isTestInfrastructure(f));
+  /** Code files left out (vendored, generated), with the reason: by path now, by their first lines once read. */
+  const skipped = new Map<string, string>();
+  for (const file of sources.filter((f) => !isTestInfrastructure(f))) {
+    const why = skippedByPath(file);
+    if (why) skipped.set(file, why);
+  }
+  let codeFiles = sources.filter((f) => !isTestInfrastructure(f) && !skipped.has(f));
   if (testCandidates.length === 0 || codeFiles.length === 0) {
-    return `I found ${testCandidates.length} ${rules.name} test file(s) and ${codeFiles.length} code file(s); there is nothing I can work with here.`;
+    const left = skipped.size > 0 ? ` (${skipped.size} more are vendored or generated)` : '';
+    return `I found ${testCandidates.length} ${rules.name} test file(s) and ${codeFiles.length} code file(s)${left}; there is nothing I can work with here.`;
   }
   const text = new Map<string, string>();
   /** Test id → the file that declares it (Go: "<import path>/<TestName>", node: "suite > test"). */
@@ -112,20 +127,38 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
   const results = (output: string) => resultOf<Record<string, string>>(output) ?? {};
   const broken = (after: Record<string, string>) => Object.keys(original).filter((id) => original[id] === 'passed' && after[id] !== 'passed');
 
-  const candidatesOf = (strategy: 'removal' | 'direct'): Candidate[] =>
-    codeFiles.flatMap((file) => {
+  /**
+   * The candidates of every code file, at most CANDIDATES_PER_FILE a file (a
+   * sample chosen by the seed where there are more), taking turns with the
+   * rest of the process between files and between a file's edits.
+   */
+  const candidatesOf = async (strategy: 'removal' | 'direct', rng: Rng): Promise<{ candidates: Candidate[]; note?: string }> => {
+    const found: Candidate[] = [];
+    const sampled: string[] = [];
+    for (const file of codeFiles) {
+      await nextTurn();
       const source = text.get(file);
-      if (source === undefined) return [];
-      const changes = strategy === 'removal' ? rules.removals(file, source) : rules.mutations(file, source);
-      return changes.flatMap((change): Candidate[] => {
+      if (source === undefined) continue;
+      let changes = await (strategy === 'removal' ? rules.removals(file, source) : rules.mutations(file, source));
+      if (changes.length > CANDIDATES_PER_FILE) {
+        sampled.push(`${file} (${changes.length})`);
+        changes = rng.shuffle(changes).slice(0, CANDIDATES_PER_FILE);
+      }
+      for (const [i, change] of changes.entries()) {
+        if (i % 50 === 49) await nextTurn();
         const edits = editCalls(file, source, [change]);
-        return edits ? [{ label: change.label, files: [file], edits, splice: { source, change } }] : [];
-      });
-    });
+        if (edits) found.push({ label: change.label, files: [file], edits, splice: { source, change } });
+      }
+    }
+    const note = sampled.length > 0 ? `Some files hold more candidates than I would ever try; I take ${CANDIDATES_PER_FILE} of each at random: ${sampled.join(', ')}.` : undefined;
+    return { candidates: found, note };
+  };
 
   return {
     language: rules.name,
-    codeFiles,
+    get codeFiles() {
+      return codeFiles;
+    },
     get testFiles() {
       return testFiles;
     },
@@ -135,6 +168,12 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
         bash(readFilesCommand([...codeFiles, ...testCandidates, ...(rules === GO ? ['go.mod'] : ['package.json'])])),
       );
       for (const [path, content] of readFiles(read[0]!.output)) text.set(path, content);
+      for (const file of codeFiles) {
+        const why = skippedReason(file, text.get(file) ?? '');
+        if (why) skipped.set(file, why);
+      }
+      codeFiles = codeFiles.filter((f) => !skipped.has(f));
+      if (codeFiles.length === 0) return `${skippedSentence(skipped)} No code file is left, so I stop here.`;
       if (rules === TYPESCRIPT) {
         const script = (JSON.parse(text.get('package.json') ?? '{}') as { scripts?: { test?: string } }).scripts?.test ?? '';
         if (!/\bnode\b[^|&;]*--test\b/.test(script)) {
@@ -154,7 +193,7 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
       testFiles = testFiles.sort();
       if (testFiles.length === 0) return `None of the ${testCandidates.length} test file(s) declares a test I can recognise, so I stop here.`;
       yield* ask(
-        `${testFiles.length} file(s) declare tests. I will write a parser for the runner's output and a small helper that compares runs.`,
+        `${[skippedSentence(skipped), `${testFiles.length} file(s) declare tests.`].filter(Boolean).join(' ')} I will write a parser for the runner's output and a small helper that compares runs.`,
         create(PARSER, readResource('parsers', rules.parser)),
         create(HELPER, readResource('offline', 'agent_helper.py')),
       );
@@ -175,8 +214,8 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
       return { passed, passingByFile };
     },
     // The candidates come from the syntax trees of the files already read.
-    async *candidates(strategy) {
-      return candidatesOf(strategy);
+    async *candidates(strategy, _ask, rng) {
+      return await candidatesOf(strategy, rng);
     },
     async *brokenFiles(ask) {
       const seen = yield* ask('Which test files hold the broken tests?', bash(`python3 ${HELPER} results ${WORK}/buggy.json`));
@@ -194,14 +233,33 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
       const byFile = new Map<string, Set<string>>();
       for (const id of brokenByBug) {
         const file = fileOf(id);
-        if (file) byFile.set(file, new Set([...(byFile.get(file) ?? []), id]));
+        if (!file) continue;
+        const ids = byFile.get(file) ?? new Set<string>();
+        byFile.set(file, ids.add(id));
       }
-      const changed: string[] = [];
-      for (const [file, ids] of byFile) {
+      const plans = [...byFile].map(([file, ids]) => {
         const source = text.get(file)!;
         const prefix = idPrefix(file);
         const doomed = rules.tests(file, source).filter((t) => [...ids].some((id) => id === prefix + t.name || id.startsWith(`${prefix}${t.name}/`)));
-        const spans = mergeDeletions(doomed.map((t) => t.span));
+        return { file, source, doomed, spans: mergeDeletions(doomed.map((t) => t.span)) };
+      });
+      // A test that other tests call (a Go test is a function of its package) cannot go: they would no longer compile.
+      const used = plans.flatMap((plan) => {
+        const names = new Set(plan.doomed.map((t) => t.name));
+        const dir = posix.dirname(plan.file);
+        // Every test file of the package, those that declare no test of their own (helpers) too.
+        return testCandidates
+          .filter((f) => posix.dirname(f) === dir)
+          .flatMap((f) => {
+            const deleted = plans.find((p) => p.file === f)?.spans ?? [];
+            return rules.uses(f, text.get(f) ?? '', names).filter((u) => !deleted.some((s) => u.at >= s.start && u.at < s.end)).map((u) => `${u.name} (used at ${f}:${u.line})`);
+          });
+      });
+      if (used.length > 0) {
+        return `I cannot delete the tests that catch the bug: other code in the tests calls ${[...new Set(used)].slice(0, 5).join('; ')}. Deleting them would break tests that do not see the bug, so I stop here.`;
+      }
+      const changed: string[] = [];
+      for (const { file, source, doomed, spans } of plans) {
         const kept = applySplices(source, spans);
         const tidy = mergeDeletions(rules.tidy(file, kept));
         const calls = editCalls(file, source, spans);

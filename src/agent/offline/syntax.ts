@@ -6,7 +6,8 @@
  * asynchronously, once: loadGrammars() must have finished before parse().
  */
 import { createRequire } from 'node:module';
-import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Language, Parser, type Node, type Tree, type TreeCursor } from 'web-tree-sitter';
 
 export type SyntaxLanguage = 'go' | 'typescript';
 
@@ -58,23 +59,94 @@ export function withTree<T>(language: SyntaxLanguage, path: string, source: stri
   }
 }
 
+/**
+ * Like withTree, for reads that take turns with the rest of the process
+ * (nodesWhereInTurns): the tree lives until `read` settles.
+ */
+export async function withTreeInTurns<T>(language: SyntaxLanguage, path: string, source: string, read: (root: Node) => Promise<T>): Promise<T | undefined> {
+  const parser = parsers.get(grammarOf(language, path));
+  if (!parser) throw new Error('the grammars are not loaded: await loadGrammars() first');
+  const tree: Tree | null = parser.parse(source);
+  if (!tree) return undefined;
+  try {
+    return tree.rootNode.hasError ? undefined : await read(tree.rootNode);
+  } finally {
+    tree.delete();
+  }
+}
+
 /** Every node under `root` (itself included) for which `keep` holds, in source order. */
 export function nodesWhere(root: Node, keep: (node: Node) => boolean): Node[] {
   const found: Node[] = [];
+  walk(root, keep, found);
+  return found;
+}
+
+/**
+ * Nodes visited between two turns of the event loop. A large file has
+ * hundreds of thousands of nodes (a second of walking): the process's own
+ * timers (the engines' pings) and signals (cancel, SIGTERM) must not wait for it.
+ */
+export const NODES_PER_TURN = 4000;
+
+/** nodesWhere for trees that may be large: it lets the event loop turn every NODES_PER_TURN nodes. */
+export async function nodesWhereInTurns(root: Node, keep: (node: Node) => boolean): Promise<Node[]> {
+  const found: Node[] = [];
   const cursor = root.walk();
-  let descend = true;
-  for (;;) {
+  try {
+    for (let state: WalkState = { descend: true, done: false }; !state.done; ) {
+      walkSome(cursor, keep, found, state, NODES_PER_TURN);
+      if (!state.done) await nextTurn();
+    }
+  } finally {
+    cursor.delete();
+  }
+  return found;
+}
+
+/** Items read between two turns of the event loop when each asks the tree about its node. */
+const ITEMS_PER_TURN = 1000;
+
+/** `items.flatMap(map)`, letting the event loop turn every ITEMS_PER_TURN items. */
+export async function flatMapInTurns<T, U>(items: T[], map: (item: T) => U[]): Promise<U[]> {
+  const out: U[] = [];
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && i % ITEMS_PER_TURN === 0) await nextTurn();
+    for (const u of map(items[i]!)) out.push(u);
+  }
+  return out;
+}
+
+interface WalkState {
+  descend: boolean;
+  done: boolean;
+}
+
+function walk(root: Node, keep: (node: Node) => boolean, found: Node[]): void {
+  const cursor = root.walk();
+  try {
+    walkSome(cursor, keep, found, { descend: true, done: false }, Infinity);
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** Walks on from where the cursor is, at most `budget` steps, in source order. */
+function walkSome(cursor: TreeCursor, keep: (node: Node) => boolean, found: Node[], state: WalkState, budget: number): void {
+  for (let steps = 0; steps < budget; steps++) {
+    const { descend } = state;
     if (descend && keep(cursor.currentNode)) found.push(cursor.currentNode);
     if (descend && cursor.gotoFirstChild()) continue;
     if (cursor.gotoNextSibling()) {
-      descend = true;
+      state.descend = true;
       continue;
     }
-    if (!cursor.gotoParent()) break;
-    descend = false;
+    if (!cursor.gotoParent()) {
+      state.done = true;
+      return;
+    }
+    state.descend = false;
   }
-  cursor.delete();
-  return found;
 }
 
 /** One change to a source file: the characters [start, end) become `text`. */
@@ -165,22 +237,21 @@ export const COMMON_FLIPS: Record<string, [string, string]> = {
 };
 
 /** Single-token changes to behaviour under `root`: a comparison, an operator, a condition or an integer constant (0–1000, plus one). */
-export function flipSites(file: string, root: Node, rules: FlipRules): SourceChange[] {
-  const found: SourceChange[] = [];
+export async function flipSites(file: string, root: Node, rules: FlipRules): Promise<SourceChange[]> {
   const line = (n: Node) => n.startPosition.row + 1;
-  for (const expr of nodesWhere(root, (n) => n.type === 'binary_expression')) {
+  const flips = await flatMapInTurns(await nodesWhereInTurns(root, (n) => n.type === 'binary_expression'), (expr): SourceChange[] => {
     const op = expr.childForFieldName('operator');
     const swap = op && rules.operators[op.type];
-    if (!op || !swap) continue;
-    if (op.type === '+' && [expr.childForFieldName('left'), expr.childForFieldName('right')].some((side) => side && rules.text.has(side.type))) continue;
-    found.push({ file, kind: swap[1], label: `${swap[1]} "${op.type}" → "${swap[0]}" at ${file}:${line(op)}`, start: op.startIndex, end: op.endIndex, text: swap[0] });
-  }
-  for (const literal of nodesWhere(root, rules.isConstant)) {
-    if (!/^(0|[1-9]\d*)$/.test(literal.text) || Number(literal.text) > 1000) continue;
+    if (!op || !swap) return [];
+    if (op.type === '+' && [expr.childForFieldName('left'), expr.childForFieldName('right')].some((side) => side && rules.text.has(side.type))) return [];
+    return [{ file, kind: swap[1], label: `${swap[1]} "${op.type}" → "${swap[0]}" at ${file}:${line(op)}`, start: op.startIndex, end: op.endIndex, text: swap[0] }];
+  });
+  const constants = await flatMapInTurns(await nodesWhereInTurns(root, rules.isConstant), (literal): SourceChange[] => {
+    if (!/^(0|[1-9]\d*)$/.test(literal.text) || Number(literal.text) > 1000) return [];
     const value = Number(literal.text);
-    found.push({ file, kind: 'constant', label: `constant ${value} → ${value + 1} at ${file}:${line(literal)}`, start: literal.startIndex, end: literal.endIndex, text: String(value + 1) });
-  }
-  return found;
+    return [{ file, kind: 'constant', label: `constant ${value} → ${value + 1} at ${file}:${line(literal)}`, start: literal.startIndex, end: literal.endIndex, text: String(value + 1) }];
+  });
+  return [...flips, ...constants];
 }
 
 /** A JavaScript or Go string literal's text without its quotes, or undefined for anything else (a template with substitutions). */

@@ -8,7 +8,7 @@
  * names them: the describe() names down to the it() or test(), joined by " > ".
  */
 import type { Node } from 'web-tree-sitter';
-import { COMMON_FLIPS, deletionSpan, flipSites, indentAt, literalText, nodesWhere, withTree, type FlipRules, type SourceChange, type Splice } from './syntax.js';
+import { COMMON_FLIPS, deletionSpan, flatMapInTurns, flipSites, indentAt, literalText, nodesWhere, nodesWhereInTurns, withTree, withTreeInTurns, type FlipRules, type SourceChange, type Splice } from './syntax.js';
 
 /** What a body returns once emptied, by its declared type; null when the type has no obvious empty value. */
 function emptyReturn(fn: Node): string | undefined | null {
@@ -42,10 +42,10 @@ function functionName(fn: Node): string {
 const FUNCTIONS = new Set(['function_declaration', 'method_definition', 'arrow_function', 'function_expression', 'function']);
 
 /** Bodies worth removing: named functions and methods (not constructors or generators) with two lines of statements or more. */
-export function tsRemovals(file: string, source: string): SourceChange[] {
+export async function tsRemovals(file: string, source: string): Promise<SourceChange[]> {
   return (
-    withTree('typescript', file, source, (root) =>
-      nodesWhere(root, (n) => FUNCTIONS.has(n.type)).flatMap((fn): SourceChange[] => {
+    (await withTreeInTurns('typescript', file, source, async (root) =>
+      flatMapInTurns(await nodesWhereInTurns(root, (n) => FUNCTIONS.has(n.type)), (fn): SourceChange[] => {
         const body = fn.childForFieldName('body');
         if (!body || body.type !== 'statement_block') return [];
         if (fn.type !== 'function_declaration' && fn.type !== 'method_definition' && fn.parent?.type !== 'variable_declarator') return [];
@@ -59,7 +59,7 @@ export function tsRemovals(file: string, source: string): SourceChange[] {
         const text = ret ? `{\n${indent}  ${ret}\n${indent}}` : `{\n${indent}}`;
         return [{ file, kind: 'removal', label: `the body of ${functionName(fn)} in ${file}`, start: body.startIndex, end: body.endIndex, text }];
       }),
-    ) ?? []
+    )) ?? []
   );
 }
 
@@ -70,8 +70,8 @@ const TS_FLIPS: FlipRules = {
 };
 
 /** Single-token changes to behaviour: a comparison, an operator, a condition or an integer constant (not in types). */
-export function tsMutations(file: string, source: string): SourceChange[] {
-  return withTree('typescript', file, source, (root) => flipSites(file, root, TS_FLIPS)) ?? [];
+export async function tsMutations(file: string, source: string): Promise<SourceChange[]> {
+  return (await withTreeInTurns('typescript', file, source, (root) => flipSites(file, root, TS_FLIPS))) ?? [];
 }
 
 const SUITES = new Set(['describe', 'suite']);

@@ -33,6 +33,21 @@ async function bugTouchesTests(ctx: CheckContext): Promise<string | undefined> {
   return config.length > 0 ? `bug_inject.diff touches test infrastructure: ${config.join(', ')}` : undefined;
 }
 
+/**
+ * Why a weakening that touches files outside test_files.txt is refused, in
+ * words that tell the cause: most often it holds the bug's own change (an
+ * injector that wrote `git diff` of no test files wrote the whole change).
+ */
+export function weakeningOutsideReason(outside: string[], bugPaths: string[]): string {
+  const bug = new Set(bugPaths);
+  const own = outside.filter((p) => bug.has(p));
+  const why =
+    own.length > 0
+      ? `it holds the bug's own change to ${own.join(', ')} (the files bug_inject.diff changes); a weakening may change only the listed test files`
+      : 'a weakening may change only the listed test files: list them in test_files.txt or leave them out of the diff';
+  return `test_weaken.diff touches files not in test_files.txt: ${outside.join(', ')} — ${why}`;
+}
+
 export async function testFilesCheck(ctx: CheckContext): Promise<CheckOutcome> {
   const { artifact } = ctx;
   const testFiles = new Set(artifact.testFiles);
@@ -52,7 +67,7 @@ export async function testFilesCheck(ctx: CheckContext): Promise<CheckOutcome> {
   const weakened = touchedPaths(artifact.weakenChanges);
   const outside = weakened.filter((p) => !testFiles.has(p));
   if (outside.length > 0) {
-    return { verdict: 'fail', reason: `test_weaken.diff touches files not in test_files.txt: ${outside.join(', ')}`, runs: [] };
+    return { verdict: 'fail', reason: weakeningOutsideReason(outside, touchedPaths(artifact.bugChanges)), runs: [] };
   }
   const touched = await bugTouchesTests(ctx);
   if (touched) return { verdict: 'fail', reason: touched, runs: [] };

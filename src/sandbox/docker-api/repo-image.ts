@@ -16,12 +16,13 @@ import type { Progress } from '../../progress.js';
 import { splitTag } from './base-image.js';
 import { hostCaBundle, runBuildStep, STEP_CA_PATH, STEP_TIMEOUT_MS, stepScript, type BuildSteps } from './dependency-step.js';
 import { imageExists } from './client.js';
+import { enginesWarning } from './engines-field.js';
 import { detectLanguage, type Language, type RepoFiles } from '../languages.js';
 import { LABEL_RUN, ownerLabels } from '../owner.js';
 import { packFiles } from '../tar.js';
 import { ensureLanguageBase } from './toolchain-base.js';
 
-import { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_SETUP, LABEL_SOURCE, LABEL_TEST_CMD } from '../labels.js';
+import { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_SETUP, LABEL_SOURCE, LABEL_TEST_CMD, LABEL_WARNING } from '../labels.js';
 
 export { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_SETUP, LABEL_SOURCE, LABEL_TEST_CMD } from '../labels.js';
 
@@ -46,6 +47,8 @@ export interface BuiltImage {
   testCommand: string;
   /** The language detected ('' when none was recognised). */
   language: string;
+  /** What may keep the tests from running in it (package.json's engines field not met), also in its bugbench.warning label. */
+  warning?: string;
 }
 
 /** A docker-safe repository name from a folder name. */
@@ -135,6 +138,8 @@ export async function buildRepoImage(engine: ContainerEngine, options: BuildImag
     // The base of the language is built when it is missing; an image given with --from is used as it is.
     const from = options.from ?? (await ensureLanguageBase(engine, language, progress));
     if (!(await imageExists(docker, from))) throw new ImageNotFoundError(from);
+    const warning = await enginesWarning(docker, from, files.read('package.json'));
+    if (warning) progress(`warning: ${warning}`);
 
     container = await docker.createContainer({
       Image: from,
@@ -180,13 +185,13 @@ export async function buildRepoImage(engine: ContainerEngine, options: BuildImag
     }
     progress(`committing ${tag}`);
     const [imageRepo, imageTag] = splitTag(tag);
-    const clearOwner = [LABEL_RUN, ...Object.keys(ownerLabels())].map((label) => `LABEL ${label}=`);
+    const clearOwner = [...[LABEL_RUN, ...Object.keys(ownerLabels())].map((label) => `LABEL ${label}=`), `LABEL ${LABEL_WARNING}=${JSON.stringify(warning ?? '')}`];
     const changes = script ? [...clearOwner, 'CMD ["bash"]'] : clearOwner;
     const committed = (await container.commit({ repo: imageRepo, tag: imageTag, comment: `bugbench image of ${repo}`, changes })) as {
       Id: string;
     };
     progress(`built ${tag} (${repo} at ${commit.slice(0, 12)}, ${language?.name ?? 'language not recognised'}, tests: ${testCommand || 'not detected'})`);
-    return { id: committed.Id, tag, repo, commit, testCommand, language: language?.id ?? '' };
+    return { id: committed.Id, tag, repo, commit, testCommand, language: language?.id ?? '', ...(warning ? { warning } : {}) };
   } finally {
     await container?.remove({ force: true }).catch(() => undefined);
     rmSync(work, { recursive: true, force: true });
