@@ -37,6 +37,8 @@ export interface ExportOptions {
   out: string;
   /** Which bugs (default: accepted). */
   status?: BugStatus;
+  /** Only the bugs of this image tag (default: every image). */
+  image?: string;
   progress?: Progress;
   /** sft: take the scripted offline solvers' trajectories too. */
   includeScripted?: boolean;
@@ -99,6 +101,8 @@ function lineMaker(options: ExportOptions, result: ExportResult): LineMaker {
 
 /** SFT data comes from successful solver attempts only; with none there is nothing to write. */
 function checkSftSource(store: Store, bugs: BugRecord[], status: BugStatus, includeScripted: boolean): void {
+  // No bug: an empty file, as for the other formats (the command says which bugs could fill it).
+  if (bugs.length === 0) return;
   const counts = bugs.map((b) => sftAttempts(store, b, includeScripted));
   if (counts.some((c) => c.taken.length > 0)) return;
   const scripted = counts.reduce((sum, c) => sum + c.scripted, 0);
@@ -146,7 +150,8 @@ async function exportLines(store: Store, bugs: BugRecord[], options: ExportOptio
 export async function exportDataset(store: Store, options: ExportOptions): Promise<ExportResult> {
   const out = isStdout(options.out) ? options.out : resolve(options.out);
   const status = options.status ?? 'accepted';
-  const { bugs, repeats } = oneOfEach(store.all('bugs').filter((b) => b.status === status));
+  const chosen = store.all('bugs').filter((b) => b.status === status && (options.image === undefined || b.image === options.image));
+  const { bugs, repeats } = oneOfEach(chosen);
   const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: repeats, leftOut: [] };
   if (options.format === 'sft') {
     checkSftSource(store, bugs, status, options.includeScripted === true);
@@ -160,7 +165,7 @@ export async function exportDataset(store: Store, options: ExportOptions): Promi
   const written = await writeFolderAtomically(out, async (staging) =>
     options.format === 'harbor'
       ? writeHarborTasks(store, bugs, staging, { docker: options.docker, progress: options.progress })
-      : writeTrajectories(store, { status, rollout: options.rollout }, staging),
+      : writeTrajectories(store, { bugIds: new Set(chosen.map((b) => b.id)), rollout: options.rollout }, staging),
   );
   return { ...result, count: written.count, bugIds: written.bugIds, skipped: [...repeats, ...written.skipped] };
 }

@@ -72,3 +72,29 @@ describe('export --out', () => {
     expect(readdirSync(root).filter((name) => name.includes('.tmp-'))).toEqual([]);
   });
 });
+
+describe('which bugs export takes', () => {
+  it('says why an export is empty when valid bugs wait for review, and takes one image with --image', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'bugbench-export-filter-'));
+    const env = { BUGBENCH_HOME: root };
+    seedExportableBugs(root, [
+      { id: 'img-removal-aaaa1111', fields: { fingerprint: 'a' } },
+      { id: 'img-removal-bbbb2222', fields: { fingerprint: 'b' } },
+      { id: 'other-removal-cccc3333', fields: { image: 'other:2', fingerprint: 'c' } },
+    ]);
+    const empty = await bugbench(['export', '--format', 'swebench', '--out', join(root, 'none.jsonl')], { env });
+    expect(empty.exitCode).toBe(0);
+    expect(empty.stdout).toContain('0 swebench line(s) from 0 accepted bug(s)');
+    expect(empty.stderr.trim()).toBe('no bug is accepted yet; 3 valid bug(s) wait for review (`bugbench accept <bug-id>`, or Review in `bugbench tui`), or export them unreviewed with --status valid');
+    const otherEmpty = await bugbench(['export', '--format', 'sft', '--out', join(root, 'sft.jsonl'), '--image', 'other:2'], { env });
+    expect(otherEmpty.stderr.trim()).toBe('no bug on other:2 is accepted yet; 1 valid bug(s) on other:2 wait for review (`bugbench accept <bug-id>`, or Review in `bugbench tui`), or export them unreviewed with --status valid');
+    const one = await bugbench(['export', '--format', 'swebench', '--out', '-', '--status', 'valid', '--image', 'img:1'], { env });
+    expect(one.exitCode).toBe(0);
+    const images = one.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { image_name: string }).image_name);
+    expect(images).toEqual(['img:1', 'img:1']);
+    expect(one.stderr.trim()).toBe('2 swebench line(s) from 2 valid bug(s) on img:1 written to standard output');
+    const unknown = await bugbench(['export', '--format', 'swebench', '--out', '-', '--image', 'nosuch:1'], { env });
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.stderr.trim()).toBe('bugbench: no image nosuch:1 in the workspace; its bugs are on img:1, other:2');
+  });
+});
