@@ -49,6 +49,14 @@ describe('the command line', () => {
     expect(unknown.stderr.trim()).toBe("bugbench: runs: Unknown option '--frob'; `bugbench runs --help` lists the options");
     const value = await bugbench(['runs', '--json=yes']);
     expect(value.stderr.trim()).toBe('bugbench: runs: --json takes no value');
+    // A negative number is a value, written either way, and its check names the flag as it was written (issue 34, item 10).
+    for (const n of [['-n', '-2'], ['-n=-2']]) {
+      const negative = await bugbench(['inject', '--image', 'img:1', '--strategy', 'removal', '--policy', 'offline', ...n], { env: { BUGBENCH_HOME: home() } });
+      expect(negative.exitCode).toBe(2);
+      expect(negative.stderr.trim()).toBe('bugbench: -n must be ≥ 1, got -2');
+    }
+    const seed = await bugbench(['solve', 'some-bug', '--seed', '-1'], { env: { BUGBENCH_HOME: home() } });
+    expect(seed.stderr.trim()).toBe('bugbench: --seed must be ≥ 0, got -1');
   });
 
   it('refuses an image the workspace never saw, and tells an empty answer from an empty library', async () => {
