@@ -131,6 +131,13 @@ export class ImageNotFoundError extends BugbenchError {
   }
 }
 
+/** A folder given to build from is not there at all (told apart from one that is not a git repository). */
+export class FolderNotFoundError extends BugbenchError {
+  constructor(readonly dir: string) {
+    super('BB_NO_SUCH_FOLDER', `${dir} does not exist; give the folder of a git repository`);
+  }
+}
+
 export class NotAGitRepoError extends BugbenchError {
   constructor(readonly dir: string) {
     super('BB_NOT_A_GIT_REPO', `${dir} is not a git repository with at least one commit`);

@@ -10,6 +10,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readTrajectory, type Trajectory } from '../agent/trajectory.js';
 import { errorMessage } from '../errors.js';
 import type { Progress } from '../progress.js';
+import { expandHome } from '../paths.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { engineStatuses, type EngineStatus } from '../sandbox/engines.js';
 import { buildRepoImage } from '../sandbox/repo-image.js';
@@ -114,7 +115,7 @@ export function workbenchCore(given?: Store): WorkbenchCore {
 
     listImages: () => listRepoImages(dockerClient(), countsByImage(store().all('bugs'))),
     engines: () => engineStatuses(),
-    buildImage: async (dir, progress) => ({ tag: (await buildRepoImage(dockerClient(), { dir, progress })).tag }),
+    buildImage: async (dir, progress) => ({ tag: (await buildRepoImage(dockerClient(), { dir: expandHome(dir), progress })).tag }),
 
     newSeed: () => {
       // Time-based, but never the same twice in a session.

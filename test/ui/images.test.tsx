@@ -54,7 +54,7 @@ describe('building an image from the Images screen', () => {
       // Digits and q are text here: they neither switch screens nor quit.
       await typeText(term.stdin, '/nowhere/q1');
       term.stdin.write('\r');
-      await vi.waitFor(() => expect(frame()).toMatch(/The build failed: \/nowhere\/q1 is not a git repository/), { timeout: 10_000 });
+      await vi.waitFor(() => expect(frame()).toMatch(/The build failed: \/nowhere\/q1 does not exist/), { timeout: 10_000 });
       expect(frame()).toContain('[1 Images]');
 
       term.stdin.write('b');
