@@ -223,6 +223,8 @@ export interface JobRecord {
   reason: string | null;
   submittedAt: string;
   updatedAt: string;
+  /** When `queue cancel` (or Training's x) asked the engine to stop it; absent when never asked. */
+  cancelRequestedAt?: string;
 }
 
 /** A repo image some run used. */
