@@ -54,6 +54,7 @@ export async function exportCommand(args: string[]): Promise<number> {
     say(`${result.count} ${what} from ${from} written to ${result.out}`);
     for (const left of result.leftOut) say(`  left out ${left.count}: ${left.reason}`);
     for (const skip of result.skipped) say(`  skipped ${skip.id}: ${skip.reason}`);
+    for (const note of result.notes) say(`  note: ${note}`);
   }
   if (result.count === 0 && !values.rollout) {
     const hint = emptyExportHint(store, status, values.image);

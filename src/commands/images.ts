@@ -2,7 +2,7 @@
 import { UsageError } from '../errors.js';
 import { expandHome } from '../paths.js';
 import { dockerClient } from '../sandbox/docker.js';
-import { buildRepoImage } from '../sandbox/repo-image.js';
+import { buildImageOverBugs } from '../pipeline/image-build.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-images.js';
 import { countsByImage, describeCounts } from '../store/queries.js';
 import { openStore } from '../store/store.js';
@@ -30,7 +30,7 @@ async function buildCommand(args: string[]): Promise<number> {
   );
   const dir = positionals[0];
   if (!dir) throw new UsageError('images build: give the git repository folder, e.g. `bugbench images build ./myrepo`');
-  const built = await buildRepoImage(dockerClient(), { dir: expandHome(dir), tag: values.tag, from: values.from, setup: values.setup, progress: stderrProgress });
+  const built = await buildImageOverBugs(dockerClient(), openStore(), { dir: expandHome(dir), tag: values.tag, from: values.from, setup: values.setup, progress: stderrProgress });
   if (values.json) printJson(built);
   else process.stdout.write(`${built.tag}\n`);
   return 0;

@@ -17,7 +17,9 @@ import { bugKey } from '../store/duplicates.js';
 import { writeFolderAtomically } from './atomic-folder.js';
 import { ExportError } from './export-error.js';
 import { writeHarborTasks } from './harbor/export.js';
-import { ExportSkip, loadMaterial } from './materials.js';
+import { BugImages } from '../bugs/bug-image.js';
+import { dockerClient } from '../sandbox/docker.js';
+import { ExportSkip, placedMaterial } from './materials.js';
 import { isStdout, openOutFile } from './out-target.js';
 import { rlTask } from './rl.js';
 import { SCRIPTED_LEFT_OUT, sftAttempts, sftLines } from './sft.js';
@@ -60,6 +62,8 @@ export interface ExportResult {
   skipped: { id: string; reason: string }[];
   /** What was left out on purpose, how much, and why. */
   leftOut: { count: number; reason: string }[];
+  /** Anything else the reader of the dataset should know. */
+  notes: string[];
 }
 
 /**
@@ -82,14 +86,14 @@ export function oneOfEach(bugs: BugRecord[]): { bugs: BugRecord[]; repeats: { id
   return { bugs: kept, repeats };
 }
 
-type LineMaker = (store: Store, bug: BugRecord) => unknown[];
+type LineMaker = (store: Store, bug: BugRecord) => Promise<unknown[]> | unknown[];
 
-function lineMaker(options: ExportOptions, result: ExportResult): LineMaker {
+function lineMaker(options: ExportOptions, result: ExportResult, images: BugImages): LineMaker {
   switch (options.format) {
     case 'swebench':
-      return (store, bug) => [swebenchInstance(loadMaterial(store, bug))];
+      return async (store, bug) => [swebenchInstance(await placedMaterial(store, bug, images))];
     case 'rl':
-      return (store, bug) => [rlTask(loadMaterial(store, bug))];
+      return async (store, bug) => [rlTask(await placedMaterial(store, bug, images))];
     default:
       return (store, bug) => {
         const { taken, scripted } = sftAttempts(store, bug, options.includeScripted === true);
@@ -114,7 +118,8 @@ function checkSftSource(store: Store, bugs: BugRecord[], status: BugStatus, incl
 }
 
 async function exportLines(store: Store, bugs: BugRecord[], options: ExportOptions, result: ExportResult): Promise<void> {
-  const make = lineMaker(options, result);
+  const images = new BugImages(options.docker ?? dockerClient(), true);
+  const make = lineMaker(options, result, images);
   const file = openOutFile(options.out, options.stdout);
   result.out = file.where;
   let buffer = '';
@@ -122,7 +127,7 @@ async function exportLines(store: Store, bugs: BugRecord[], options: ExportOptio
     for (const [i, bug] of bugs.entries()) {
       let lines: unknown[];
       try {
-        lines = make(store, bug);
+        lines = await make(store, bug);
       } catch (error) {
         if (!(error instanceof ExportSkip)) throw error;
         result.skipped.push({ id: bug.id, reason: error.message });
@@ -141,6 +146,7 @@ async function exportLines(store: Store, bugs: BugRecord[], options: ExportOptio
     }
     await file.write(buffer);
     file.commit();
+    if (images.unanswered) result.notes.push(`the Docker engine did not answer (${images.unanswered}), so bugs keep their image tags even where a rebuild moved them`);
   } catch (error) {
     file.abandon();
     throw error;
@@ -152,7 +158,7 @@ export async function exportDataset(store: Store, options: ExportOptions): Promi
   const status = options.status ?? 'accepted';
   const chosen = store.all('bugs').filter((b) => b.status === status && (options.image === undefined || b.image === options.image));
   const { bugs, repeats } = oneOfEach(chosen);
-  const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: repeats, leftOut: [] };
+  const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: repeats, leftOut: [], notes: [] };
   if (options.format === 'sft') {
     checkSftSource(store, bugs, status, options.includeScripted === true);
     if (!options.includeScripted) result.leftOut.push({ count: 0, reason: SCRIPTED_LEFT_OUT });

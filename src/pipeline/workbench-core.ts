@@ -13,7 +13,6 @@ import type { Progress } from '../progress.js';
 import { expandHome } from '../paths.js';
 import { dockerClient } from '../sandbox/docker.js';
 import { engineStatuses, type EngineStatus } from '../sandbox/engines.js';
-import { buildRepoImage } from '../sandbox/repo-image.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-images.js';
 import { countsByImage, filterBugs, type BugFilter } from '../store/queries.js';
 import type { AttemptRecord, BugRecord, JobRecord, RolloutRecord, RunRecord } from '../store/records.js';
@@ -27,6 +26,7 @@ import { cancelClusterRun } from './cluster-run.js';
 import { diagnose, fix, type DoctorReport } from './doctor.js';
 import type { Report } from './events.js';
 import { buildHigherOrder, type HigherOrderResult, type HigherOrderSettings } from './higher-order.js';
+import { buildImageOverBugs } from './image-build.js';
 import { runInjection, type InjectResult, type InjectSettings } from './inject.js';
 import { defaultPolicy, type PolicyName } from './policy.js';
 import { acceptBug, rejectBug } from './review.js';
@@ -115,7 +115,7 @@ export function workbenchCore(given?: Store): WorkbenchCore {
 
     listImages: () => listRepoImages(dockerClient(), countsByImage(store().all('bugs'))),
     engines: () => engineStatuses(),
-    buildImage: async (dir, progress) => ({ tag: (await buildRepoImage(dockerClient(), { dir: expandHome(dir), progress })).tag }),
+    buildImage: async (dir, progress) => ({ tag: (await buildImageOverBugs(dockerClient(), store(), { dir: expandHome(dir), progress })).tag }),
 
     newSeed: () => {
       // Time-based, but never the same twice in a session.
