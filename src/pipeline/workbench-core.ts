@@ -53,7 +53,8 @@ export interface WorkbenchCore {
 
   listImages(): Promise<RepoImage[]>;
   engines(): Promise<EngineStatus[]>;
-  buildImage(dir: string, progress: Progress): Promise<{ tag: string }>;
+  /** `kept`: the tag a rebuild left on the image the tag's bugs were checked on (pipeline/image-build.ts). */
+  buildImage(dir: string, progress: Progress): Promise<{ tag: string; kept?: { tag: string; bugs: number } }>;
 
   /** A seed for a new run: a different one each time. */
   newSeed(): number;
@@ -115,7 +116,10 @@ export function workbenchCore(given?: Store): WorkbenchCore {
 
     listImages: () => listRepoImages(dockerClient(), countsByImage(store().all('bugs'))),
     engines: () => engineStatuses(),
-    buildImage: async (dir, progress) => ({ tag: (await buildImageOverBugs(dockerClient(), store(), { dir: expandHome(dir), progress })).tag }),
+    buildImage: async (dir, progress) => {
+      const built = await buildImageOverBugs(dockerClient(), store(), { dir: expandHome(dir), progress });
+      return { tag: built.tag, ...(built.kept ? { kept: { tag: built.kept.tag, bugs: built.kept.bugs } } : {}) };
+    },
 
     newSeed: () => {
       // Time-based, but never the same twice in a session.
