@@ -63,8 +63,10 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
   },
   export: {
     load: async () => (await import('./commands/export.js')).exportCommand,
-    summary: 'write the accepted bugs as a dataset (JSONL)',
-    synopsis: 'bugbench export --format swebench|sft|rl --out FILE [--status S] [--json]',
+    summary: 'write the accepted bugs as a dataset (JSONL, or Harbor / trajectory folders)',
+    synopsis:
+      'bugbench export --format swebench|sft|rl --out FILE|- [--status S] [--image T] [--include-scripted] [--json]   (- is standard output)\n' +
+      'bugbench export --format harbor|trajectories --out DIR [--status S] [--image T] [--rollout ID] [--json]',
   },
   check: {
     load: async () => (await import('./commands/check.js')).checkCommand,

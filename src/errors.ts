@@ -148,6 +148,23 @@ export class ImageNotAdoptedError extends BugbenchError {
   }
 }
 
+/** A folder given to build from is not there at all (told apart from one that is not a git repository). */
+export class FolderNotFoundError extends BugbenchError {
+  constructor(readonly dir: string) {
+    super('BB_NO_SUCH_FOLDER', `${dir} does not exist; give the folder of a git repository`);
+  }
+}
+
+/** The image a bug was checked on is gone: its tag names a rebuilt image and nothing kept the old one. */
+export class BugImageGoneError extends BugbenchError {
+  constructor(
+    readonly bugId: string,
+    message: string,
+  ) {
+    super('BB_BUG_IMAGE_GONE', message);
+  }
+}
+
 export class NotAGitRepoError extends BugbenchError {
   constructor(readonly dir: string) {
     super('BB_NOT_A_GIT_REPO', `${dir} is not a git repository with at least one commit`);

@@ -1,5 +1,6 @@
 /** Where bugbench's own files are (prompts, sample data) and where it keeps its work. */
 import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,4 +27,11 @@ export function workspaceDir(env: NodeJS.ProcessEnv = process.env): string {
 
 export function workspacePath(...parts: string[]): string {
   return join(workspaceDir(), ...parts);
+}
+
+/** A folder the user typed, as a shell would read it: `~` and `~/…` are in the home folder; the rest is resolved from here. */
+export function expandHome(path: string, home: string = homedir()): string {
+  if (path === '~') return home;
+  if (path.startsWith('~/')) return join(home, path.slice(2));
+  return resolve(path);
 }

@@ -6,7 +6,7 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 
 export function parseFlags<T extends Options>(command: string, args: string[], options: T, positionals = 0) {
   try {
-    const parsed = parseArgs({ args, options, allowPositionals: positionals > 0, strict: true });
+    const parsed = parseArgs({ args: negativesAsValues(args, options), options, allowPositionals: positionals > 0, strict: true });
     if (parsed.positionals.length > positionals) {
       throw new UsageError(`${command}: unexpected argument "${parsed.positionals[positionals]}"`);
     }
@@ -15,6 +15,31 @@ export function parseFlags<T extends Options>(command: string, args: string[], o
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${command}: ${flagProblem(error as Error & { code?: string }, command)}`);
   }
+}
+
+/**
+ * The spellings parseArgs does not read as a value, written as `--name=VALUE`:
+ * a negative number after a flag that takes a value (`-n -2`, `--seed -1`),
+ * which it calls ambiguous, and `-n=VALUE`, whose value it reads as "=VALUE".
+ * The number's own check then says what is wrong with it.
+ */
+export function negativesAsValues(args: readonly string[], options: Options): string[] {
+  const byShort = new Map(Object.entries(options).flatMap(([name, option]) => (option.short ? [[option.short, name] as const] : [])));
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    const flag = /^(?:--([^=]+)|-([^-=]))(?:=(.*))?$/s.exec(arg);
+    const name = flag ? (flag[1] ?? byShort.get(flag[2]!)) : undefined;
+    if (!flag || !name || options[name]?.type !== 'string') out.push(arg);
+    else if (flag[3] !== undefined) out.push(`--${name}=${flag[3]}`);
+    else if (/^-\d/.test(args[i + 1] ?? '')) out.push(`--${name}=${args[++i]}`);
+    else out.push(arg);
+  }
+  return out;
 }
 
 /** Node's parseArgs errors in bugbench's words: one line, the flag named, what to do. */
@@ -44,18 +69,25 @@ export function stderrProgress(message: string): void {
   process.stderr.write(`${message}\n`);
 }
 
+/** A flag as the user writes it: `-n` for a one-letter name, `--seed` otherwise. */
+export function flagName(flag: string): string {
+  return flag.length === 1 ? `-${flag}` : `--${flag}`;
+}
+
 /** An integer flag of at least `min`, or undefined when not given. */
 export function positiveInt(flag: string, value: string | undefined, min = 0): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer ≥ ${min}, got "${value}"`);
+  const n = value.trim() === '' ? NaN : Number(value);
+  if (!Number.isInteger(n)) throw new UsageError(`${flagName(flag)} must be a whole number ≥ ${min}, got "${value}"`);
+  if (n < min) throw new UsageError(`${flagName(flag)} must be ≥ ${min}, got ${n}`);
   return n;
 }
 
 /** A number flag above zero, or undefined when not given. */
 export function positiveNumber(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!(n > 0)) throw new UsageError(`--${flag} must be a positive number, got "${value}"`);
+  const n = value.trim() === '' ? NaN : Number(value);
+  if (Number.isNaN(n)) throw new UsageError(`${flagName(flag)} must be a number above 0, got "${value}"`);
+  if (!(n > 0)) throw new UsageError(`${flagName(flag)} must be above 0, got ${n}`);
   return n;
 }

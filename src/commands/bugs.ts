@@ -14,6 +14,15 @@ export function parseStatus(value: string | undefined): BugStatus | undefined {
   return value as BugStatus;
 }
 
+/** An image the workspace has never seen is a mistake (a typo, a missing tag), not an empty answer. */
+export function refuseUnknownImage(store: Store, image: string | undefined): void {
+  if (image === undefined || store.get('images', image)) return;
+  const all = store.all('bugs');
+  if (all.some((b) => b.image === image)) return;
+  const known = [...new Set(all.map((b) => b.image))].sort();
+  throw new NotFoundError(`no image ${image} in the workspace${known.length > 0 ? `; its bugs are on ${known.join(', ')}` : ''}`);
+}
+
 export async function bugsCommand(args: string[]): Promise<number> {
   const { values } = parseFlags('bugs', args, {
     status: { type: 'string' },
@@ -30,11 +39,7 @@ export async function bugsCommand(args: string[]): Promise<number> {
   };
   const store = recoveredStore();
   const all = store.all('bugs');
-  // An image the workspace has never seen is a mistake (a typo, a missing tag), not an empty answer.
-  if (filter.image !== undefined && !all.some((b) => b.image === filter.image) && !store.get('images', filter.image)) {
-    const known = [...new Set(all.map((b) => b.image))].sort();
-    throw new NotFoundError(`no image ${filter.image} in the workspace${known.length > 0 ? `; its bugs are on ${known.join(', ')}` : ''}`);
-  }
+  refuseUnknownImage(store, filter.image);
   const bugs = filterBugs(all, filter);
   if (values.json) printJson(bugs.map((bug) => bugJson(store, bug)));
   else process.stdout.write(formatBugs(bugs, all.length));

@@ -1,18 +1,23 @@
 /**
  * `bugbench export --format swebench|sft|rl|harbor|trajectories --out PATH [--status S]
- *    [--include-scripted] [--rollout ID] [--json]`
+ *    [--image T] [--include-scripted] [--rollout ID] [--json]`; `--out -` writes a JSONL format to standard output.
  */
 import { UsageError } from '../errors.js';
 import { recoveredStore } from '../pipeline/startup.js';
+import { filterBugs } from '../store/queries.js';
+import type { BugStatus } from '../store/records.js';
+import type { Store } from '../store/store.js';
 import { EXPORT_FORMATS, exportDataset, FOLDER_FORMATS, type ExportFormat } from '../datasets/export.js';
+import { isStdout } from '../datasets/out-target.js';
 import { parseFlags, printJson, stderrProgress } from './args.js';
-import { parseStatus } from './bugs.js';
+import { parseStatus, refuseUnknownImage } from './bugs.js';
 
 export async function exportCommand(args: string[]): Promise<number> {
   const { values } = parseFlags('export', args, {
     format: { type: 'string' },
     out: { type: 'string' },
     status: { type: 'string' },
+    image: { type: 'string' },
     'include-scripted': { type: 'boolean', default: false },
     rollout: { type: 'string' },
     json: { type: 'boolean', default: false },
@@ -25,23 +30,44 @@ export async function exportCommand(args: string[]): Promise<number> {
   if (!values.out) throw new UsageError(`export: give the ${folder ? 'folder' : 'file'} to write with --out ${folder ? 'DIR' : 'FILE'}`);
   if (values.rollout && format !== 'trajectories') throw new UsageError('export: --rollout goes with --format trajectories');
   if (values['include-scripted'] && format !== 'sft') throw new UsageError('export: --include-scripted goes with --format sft');
+  const toStdout = isStdout(values.out);
+  if (toStdout && values.json) throw new UsageError('export: --json and --out - both write to standard output; give --out a file');
+  if (values.rollout && values.image) throw new UsageError('export: --rollout names one rollout; leave out --image');
   const status = parseStatus(values.status) ?? 'accepted';
   const store = recoveredStore();
+  refuseUnknownImage(store, values.image);
   const result = await exportDataset(store, {
     format: format as ExportFormat,
     out: values.out,
     status,
+    image: values.image,
     includeScripted: values['include-scripted'],
     rollout: values.rollout,
     progress: values.json ? undefined : stderrProgress,
   });
   if (values.json) printJson(result);
   else {
+    // With the dataset on standard output, the summary goes to stderr.
+    const say = (line: string) => (toStdout ? process.stderr : process.stdout).write(`${line}\n`);
     const what = format === 'harbor' ? 'Harbor task folder(s)' : format === 'trajectories' ? 'trajectory file(s)' : `${format} line(s)`;
-    const from = values.rollout ? `rollout ${values.rollout}` : `${result.bugIds.length} ${status} bug(s)`;
-    process.stdout.write(`${result.count} ${what} from ${from} written to ${result.out}\n`);
-    for (const left of result.leftOut) process.stdout.write(`  left out ${left.count}: ${left.reason}\n`);
-    for (const skip of result.skipped) process.stdout.write(`  skipped ${skip.id}: ${skip.reason}\n`);
+    const from = values.rollout ? `rollout ${values.rollout}` : `${result.bugIds.length} ${status} bug(s)${values.image ? ` on ${values.image}` : ''}`;
+    say(`${result.count} ${what} from ${from} written to ${result.out}`);
+    for (const left of result.leftOut) say(`  left out ${left.count}: ${left.reason}`);
+    for (const skip of result.skipped) say(`  skipped ${skip.id}: ${skip.reason}`);
+    for (const note of result.notes) say(`  note: ${note}`);
+  }
+  if (result.count === 0 && !values.rollout) {
+    const hint = emptyExportHint(store, status, values.image);
+    if (hint) process.stderr.write(`${hint}\n`);
   }
   return 0;
+}
+
+/** Why an export came out empty, when other bugs could have filled it: the valid bugs that wait for review. */
+function emptyExportHint(store: Store, status: BugStatus, image: string | undefined): string | undefined {
+  if (status !== 'accepted') return undefined;
+  const waiting = filterBugs(store.all('bugs'), { status: 'valid', image }).length;
+  if (waiting === 0) return undefined;
+  const where = image ? ` on ${image}` : '';
+  return `no bug${where} is accepted yet; ${waiting} valid bug(s)${where} wait for review (\`bugbench accept <bug-id>\`, or Review in \`bugbench tui\`), or export them unreviewed with --status valid`;
 }

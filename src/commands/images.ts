@@ -1,7 +1,8 @@
 /** `bugbench images [--json]` and `bugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--setup CMD] [--json]` */
 import { UsageError } from '../errors.js';
+import { expandHome } from '../paths.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
-import { buildRepoImage } from '../sandbox/docker-api/repo-image.js';
+import { buildImageOverBugs } from '../pipeline/image-build.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-images.js';
 import { countsByImage, describeCounts } from '../store/queries.js';
 import { openStore } from '../store/store.js';
@@ -40,7 +41,7 @@ async function buildCommand(args: string[]): Promise<number> {
   );
   const dir = positionals[0];
   if (!dir) throw new UsageError('images build: give the git repository folder, e.g. `bugbench images build ./myrepo`');
-  const built = await buildRepoImage(defaultContainerEngine(), { dir, tag: values.tag, from: values.from, setup: values.setup, progress: stderrProgress });
+  const built = await buildImageOverBugs(defaultContainerEngine(), openStore(), { dir: expandHome(dir), tag: values.tag, from: values.from, setup: values.setup, progress: stderrProgress });
   if (values.json) printJson(built);
   else process.stdout.write(`${built.tag}\n`);
   return 0;

@@ -77,8 +77,7 @@ export async function injectCommand(args: string[]): Promise<number> {
   }
   if (values.json) printJson(result);
   else {
-    const valid = result.bugs.filter((b) => b.valid).length;
-    process.stdout.write(`run ${result.runId} ${result.status}: ${result.rollouts.length} rollout(s), ${result.bugs.length} submitted, ${valid} valid\n`);
+    process.stdout.write(`run ${result.runId} ${result.status}: ${result.rollouts.length} rollout(s), ${result.bugs.length} submitted, ${result.yield.valid} valid\n`);
     for (const bug of result.bugs) process.stdout.write(`  ${bug.id}  ${bug.status}${bug.failedCheck ? `: ${bug.failedCheck}` : ''}\n`);
     if (result.status === 'cancelled') process.stdout.write(`finish it later with \`bugbench inject --resume ${result.runId}\`\n`);
   }

@@ -8,7 +8,7 @@ import { cancelJob, jobLogs, refreshJob, refreshJobs, submitTraining } from '../
 import type { JobRecord } from '../store/records.js';
 import { openStore } from '../store/store.js';
 import { defaultEngine } from '../training/queue.js';
-import { DATASET_FORMATS, ENGINE_NAMES, isTerminal, type DatasetFormat, type EngineName, type JobState } from '../training/types.js';
+import { DATASET_FORMATS, ENGINE_NAMES, isTerminal, shownJobState, type DatasetFormat, type EngineName, type JobState } from '../training/types.js';
 import { parseFlags, positiveInt, printJson, stderrProgress } from './args.js';
 import { parseStatus } from './bugs.js';
 import { formatTable } from './table.js';
@@ -91,7 +91,7 @@ async function list(args: string[]): Promise<number> {
     process.stdout.write(
       formatTable(
         ['JOB', 'STATE', 'KIND', 'DATASET', 'BUGS', 'EXIT', 'SUBMITTED', 'REASON'],
-        jobs.map((j) => [j.id, j.state, j.kind, j.format, String(j.bugCount), j.exitCode === null ? '-' : String(j.exitCode), j.submittedAt.slice(0, 16).replace('T', ' '), j.reason ?? '']),
+        jobs.map((j) => [j.id, shownJobState(j), j.kind, j.format, String(j.bugCount), j.exitCode === null ? '-' : String(j.exitCode), j.submittedAt.slice(0, 16).replace('T', ' '), j.reason ?? '']),
       ),
     );
   }
@@ -104,7 +104,7 @@ async function status(args: string[]): Promise<number> {
   const store = openStore();
   const job = await refreshJob(store, positionals[0]);
   if (values.json) printJson(jobJson(job, store));
-  else process.stdout.write(`${job.id} ${job.state}${job.rawState ? ` (${job.rawState})` : ''}${job.exitCode !== null ? `, exit ${job.exitCode}` : ''}${job.reason ? ` — ${job.reason}` : ''}\n`);
+  else process.stdout.write(`${job.id} ${shownJobState(job)}${job.rawState ? ` (${job.rawState})` : ''}${job.exitCode !== null ? `, exit ${job.exitCode}` : ''}${job.reason ? ` — ${job.reason}` : ''}\n`);
   return job.state === 'failed' ? 1 : 0;
 }
 
@@ -133,6 +133,8 @@ async function cancel(args: string[]): Promise<number> {
   const { positionals } = parseFlags('queue cancel', args, {}, 1);
   if (!positionals[0]) throw new UsageError('queue cancel: give a job id (see `bugbench queue list`)');
   const job = await cancelJob(openStore(), positionals[0]);
-  process.stdout.write(`${job.id} ${job.state}${job.reason ? ` — ${job.reason}` : ''}\n`);
+  if (shownJobState(job) === 'cancelling') {
+    process.stdout.write(`${job.id} cancelling; the engine still reports ${job.rawState || job.state} — \`bugbench queue status ${job.id}\` says when it has ended\n`);
+  } else process.stdout.write(`${job.id} ${job.state}${job.reason ? ` — ${job.reason}` : ''}\n`);
   return 0;
 }

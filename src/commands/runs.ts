@@ -2,7 +2,7 @@
 import { reconcileClusterRun } from '../pipeline/cluster-run.js';
 import { recoveredStore } from '../pipeline/startup.js';
 import type { Store } from '../store/store.js';
-import type { RunRecord } from '../store/records.js';
+import { countsAsValid, type RunRecord } from '../store/records.js';
 import { parseFlags, printJson } from './args.js';
 import { formatTable } from './table.js';
 
@@ -22,7 +22,7 @@ export function runRows(store: Store): RunRow[] {
     if (rollout.bugId) {
       row.bugs.submitted++;
       const status = store.get('bugs', rollout.bugId)?.status;
-      if (status === 'valid' || status === 'accepted') row.bugs.valid++;
+      if (status && countsAsValid(status)) row.bugs.valid++;
     }
   }
   return [...rows.values()].sort((a, b) => b.startedAt.localeCompare(a.startedAt));

@@ -3,24 +3,16 @@
  * into a staging folder beside the target, which takes the target's place at
  * the end. A folder that is already there is replaced only when it is empty or
  * an earlier bugbench export (it holds the manifest), never a folder of the
- * user's; and what cannot be written is found before any work is done.
+ * user's, nor a link or a device (out-target.ts); and what cannot be written
+ * is found before any work is done.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { errorMessage } from '../errors.js';
 import { ExportError } from './export-error.js';
+import { EXPORT_MANIFEST, folderRefusal, unwritableParent } from './out-target.js';
 
-/** The file every folder export holds at its top: what it is and where it came from. */
-export const EXPORT_MANIFEST = '.bugbench-export.json';
-
-/** Why `out` may not be replaced by an export, or undefined when it may. */
-export function replaceRefusal(out: string): string | undefined {
-  if (!existsSync(out)) return undefined;
-  if (!statSync(out).isDirectory()) return `${out} is a file, not a folder`;
-  if (existsSync(join(out, EXPORT_MANIFEST)) || readdirSync(out).length === 0) return undefined;
-  return `${out} is a folder that holds other things (no ${EXPORT_MANIFEST} of an earlier export); give a new or empty folder`;
-}
+export { EXPORT_MANIFEST } from './out-target.js';
 
 function makeStaging(out: string): string {
   const staging = join(dirname(out), `.${basename(out)}.tmp-${process.pid}-${randomUUID().slice(0, 8)}`);
@@ -28,9 +20,7 @@ function makeStaging(out: string): string {
     mkdirSync(staging);
     return staging;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? `the folder ${dirname(out)} does not exist` : code === 'EACCES' || code === 'EROFS' ? `${dirname(out)} is not writable` : errorMessage(error);
-    throw new ExportError(`cannot write ${out}: ${why}`);
+    throw unwritableParent(out, error);
   }
 }
 
@@ -56,7 +46,7 @@ function swapIn(staging: string, out: string): void {
  * puts the folder at `out`. On any failure `out` is left as it was.
  */
 export async function writeFolderAtomically<T extends { manifest: Record<string, unknown> }>(out: string, fill: (staging: string) => Promise<T>): Promise<T> {
-  const refusal = replaceRefusal(out);
+  const refusal = folderRefusal(out);
   if (refusal) throw new ExportError(`cannot write ${out}: ${refusal}`);
   const staging = makeStaging(out);
   try {

@@ -1,15 +1,15 @@
 /**
  * Writing a dataset: the bugs of one status (accepted by default) in one of
- * the formats. `swebench`, `sft` and `rl` are one JSON object a line; `harbor`
- * and `trajectories` are folders. Either appears whole or not at all: a file
- * is written beside its place and renamed over it at the end, a folder is
- * filled beside its place and moved there (atomic-folder.ts); a place that
- * cannot be written is found before anything is read.
+ * the formats. `swebench`, `sft` and `rl` are one JSON object a line, to a
+ * file or to standard output; `harbor` and `trajectories` are folders. Either
+ * appears whole or not at all: a file is written beside its place and renamed
+ * over it at the end, a folder is filled beside its place and moved there
+ * (out-target.ts, atomic-folder.ts); a place that cannot be written, or that
+ * is a device, a link or a folder where a file goes, is found before anything
+ * is read.
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { ContainerEngine } from '../sandbox/port.js';
-import { errorMessage } from '../errors.js';
 import type { Progress } from '../progress.js';
 import type { BugRecord, BugStatus } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -17,7 +17,10 @@ import { bugKey } from '../store/duplicates.js';
 import { writeFolderAtomically } from './atomic-folder.js';
 import { ExportError } from './export-error.js';
 import { writeHarborTasks } from './harbor/export.js';
-import { ExportSkip, loadMaterial } from './materials.js';
+import { BugImages } from '../bugs/bug-image.js';
+import { defaultContainerEngine } from '../sandbox/engine-table.js';
+import { ExportSkip, placedMaterial } from './materials.js';
+import { isStdout, openOutFile } from './out-target.js';
 import { rlTask } from './rl.js';
 import { SCRIPTED_LEFT_OUT, sftAttempts, sftLines } from './sft.js';
 import { swebenchInstance } from './swebench.js';
@@ -36,6 +39,8 @@ export interface ExportOptions {
   out: string;
   /** Which bugs (default: accepted). */
   status?: BugStatus;
+  /** Only the bugs of this image tag (default: every image). */
+  image?: string;
   progress?: Progress;
   /** sft: take the scripted offline solvers' trajectories too. */
   includeScripted?: boolean;
@@ -43,6 +48,8 @@ export interface ExportOptions {
   rollout?: string;
   /** harbor: the Docker engine that has the repo images (default: the configured one). */
   engine?: ContainerEngine;
+  /** Where `out` "-" (or /dev/stdout) writes (default: process.stdout). */
+  stdout?: NodeJS.WritableStream;
 }
 
 export interface ExportResult {
@@ -55,18 +62,8 @@ export interface ExportResult {
   skipped: { id: string; reason: string }[];
   /** What was left out on purpose, how much, and why. */
   leftOut: { count: number; reason: string }[];
-}
-
-/** Opens a temporary file beside `out`, or says in one line why `out` cannot be written. */
-function openBeside(out: string): { fd: number; temp: string } {
-  const temp = join(dirname(out), `.${basename(out)}.tmp-${process.pid}`);
-  try {
-    return { fd: openSync(temp, 'w'), temp };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? `the folder ${dirname(out)} does not exist` : code === 'EACCES' || code === 'EROFS' ? `${dirname(out)} is not writable` : errorMessage(error);
-    throw new ExportError(`cannot write ${out}: ${why}`);
-  }
+  /** Anything else the reader of the dataset should know. */
+  notes: string[];
 }
 
 /**
@@ -89,14 +86,14 @@ export function oneOfEach(bugs: BugRecord[]): { bugs: BugRecord[]; repeats: { id
   return { bugs: kept, repeats };
 }
 
-type LineMaker = (store: Store, bug: BugRecord) => unknown[];
+type LineMaker = (store: Store, bug: BugRecord) => Promise<unknown[]> | unknown[];
 
-function lineMaker(options: ExportOptions, result: ExportResult): LineMaker {
+function lineMaker(options: ExportOptions, result: ExportResult, images: BugImages): LineMaker {
   switch (options.format) {
     case 'swebench':
-      return (store, bug) => [swebenchInstance(loadMaterial(store, bug))];
+      return async (store, bug) => [swebenchInstance(await placedMaterial(store, bug, images))];
     case 'rl':
-      return (store, bug) => [rlTask(loadMaterial(store, bug))];
+      return async (store, bug) => [rlTask(await placedMaterial(store, bug, images))];
     default:
       return (store, bug) => {
         const { taken, scripted } = sftAttempts(store, bug, options.includeScripted === true);
@@ -108,6 +105,8 @@ function lineMaker(options: ExportOptions, result: ExportResult): LineMaker {
 
 /** SFT data comes from successful solver attempts only; with none there is nothing to write. */
 function checkSftSource(store: Store, bugs: BugRecord[], status: BugStatus, includeScripted: boolean): void {
+  // No bug: an empty file, as for the other formats (the command says which bugs could fill it).
+  if (bugs.length === 0) return;
   const counts = bugs.map((b) => sftAttempts(store, b, includeScripted));
   if (counts.some((c) => c.taken.length > 0)) return;
   const scripted = counts.reduce((sum, c) => sum + c.scripted, 0);
@@ -118,15 +117,17 @@ function checkSftSource(store: Store, bugs: BugRecord[], status: BugStatus, incl
   throw new ExportError(`none of the ${bugs.length} ${status} bug(s) has a successful solver attempt to learn from: ${why} (nothing was written)`);
 }
 
-async function exportLines(store: Store, bugs: BugRecord[], out: string, options: ExportOptions, result: ExportResult): Promise<void> {
-  const make = lineMaker(options, result);
-  const { fd, temp } = openBeside(out);
+async function exportLines(store: Store, bugs: BugRecord[], options: ExportOptions, result: ExportResult): Promise<void> {
+  const images = new BugImages(options.engine ?? defaultContainerEngine(), true);
+  const make = lineMaker(options, result, images);
+  const file = openOutFile(options.out, options.stdout);
+  result.out = file.where;
   let buffer = '';
   try {
     for (const [i, bug] of bugs.entries()) {
       let lines: unknown[];
       try {
-        lines = make(store, bug);
+        lines = await make(store, bug);
       } catch (error) {
         if (!(error instanceof ExportSkip)) throw error;
         result.skipped.push({ id: bug.id, reason: error.message });
@@ -136,46 +137,41 @@ async function exportLines(store: Store, bugs: BugRecord[], out: string, options
       result.count += lines.length;
       if (lines.length > 0) result.bugIds.push(bug.id);
       if (buffer.length > 1 << 20) {
-        writeSync(fd, buffer);
+        await file.write(buffer);
         buffer = '';
       }
       if (options.progress && (i + 1) % 5000 === 0) options.progress(`${i + 1} of ${bugs.length} bugs read`);
       // Let a screen that asked for the export keep drawing.
       if ((i + 1) % 2000 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
-    writeSync(fd, buffer);
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(temp, out);
+    await file.write(buffer);
+    file.commit();
+    if (images.unanswered) result.notes.push(`the engine did not answer (${images.unanswered}), so bugs keep their image tags even where a rebuild moved them`);
   } catch (error) {
-    try {
-      closeSync(fd);
-    } catch {
-      // already closed
-    }
-    rmSync(temp, { force: true });
+    file.abandon();
     throw error;
   }
 }
 
 export async function exportDataset(store: Store, options: ExportOptions): Promise<ExportResult> {
-  const out = resolve(options.out);
+  const out = isStdout(options.out) ? options.out : resolve(options.out);
   const status = options.status ?? 'accepted';
-  const { bugs, repeats } = oneOfEach(store.all('bugs').filter((b) => b.status === status));
-  const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: repeats, leftOut: [] };
+  const chosen = store.all('bugs').filter((b) => b.status === status && (options.image === undefined || b.image === options.image));
+  const { bugs, repeats } = oneOfEach(chosen);
+  const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: repeats, leftOut: [], notes: [] };
   if (options.format === 'sft') {
     checkSftSource(store, bugs, status, options.includeScripted === true);
     if (!options.includeScripted) result.leftOut.push({ count: 0, reason: SCRIPTED_LEFT_OUT });
   }
   if (!FOLDER_FORMATS.includes(options.format)) {
-    await exportLines(store, bugs, out, options, result);
+    await exportLines(store, bugs, options, result);
     result.leftOut = result.leftOut.filter((l) => l.count > 0);
     return result;
   }
   const written = await writeFolderAtomically(out, async (staging) =>
     options.format === 'harbor'
       ? writeHarborTasks(store, bugs, staging, { engine: options.engine, progress: options.progress })
-      : writeTrajectories(store, { status, rollout: options.rollout }, staging),
+      : writeTrajectories(store, { bugIds: new Set(chosen.map((b) => b.id)), rollout: options.rollout }, staging),
   );
   return { ...result, count: written.count, bugIds: written.bugIds, skipped: [...repeats, ...written.skipped] };
 }

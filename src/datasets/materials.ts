@@ -4,6 +4,8 @@
  * FAIL_TO_PASS / PASS_TO_PASS of its latest valid check.
  */
 import { readFileSync } from 'node:fs';
+import { BugImageGoneError } from '../errors.js';
+import type { BugImages } from '../bugs/bug-image.js';
 import { readJsonFile } from '../store/json-file.js';
 import { join } from 'node:path';
 import { ARTIFACT_FILES, BUG_FILES, parseTestFiles } from '../bugs/artifact.js';
@@ -18,6 +20,8 @@ export interface BugMaterial extends TaskMaterial {
   record: BugRecord;
   /** The image's id when the bug was made. */
   imageId: string | null;
+  /** The image it runs on: its tag, or the tag a rebuild kept on the image it was checked on (bugs/bug-image.ts). */
+  image: string;
   /** The fix: what takes the buggy code back to the original. */
   fixPatch: string;
   /** The oracle tests: the reverse of the weakening. */
@@ -61,6 +65,7 @@ export function loadMaterial(store: Store, record: BugRecord): BugMaterial {
   return {
     record,
     imageId: meta.image?.id ?? null,
+    image: record.image,
     baseCommit: record.baseCommit,
     bugPatch,
     weakenPatch,
@@ -77,4 +82,15 @@ export function loadMaterial(store: Store, record: BugRecord): BugMaterial {
     failToPass: tests.FAIL_TO_PASS,
     passToPass: tests.PASS_TO_PASS,
   };
+}
+
+/** A bug's material on the image it runs on (bugs/bug-image.ts), or ExportSkip when that image is gone. */
+export async function placedMaterial(store: Store, bug: BugRecord, images: BugImages): Promise<BugMaterial> {
+  const m = loadMaterial(store, bug);
+  try {
+    return { ...m, image: (await images.of(bug, m.imageId)).image };
+  } catch (error) {
+    if (error instanceof BugImageGoneError) throw new ExportSkip(error.message);
+    throw error;
+  }
 }

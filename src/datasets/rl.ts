@@ -12,7 +12,7 @@ export function rlTask(m: BugMaterial) {
   return {
     task_id: m.record.id,
     instance: swebenchInstance(m),
-    image: m.record.image,
+    image: m.image,
     workdir: '/repo',
     setup_script: setupScript(m),
     eval_script: evalScript(m),

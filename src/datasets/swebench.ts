@@ -21,8 +21,8 @@ export function swebenchInstance(m: BugMaterial) {
     hints_text: '',
     FAIL_TO_PASS: m.failToPass,
     PASS_TO_PASS: m.passToPass,
-    image_name: r.image,
-    docker_image: r.image,
+    image_name: m.image,
+    docker_image: m.image,
     created_at: r.createdAt,
     version: 'bugbench-1',
     bugbench: {

@@ -11,7 +11,7 @@
 import type { ContainerEngine } from '../sandbox/port.js';
 import type { RolloutEvent, RolloutWhere } from '../agent/events.js';
 import type { CheckEvent } from '../bugs/check-types.js';
-import type { AttemptRecord, BugRecord, RunRecord } from '../store/records.js';
+import type { AttemptRecord, BugRecord, BugStatus, RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { RunEngineEvent } from './run-engines.js';
 
@@ -21,8 +21,9 @@ export interface InjectedBug {
   analysisError?: string;
   id: string;
   rollout: string;
+  /** Whether it passed the nine checks (a duplicate did too; `status` says it is one). */
   valid: boolean;
-  status: string;
+  status: BugStatus;
   failedCheck: string | null;
   artifactDir: string;
   trajectory: string;

@@ -1,6 +1,6 @@
 /** What an injection run made, read from the store: every rollout and every bug, in rollout order. */
 import type { BugRecord } from '../store/records.js';
-import { trajectoryOf } from '../store/records.js';
+import { countsAsValid, trajectoryOf } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
 import { bugDir } from './bug-checks.js';
 import type { InjectedBug } from './events.js';
@@ -68,7 +68,7 @@ export function runResult(store: Store, runId: string): InjectResult {
       rollouts: rollouts.length,
       submitted: rollouts.filter((r) => r.status === 'submitted' || r.status === 'no-bug').length,
       featuresThatBroke: featadd ? rollouts.filter((r) => r.bugId !== null).length : null,
-      valid: bugs.filter((b) => b.valid).length,
+      valid: bugs.filter((b) => countsAsValid(b.status)).length,
     },
     rollouts: rollouts.map((r) => ({
       rollout: r.id,

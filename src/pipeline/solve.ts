@@ -18,11 +18,13 @@ import { solverPrompts, templateStatement } from '../agent/prompts.js';
 import { solverSubmitHandler } from '../agent/solver-submit.js';
 import { SOLVER_SUBMIT } from '../agent/tools.js';
 import { BUG_FILES, loadArtifact, type BugArtifact } from '../bugs/artifact.js';
+import { BugImages } from '../bugs/bug-image.js';
 import { evaluateInContext, type TestSpec } from '../bugs/evaluate.js';
 import { REPORT_STRATEGIES } from '../bugs/meta.js';
 import { reverseDiff } from '../bugs/reverse-diff.js';
 import { DEFAULT_ALPHA, injectReward, solveRate, solverReward } from '../bugs/rewards.js';
 import { BugbenchError, UsageError } from '../errors.js';
+import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { readJsonFile } from '../store/json-file.js';
 import { bugFolder, checkFolder, type AttemptRecord, type BugRecord, type ClusterRunInfo, type RunRecord, type SolveSummary } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
@@ -123,11 +125,14 @@ interface SolveContext {
 }
 
 async function solveContext(store: Store, settings: SolveSettings, verifyModel = false): Promise<SolveContext> {
-  const bug = store.get('bugs', settings.bugId);
-  if (!bug) throw new RecordNotFoundError('bugs', settings.bugId);
+  const recorded = store.get('bugs', settings.bugId);
+  if (!recorded) throw new RecordNotFoundError('bugs', settings.bugId);
   if (!Number.isInteger(settings.k) || settings.k < 1) throw new UsageError('-k must be a positive integer');
-  const spec = specOf(store, bug);
-  const artifact = loadArtifact(store.abs(bugFolder(bug.id)));
+  const spec = specOf(store, recorded);
+  const artifact = loadArtifact(store.abs(bugFolder(recorded.id)));
+  // Solved on the image it was checked on: after a rebuild of its tag, the image the build kept (bugs/bug-image.ts).
+  const { image } = await new BugImages(defaultContainerEngine(), true).of(recorded, artifact.meta?.image.id);
+  const bug = image === recorded.image ? recorded : { ...recorded, image };
   if (verifyModel) await verifyPolicy(settings);
   const statementKind = settings.statement ?? (REPORT_STRATEGIES.includes(bug.strategy) ? 'report' : 'template');
   const statement = await statementOf(store, bug, artifact, statementKind, settings);

@@ -147,8 +147,12 @@ export async function jobLogs(store: Store, id: string, tailBytes?: number, sett
   return openQueue(job.engine as EngineName, settings).logs(job.handle as unknown as JobHandle, { tailBytes });
 }
 
+/** Asks the job's engine to stop it and keeps that it was asked: until the engine says it ended, the job is cancelling. */
 export async function cancelJob(store: Store, id: string, settings?: TrainingSettings): Promise<JobRecord> {
   const job = findJob(store, id);
+  if (isTerminal(job.state as JobStatus['state'])) return job;
   await openQueue(job.engine as EngineName, settings).cancel(job.handle as unknown as JobHandle);
+  store.transact((tx) => tx.patch('jobs', job.id, { cancelRequestedAt: new Date().toISOString() }));
   return refreshJob(store, job.id, settings);
 }
+

@@ -10,9 +10,9 @@ import { existsSync, statSync } from 'node:fs';
 import { readTrajectory, type Trajectory } from '../agent/trajectory.js';
 import { errorMessage } from '../errors.js';
 import type { Progress } from '../progress.js';
+import { expandHome } from '../paths.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { engineStatuses, type EngineStatus } from '../sandbox/engines.js';
-import { buildRepoImage } from '../sandbox/docker-api/repo-image.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-images.js';
 import { countsByImage, filterBugs, type BugFilter } from '../store/queries.js';
 import type { AttemptRecord, BugRecord, JobRecord, RolloutRecord, RunRecord } from '../store/records.js';
@@ -26,6 +26,7 @@ import { cancelClusterRun } from './cluster-run.js';
 import { diagnose, fix, type DoctorReport } from './doctor.js';
 import type { Report } from './events.js';
 import { buildHigherOrder, type HigherOrderResult, type HigherOrderSettings } from './higher-order.js';
+import { buildImageOverBugs } from './image-build.js';
 import { runInjection, type InjectResult, type InjectSettings } from './inject.js';
 import { defaultPolicy, type PolicyName } from './policy.js';
 import { acceptBug, rejectBug } from './review.js';
@@ -52,7 +53,8 @@ export interface WorkbenchCore {
 
   listImages(): Promise<RepoImage[]>;
   engines(): Promise<EngineStatus[]>;
-  buildImage(dir: string, progress: Progress): Promise<{ tag: string }>;
+  /** `kept`: the tag a rebuild left on the image the tag's bugs were checked on (pipeline/image-build.ts). */
+  buildImage(dir: string, progress: Progress): Promise<{ tag: string; kept?: { tag: string; bugs: number } }>;
 
   /** A seed for a new run: a different one each time. */
   newSeed(): number;
@@ -114,7 +116,10 @@ export function workbenchCore(given?: Store): WorkbenchCore {
 
     listImages: () => listRepoImages(defaultContainerEngine(), countsByImage(store().all('bugs'))),
     engines: () => engineStatuses(),
-    buildImage: async (dir, progress) => ({ tag: (await buildRepoImage(defaultContainerEngine(), { dir, progress })).tag }),
+    buildImage: async (dir, progress) => {
+      const built = await buildImageOverBugs(defaultContainerEngine(), store(), { dir: expandHome(dir), progress });
+      return { tag: built.tag, ...(built.kept ? { kept: { tag: built.kept.tag, bugs: built.kept.bugs } } : {}) };
+    },
 
     newSeed: () => {
       // Time-based, but never the same twice in a session.

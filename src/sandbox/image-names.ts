@@ -29,3 +29,10 @@ export function splitImageName(name: string): [string, string] {
   const colon = short.lastIndexOf(':');
   return [short.slice(0, colon), short.slice(colon + 1)];
 }
+
+/** `repo:tag` → [repo, tag] (a registry port is not a tag; no tag is `latest`). */
+export function splitTag(image: string): [string, string] {
+  const slash = image.lastIndexOf('/');
+  const colon = image.lastIndexOf(':');
+  return colon > slash ? [image.slice(0, colon), image.slice(colon + 1)] : [image, 'latest'];
+}

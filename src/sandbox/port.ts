@@ -67,6 +67,8 @@ export interface ContainerEngine {
   removeVolume(name: string): Promise<void>;
   /** The image's configuration, or undefined when the engine has no such image. */
   inspectImage(ref: string): Promise<ImageInfo | undefined>;
+  /** Gives the image `source` (a name or an id) the name `target` too. */
+  tagImage(source: string, target: string): Promise<void>;
   /** Tagged and untagged images that carry `label`. */
   listImages(label: string): Promise<ImageSummary[]>;
   /** A container of this process, of one of `works`, that the engine stopped (containers bugbench makes never stop by themselves). */

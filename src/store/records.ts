@@ -11,6 +11,13 @@ export const SCHEMA_VERSION = 1;
 export const BUG_STATUSES = ['checking', 'valid', 'invalid', 'cancelled', 'accepted', 'rejected', 'duplicate'] as const;
 export type BugStatus = (typeof BUG_STATUSES)[number];
 
+/** The statuses a run's yield counts as valid bugs: a duplicate passed the checks too, but it is not a new bug. */
+export const YIELD_STATUSES: readonly BugStatus[] = ['valid', 'accepted'];
+
+export function countsAsValid(status: BugStatus): boolean {
+  return YIELD_STATUSES.includes(status);
+}
+
 /** Statuses of a bug that passed its checks (what counts as "valid" in every count). */
 export const PASSED_STATUSES: readonly BugStatus[] = ['valid', 'accepted'];
 
@@ -216,6 +223,8 @@ export interface JobRecord {
   reason: string | null;
   submittedAt: string;
   updatedAt: string;
+  /** When `queue cancel` (or Training's x) asked the engine to stop it; absent when never asked. */
+  cancelRequestedAt?: string;
 }
 
 /** A repo image some run used. */

@@ -127,6 +127,15 @@ export function isTerminal(state: JobState): boolean {
   return TERMINAL_STATES.includes(state);
 }
 
+/**
+ * A job's state as every front end shows it: "cancelling" from the moment a
+ * cancel was asked until the engine reports the end (Slurm still says
+ * RUNNING for a moment after scancel), else the engine's state.
+ */
+export function shownJobState(job: { state: string; cancelRequestedAt?: string }): string {
+  return job.cancelRequestedAt && !isTerminal(job.state as JobState) ? 'cancelling' : job.state;
+}
+
 /** A job under a key is reused by `submit` unless it ended badly: those are retried with a new job. */
 export function reusable(state: JobState): boolean {
   return state !== 'failed' && state !== 'cancelled';

@@ -43,7 +43,20 @@ function BuildPanel({ build }: { build: ImageBuildState }) {
       </Text>
     );
   }
-  if (build.built) return <Text color="green">built {build.built}; it is selected</Text>;
+  if (build.built) {
+    return (
+      <Box flexDirection="column">
+        <Text color="green" wrap="truncate-end">
+          built {build.built}; it is selected
+        </Text>
+        {build.kept ? (
+          <Text color="yellow" wrap="truncate-end">
+            old image kept as {build.kept.tag} for its {build.kept.bugs} bug(s)
+          </Text>
+        ) : null}
+      </Box>
+    );
+  }
   return null;
 }
 
@@ -73,7 +86,7 @@ export function ImagesScreen({ state, build, rows, columns }: { state: ViewState
   const tagWidth = Math.min(40, Math.max(8, ...state.images.map((i) => i.tag.length)));
   const repoWidth = Math.min(16, Math.max(4, ...state.images.map((i) => i.repo.length)));
   // A long list shows a window that keeps the selection in view.
-  const buildRows = build.building ? build.log.length + 1 : 1;
+  const buildRows = build.building ? build.log.length + 1 : build.kept ? 2 : 1;
   // The details box is at most 100 columns, inside its border and padding; a warning there wraps, whole.
   const detailWidth = Math.min(columns, 100);
   const warningRows = selected?.warning ? Math.ceil(`warning: ${selected.warning}`.length / Math.max(1, detailWidth - 4)) : 0;

@@ -1,5 +1,6 @@
 /** The Training screen: jobs with their live state and dataset, the focused one's log tail, and the form that submits the accepted bugs. */
 import { Box, Text } from 'ink';
+import { shownJobState } from '../training/types.js';
 import type { JobRecord } from '../store/records.js';
 import type { TrainingModel } from './use-training.js';
 
@@ -7,7 +8,7 @@ const STATE_COLOR: Record<string, string> = { succeeded: 'green', failed: 'red',
 
 function jobRow(job: JobRecord, width: number): string {
   const exit = job.exitCode === null ? '' : ` exit ${job.exitCode}`;
-  const text = `${job.id.padEnd(12)} ${job.state.padEnd(9)} ${job.kind.padEnd(3)} ${job.format.padEnd(8)} ${String(job.bugCount).padStart(4)} bug(s) ${job.submittedAt.slice(5, 16).replace('T', ' ')}${exit}${job.reason ? ` · ${job.reason}` : ''}`;
+  const text = `${job.id.padEnd(12)} ${shownJobState(job).padEnd(10)} ${job.kind.padEnd(3)} ${job.format.padEnd(8)} ${String(job.bugCount).padStart(4)} bug(s) ${job.submittedAt.slice(5, 16).replace('T', ' ')}${exit}${job.reason ? ` · ${job.reason}` : ''}`;
   return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 

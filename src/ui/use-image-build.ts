@@ -21,6 +21,8 @@ export interface ImageBuildState {
   error: string | null;
   /** The tag of the image built last. */
   built: string | null;
+  /** When that build replaced an image bugs were checked on: where the old one is kept, and for how many bugs. */
+  kept: { tag: string; bugs: number } | null;
 }
 
 export type ImageBuildEvent =
@@ -31,9 +33,9 @@ export type ImageBuildEvent =
   | { type: 'start'; dir: string }
   | { type: 'progress'; message: string }
   | { type: 'failed'; message: string }
-  | { type: 'built'; tag: string };
+  | { type: 'built'; tag: string; kept?: { tag: string; bugs: number } };
 
-export const initialImageBuild: ImageBuildState = { typing: null, building: null, log: [], error: null, built: null };
+export const initialImageBuild: ImageBuildState = { typing: null, building: null, log: [], error: null, built: null, kept: null };
 
 export function reduceImageBuild(state: ImageBuildState, event: ImageBuildEvent): ImageBuildState {
   switch (event.type) {
@@ -46,13 +48,13 @@ export function reduceImageBuild(state: ImageBuildState, event: ImageBuildEvent)
     case 'close':
       return { ...state, typing: null };
     case 'start':
-      return { ...state, typing: null, building: event.dir, log: [], error: null, built: null };
+      return { ...state, typing: null, building: event.dir, log: [], error: null, built: null, kept: null };
     case 'progress':
       return { ...state, log: [...state.log, event.message].slice(-BUILD_LOG_LINES) };
     case 'failed':
       return { ...state, building: null, error: event.message };
     case 'built':
-      return { ...state, building: null, built: event.tag };
+      return { ...state, building: null, built: event.tag, kept: event.kept ?? null };
   }
 }
 
@@ -73,7 +75,7 @@ export function useImageBuild(core: WorkbenchCore, work: WorkSet, onBuilt: (tag:
       .then(async (image) => {
         // The list is read again first, so that the new image is there when the build says it is done.
         await onBuilt(image.tag).catch(() => undefined);
-        dispatch({ type: 'built', tag: image.tag });
+        dispatch({ type: 'built', tag: image.tag, kept: image.kept });
       })
       .catch((error: unknown) => dispatch({ type: 'failed', message: errorMessage(error) }));
     // A build cannot be stopped half-way; quitting waits for it.

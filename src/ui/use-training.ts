@@ -8,7 +8,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { errorMessage } from '../errors.js';
 import type { WorkbenchCore } from '../pipeline/workbench-core.js';
 import type { JobRecord } from '../store/records.js';
-import { isTerminal, type JobState } from '../training/types.js';
+import { isTerminal, shownJobState, type JobState } from '../training/types.js';
 import { initialTraining, reduceTraining, type TrainingState } from './training-state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
 
@@ -104,7 +104,7 @@ export function useTraining(core: WorkbenchCore | undefined): TrainingModel {
       dispatch({ type: 'busy', what: `cancelling ${focused.id}…` });
       core
         .cancelJob(focused.id)
-        .then((job) => dispatch({ type: 'message', text: `${job.id} ${job.state}`, error: false }))
+        .then((job) => dispatch({ type: 'message', text: `${job.id} ${shownJobState(job)}`, error: false }))
         .catch((error: unknown) => dispatch({ type: 'message', text: errorMessage(error), error: true }));
     }
   };

@@ -3,7 +3,7 @@
  * reading, --version, bugbench's own words for bad flags, an unknown image,
  * an empty answer told apart from an empty library (issue 18, items 13–17).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -49,6 +49,14 @@ describe('the command line', () => {
     expect(unknown.stderr.trim()).toBe("bugbench: runs: Unknown option '--frob'; `bugbench runs --help` lists the options");
     const value = await bugbench(['runs', '--json=yes']);
     expect(value.stderr.trim()).toBe('bugbench: runs: --json takes no value');
+    // A negative number is a value, written either way, and its check names the flag as it was written (issue 34, item 10).
+    for (const n of [['-n', '-2'], ['-n=-2']]) {
+      const negative = await bugbench(['inject', '--image', 'img:1', '--strategy', 'removal', '--policy', 'offline', ...n], { env: { BUGBENCH_HOME: home() } });
+      expect(negative.exitCode).toBe(2);
+      expect(negative.stderr.trim()).toBe('bugbench: -n must be ≥ 1, got -2');
+    }
+    const seed = await bugbench(['solve', 'some-bug', '--seed', '-1'], { env: { BUGBENCH_HOME: home() } });
+    expect(seed.stderr.trim()).toBe('bugbench: --seed must be ≥ 0, got -1');
   });
 
   it('refuses an image the workspace never saw, and tells an empty answer from an empty library', async () => {
@@ -62,6 +70,17 @@ describe('the command line', () => {
     const filtered = await bugbench(['bugs', '--status', 'rejected'], { env: { BUGBENCH_HOME: root } });
     expect(filtered.exitCode).toBe(0);
     expect(filtered.stdout.trim()).toBe('no bug matches these filters (the workspace has 1)');
+  });
+
+  it('builds from ~/… as the shell would read it, and says when the folder does not exist (issue 34, item 11)', async () => {
+    const root = home();
+    mkdirSync(join(root, 'plain'));
+    const env = { BUGBENCH_HOME: root, HOME: root };
+    const missing = await bugbench(['images', 'build', '~/nosuch'], { env });
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr.trim()).toBe(`bugbench: ${root}/nosuch does not exist; give the folder of a git repository`);
+    const plain = await bugbench(['images', 'build', '~/plain'], { env });
+    expect(plain.stderr.trim()).toBe(`bugbench: ${root}/plain is not a git repository with at least one commit`);
   });
 
   it('keeps the reason of an acceptance when the bug is accepted again without one', async () => {

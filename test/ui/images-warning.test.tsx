@@ -3,6 +3,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import type { RepoImage } from '../../src/sandbox/repo-images.js';
 import { ImagesScreen } from '../../src/ui/images-screen.js';
+import { initialImageBuild } from '../../src/ui/use-image-build.js';
 import { initialState } from '../../src/ui/state.js';
 
 const IMAGE: RepoImage = {
@@ -17,7 +18,7 @@ const IMAGE: RepoImage = {
   testCommand: 'npm test',
   language: 'node',
 };
-const BUILD = { typing: null, building: null, log: [], error: null, built: null };
+const BUILD = initialImageBuild;
 
 describe('the Images screen', () => {
   it("shows the selected image's build warning, whole, and nothing for an image without one", () => {

@@ -19,7 +19,8 @@ import { defaultContainerEngine, openSandbox } from '../../sandbox/engine-table.
 import { Sandbox } from '../../sandbox/sandbox.js';
 import { bugFolder, type BugRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
-import { ExportSkip, loadMaterial, type BugMaterial } from '../materials.js';
+import { BugImages } from '../../bugs/bug-image.js';
+import { ExportSkip, placedMaterial, type BugMaterial } from '../materials.js';
 import { harborTaskFiles, taskFolder, type TaskFile } from './task-files.js';
 import { HARBOR_SCHEMA_VERSION } from './task-toml.js';
 import { chooseTestFiles, listStartingState, readTestFiles, type TestFiles } from './test-files.js';
@@ -99,16 +100,17 @@ async function exportImage(store: Store, engine: ContainerEngine, image: string,
 export async function writeHarborTasks(store: Store, bugs: BugRecord[], staging: string, options: { engine?: ContainerEngine; progress?: Progress } = {}): Promise<HarborWritten> {
   const out: HarborWritten = { count: 0, bugIds: [], skipped: [], manifest: {} };
   const byImage = new Map<string, BugMaterial[]>();
+  const engine = options.engine ?? defaultContainerEngine();
+  const images = new BugImages(engine);
   for (const bug of bugs) {
     try {
-      const m = loadMaterial(store, bug);
-      byImage.set(bug.image, [...(byImage.get(bug.image) ?? []), m]);
+      const m = await placedMaterial(store, bug, images);
+      byImage.set(m.image, [...(byImage.get(m.image) ?? []), m]);
     } catch (error) {
       if (!(error instanceof ExportSkip)) throw error;
       out.skipped.push({ id: bug.id, reason: error.message });
     }
   }
-  const engine = options.engine ?? defaultContainerEngine();
   const verifier = verifierScript();
   for (const [image, materials] of byImage) await exportImage(store, engine, image, materials, staging, out, verifier, options.progress);
   out.manifest = { format: 'harbor', harbor_schema_version: HARBOR_SCHEMA_VERSION, tasks: out.bugIds.map((id) => ({ bug_id: id, folder: taskFolder(id) })), skipped: out.skipped };

@@ -39,7 +39,7 @@ export function provenance(m: BugMaterial, imageId: string) {
     bug_id: r.id,
     status: r.status,
     repo: r.repo,
-    image: r.image,
+    image: m.image,
     image_id: imageId,
     base_commit: r.baseCommit,
     strategy: r.strategy,

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTrajectory } from '../../agent/trajectory.js';
 import { ARTIFACT_FILES } from '../../bugs/artifact.js';
-import { bugFolder, type AttemptRecord, type BugStatus, type RolloutRecord } from '../../store/records.js';
+import { bugFolder, type AttemptRecord, type RolloutRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 import { ExportError } from '../export-error.js';
 import { miniSweTrajectory, MINI_SWE_TRAJECTORY_FORMAT, type RolloutFacts } from './mini-swe.js';
@@ -21,13 +21,19 @@ export interface TrajectoriesWritten {
 }
 
 /** The rollouts to write: the one asked for, or those of the bugs of `status`. */
-export function chooseRollouts(store: Store, selection: { status: BugStatus; rollout?: string }): RolloutRecord[] {
+/** Which rollouts to write: one by id, or those of the chosen bugs (their injection and their solver attempts). */
+export interface TrajectorySelection {
+  bugIds: ReadonlySet<string>;
+  rollout?: string;
+}
+
+export function chooseRollouts(store: Store, selection: TrajectorySelection): RolloutRecord[] {
   if (selection.rollout) {
     const one = store.get('rollouts', selection.rollout);
     if (!one) throw new ExportError(`there is no rollout ${selection.rollout}; a bug's rollout and its solver attempts are named in \`bugbench show <bug-id> --json\` (rollout, attempts[].id)`);
     return [one];
   }
-  const bugs = new Set(store.all('bugs').filter((b) => b.status === selection.status).map((b) => b.id));
+  const bugs = selection.bugIds;
   const attempts = new Set(store.all('attempts').filter((a) => bugs.has(a.bugId)).map((a) => a.id));
   return store.all('rollouts').filter((r) => (r.bugId !== null && bugs.has(r.bugId)) || attempts.has(r.id));
 }
@@ -60,7 +66,7 @@ export function rolloutFacts(store: Store, rollout: RolloutRecord, attempt: Atte
   };
 }
 
-export function writeTrajectories(store: Store, selection: { status: BugStatus; rollout?: string }, staging: string): TrajectoriesWritten {
+export function writeTrajectories(store: Store, selection: TrajectorySelection, staging: string): TrajectoriesWritten {
   const rollouts = chooseRollouts(store, selection);
   const out: TrajectoriesWritten = { count: 0, bugIds: [], skipped: [], manifest: {} };
   const files: { rollout: string; file: string; bug_id: string | null }[] = [];

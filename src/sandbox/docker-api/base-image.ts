@@ -17,6 +17,9 @@ import { imageExists } from './client.js';
 import { aptInstall, isRoot } from '../engine.js';
 import { commandExists } from '../path-commands.js';
 import { followProgress } from './image-progress.js';
+import { splitTag } from '../image-names.js';
+
+export { splitTag } from '../image-names.js';
 
 export const BASE_IMAGE = process.env.BUGBENCH_BASE_IMAGE || 'bugbench/base:bookworm';
 const SUITE = 'bookworm';
@@ -97,11 +100,6 @@ async function pullBaseImage(docker: Docker, ref: string, progress: Progress): P
   await docker.getImage(ref).tag({ repo, tag });
 }
 
-export function splitTag(image: string): [string, string] {
-  const slash = image.lastIndexOf('/');
-  const colon = image.lastIndexOf(':');
-  return colon > slash ? [image.slice(0, colon), image.slice(colon + 1)] : [image, 'latest'];
-}
 
 /** debootstrap into a folder of the workspace, then import it as the base image. About a minute. */
 export async function buildBaseImage(engine: ContainerEngine, progress: Progress): Promise<void> {

@@ -10,6 +10,7 @@ import { kindFromAnswers, type EngineKind, type InfoAnswer, type VersionAnswer }
 import { labelBelongsTo, LABEL_OWNER_PID, LABEL_OWNER_START, LABEL_RUN, ownerAlive, ownerLabels } from '../owner.js';
 import type { ContainerEngine, EngineInfo, ImageInfo, ImageSummary, ReapResult } from '../port.js';
 import type { Sandbox, SandboxOptions } from '../sandbox.js';
+import { splitTag } from '../image-names.js';
 import { dockerClient, DESCRIBE_TIMEOUT_MS } from './client.js';
 import { DockerSandbox } from './sandbox.js';
 
@@ -86,6 +87,11 @@ export class DockerApiEngine implements ContainerEngine {
       env: info.Config?.Env ?? [],
       sizeBytes: info.Size,
     };
+  }
+
+  async tagImage(source: string, target: string): Promise<void> {
+    const [repo, tag] = splitTag(target);
+    await this.client.getImage(source).tag({ repo, tag });
   }
 
   async listImages(label: string): Promise<ImageSummary[]> {

@@ -11,7 +11,7 @@ import type Docker from 'dockerode';
 import type { ContainerEngine } from '../port.js';
 import { dockerOf } from './engine.js';
 import { execa } from 'execa';
-import { DependencyStepError, ImageNotFoundError, NotAGitRepoError } from '../../errors.js';
+import { DependencyStepError, FolderNotFoundError, ImageNotFoundError, NotAGitRepoError } from '../../errors.js';
 import type { Progress } from '../../progress.js';
 import { splitTag } from './base-image.js';
 import { hostCaBundle, runBuildStep, STEP_CA_PATH, STEP_TIMEOUT_MS, stepScript, type BuildSteps } from './dependency-step.js';
@@ -98,9 +98,9 @@ async function git(dir: string, args: string[]): Promise<string> {
   return result.stdout.trim();
 }
 
-/** The top folder and HEAD commit of a git repository, or NotAGitRepoError. */
+/** The top folder and HEAD commit of a git repository, or FolderNotFoundError / NotAGitRepoError. */
 export async function inspectRepo(dir: string): Promise<{ root: string; commit: string; dirty: boolean }> {
-  if (!existsSync(dir)) throw new NotAGitRepoError(dir);
+  if (!existsSync(dir)) throw new FolderNotFoundError(dir);
   try {
     const root = await git(dir, ['rev-parse', '--show-toplevel']);
     const commit = await git(dir, ['rev-parse', '--verify', 'HEAD^{commit}']);

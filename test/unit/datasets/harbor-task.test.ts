@@ -40,6 +40,7 @@ function material(overrides: Partial<BugRecord> = {}): BugMaterial {
   return {
     record,
     imageId: 'sha256:1234',
+    image: record.image,
     baseCommit: record.baseCommit,
     bugPatch: 'diff --git a/k/lexer.py b/k/lexer.py\n',
     weakenPatch: '',
