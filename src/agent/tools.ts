@@ -8,7 +8,7 @@ import { errorMessage, ReadRefusedError } from '../errors.js';
 import { CappedOutput } from '../sandbox/capped-output.js';
 import { formatBytes, placeRefusal, readRefusal } from '../sandbox/container-files.js';
 import { isEngineFailure } from '../sandbox/engine-errors.js';
-import { absolutePath, REPO_DIR, shellQuote, type Sandbox } from '../sandbox/sandbox.js';
+import { shellQuote, type Sandbox } from '../sandbox/sandbox.js';
 import type { ToolDefinition } from './messages.js';
 
 export interface ToolResult {
@@ -36,10 +36,10 @@ const BIG_FILE_HINT = 'read or change parts of it with bash (head, sed -n, grep)
 /** The longest a single bash call may ask for. */
 const MAX_BASH_TIMEOUT_SEC = 30 * 60;
 
-const BASH: ToolDefinition = {
+/** The bash tool, naming the repository's root (the image's, /repo in bugbench's own images). */
+const bashTool = (root: string): ToolDefinition => ({
   name: 'bash',
-  description:
-    'Run a bash command in the repository container (working directory /repo, no network). Returns stdout and stderr and the exit code. Long output is shortened in the middle; redirect to a file and read parts of it when you need all of it.',
+  description: `Run a bash command in the repository container (working directory ${root}, no network). Returns stdout and stderr and the exit code. Long output is shortened in the middle; redirect to a file and read parts of it when you need all of it.`,
   input_schema: {
     type: 'object',
     properties: {
@@ -48,12 +48,11 @@ const BASH: ToolDefinition = {
     },
     required: ['command'],
   },
-};
+});
 
-const EDITOR: ToolDefinition = {
+const editorTool = (root: string): ToolDefinition => ({
   name: 'editor',
-  description:
-    'View and edit files. `view` shows a file with line numbers (optionally a view_range [first, last]) or lists a folder; `create` writes a new file (or replaces one) with file_text; `str_replace` replaces old_str, which must occur exactly once, with new_str; `insert` puts new_str after line insert_line (0 for the top). Paths are absolute or relative to /repo.',
+  description: `View and edit files. \`view\` shows a file with line numbers (optionally a view_range [first, last]) or lists a folder; \`create\` writes a new file (or replaces one) with file_text; \`str_replace\` replaces old_str, which must occur exactly once, with new_str; \`insert\` puts new_str after line insert_line (0 for the top). Paths are absolute or relative to ${root}.`,
   input_schema: {
     type: 'object',
     properties: {
@@ -67,7 +66,7 @@ const EDITOR: ToolDefinition = {
     },
     required: ['command', 'path'],
   },
-};
+});
 
 export const INJECTOR_SUBMIT: ToolDefinition = {
   name: 'submit',
@@ -106,7 +105,7 @@ export class ToolSet implements Tools {
   ) {}
 
   get definitions(): ToolDefinition[] {
-    return [BASH, EDITOR, this.options.submit.definition];
+    return [bashTool(this.sandbox.root), editorTool(this.sandbox.root), this.options.submit.definition];
   }
 
   async execute(name: string, input: unknown, signal?: AbortSignal): Promise<ToolResult> {
@@ -163,7 +162,7 @@ export class ToolSet implements Tools {
         const text = str('file_text');
         if (text === undefined) return { output: 'create needs "file_text"', isError: true };
         await this.sandbox.writeFile(path, text);
-        return { output: `Wrote ${absolutePath(path)} (${text.split('\n').length} lines)`, isError: false };
+        return { output: `Wrote ${this.sandbox.absolutePath(path)} (${text.split('\n').length} lines)`, isError: false };
       }
       case 'str_replace': {
         const oldStr = str('old_str');
@@ -219,17 +218,17 @@ export class ToolSet implements Tools {
    * the editor's limit holds at most that cap in memory.
    */
   private async view(path: string, range?: number[]): Promise<ToolResult> {
-    const target = absolutePath(path);
+    const target = this.sandbox.absolutePath(path);
     const info = await this.sandbox.inspect(target);
-    if (info.kind === 'directory' && placeRefusal(info, REPO_DIR) === undefined) {
+    if (info.kind === 'directory' && placeRefusal(info, this.sandbox.root) === undefined) {
       const listing = await this.sandbox.exec(`cd ${shellQuote(info.real)} && find . -maxdepth 2 -not -path '*/.git*' -not -name '.' | sort | head -400`, {
         maxOutputBytes: this.options.maxOutputChars,
       });
       return { output: listing.stdout, isError: false };
     }
-    const refusal = readRefusal(info, EDITOR_MAX_FILE_BYTES, REPO_DIR);
+    const refusal = readRefusal(info, EDITOR_MAX_FILE_BYTES, this.sandbox.root);
     if (refusal) {
-      const tooBig = !placeRefusal(info, REPO_DIR) && info.kind === 'file' && info.size > EDITOR_MAX_FILE_BYTES;
+      const tooBig = !placeRefusal(info, this.sandbox.root) && info.kind === 'file' && info.size > EDITOR_MAX_FILE_BYTES;
       const hint = tooBig ? `; the editor views files up to ${formatBytes(EDITOR_MAX_FILE_BYTES)}: ${BIG_FILE_HINT}` : '';
       throw new ReadRefusedError(target, `${refusal}${hint}`);
     }

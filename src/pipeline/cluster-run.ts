@@ -119,7 +119,7 @@ export async function submitClusterInjection(settings: InjectSettings, tasks: nu
   checkTasks(tasks);
   if (deps.engine) throw new UsageError('a cluster run uses each node\'s own Docker engine');
   const cluster = newCluster(dealShares({ indices: [...Array(settings.n).keys()], recheck: [] }, tasks));
-  const { runId } = await createInjectionRun(settings, deps, cluster);
+  const { runId } = await createInjectionRun(settings, deps, { cluster });
   const jobId = await submitRecordedRun(deps.store, runId, cluster);
   report({ type: 'run-started', runId, kind: 'inject' });
   return { runId, jobId };

@@ -16,10 +16,11 @@ import { rolloutSeed } from '../agent/offline/rng.js';
 import { injectionPrompts } from '../agent/prompts.js';
 import { DEFAULT_TOOL_OPTIONS } from '../agent/tools.js';
 import type { CheckParams } from '../bugs/meta.js';
-import { BugbenchError, errorMessage, UsageError } from '../errors.js';
+import { BugbenchError, errorMessage, ImageNotAdoptedError, UsageError } from '../errors.js';
 import { currentProcess, processAlive } from '../process-identity.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
-import { inspectRepoImage } from '../sandbox/repo-images.js';
+import { adoptImage } from '../sandbox/adopt.js';
+import { inspectRepoImage, type RepoImageFacts } from '../sandbox/repo-images.js';
 import type { RolloutRecord, RunRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
 import { checkStoredBug } from './bug-checks.js';
@@ -65,10 +66,27 @@ export interface ImageFacts {
   baseCommit: string;
   imageId: string;
   repo: string;
+  /** Where the repository is in the image (/repo in bugbench's own, /testbed in SWE-bench's, …). */
+  root: string;
+}
+
+/**
+ * What the run needs of its image: an image bugbench built, as its labels say;
+ * any other image adopted as it is the first time a run names it (adopt.ts),
+ * which the run's report says.
+ */
+async function imageFacts(engine: ContainerEngine, image: string, report: Report): Promise<RepoImageFacts> {
+  try {
+    return await inspectRepoImage(engine, image);
+  } catch (error) {
+    if (!(error instanceof ImageNotAdoptedError)) throw error;
+    await adoptImage(engine, image, { progress: (message) => report({ type: 'progress', message }) });
+    return inspectRepoImage(engine, image);
+  }
 }
 
 /** Everything that can be wrong with the settings, found before any container starts. */
-async function prepare(settings: InjectSettings, engine: ContainerEngine): Promise<ImageFacts> {
+async function prepare(settings: InjectSettings, engine: ContainerEngine, report: Report = ignore): Promise<ImageFacts> {
   if (!STRATEGIES.includes(settings.strategy)) {
     throw new UsageError(`unknown strategy "${settings.strategy}"; use one of ${STRATEGIES.join(', ')}`);
   }
@@ -79,22 +97,22 @@ async function prepare(settings: InjectSettings, engine: ContainerEngine): Promi
   }
   if (!Number.isInteger(settings.n) || settings.n < 1) throw new UsageError('-n must be a positive integer');
   if (!Number.isInteger(settings.concurrency) || settings.concurrency < 1) throw new UsageError('--concurrency must be a positive integer');
-  const image = await inspectRepoImage(engine, settings.image);
-  if (!image.commit) throw new UsageError(`image ${settings.image} has no bugbench.commit label; build it with \`bugbench images build\``);
+  const image = await imageFacts(engine, settings.image, report);
   await verifyPolicy(settings);
-  return { baseCommit: image.commit, imageId: image.imageId, repo: image.repo };
+  return { baseCommit: image.commit, imageId: image.imageId, repo: image.repo, root: image.root };
 }
 
 export async function runInjection(settings: InjectSettings, deps: Deps, report: Report = ignore): Promise<InjectResult> {
-  const { runId, facts } = await createInjectionRun(settings, deps);
+  const { runId, facts } = await createInjectionRun(settings, deps, { report });
   report({ type: 'run-started', runId, kind: 'inject' });
   return executeRun(runId, settings, facts, [...Array(settings.n).keys()], [], deps, report);
 }
 
 /** Checks the settings and records the run with its rollouts (pending); `cluster` marks a run made by a job array. */
-export async function createInjectionRun(settings: InjectSettings, deps: Deps, cluster?: RunRecord['cluster']): Promise<{ runId: string; facts: ImageFacts }> {
+export async function createInjectionRun(settings: InjectSettings, deps: Deps, opening: { cluster?: RunRecord['cluster']; report?: Report } = {}): Promise<{ runId: string; facts: ImageFacts }> {
   const { store } = deps;
-  const facts = await prepare(settings, deps.engine ?? defaultContainerEngine());
+  const { cluster } = opening;
+  const facts = await prepare(settings, deps.engine ?? defaultContainerEngine(), opening.report);
   const runId = newRunId('run');
   // The settings are kept as they are: they never hold an API key (the flag sets this process's environment).
   const run = { kind: 'inject', image: settings.image, strategy: settings.strategy, policy: settings.policy, model: modelName(settings), baseUrl: identityOf(settings, '').baseUrl, n: settings.n, options: { ...settings } } as const;
@@ -211,7 +229,7 @@ async function injectionRollout(
   const staging = join(runDir(store, runId), `${rolloutId}-artifact`);
   rmSync(staging, { recursive: true, force: true });
   const prompt = promptOf(settings.strategy, settings.seed, index);
-  const prompts = injectionPrompts(prompt, { repoRoot: '/repo', ...settings.params });
+  const prompts = injectionPrompts(prompt, { repoRoot: facts.root, ...settings.params });
   const outcome = await runRollout({
     store,
     id: rolloutId,

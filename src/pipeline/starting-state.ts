@@ -11,9 +11,13 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 
 export const STARTING_COMMIT_MESSAGE = 'starting state';
 
-/** Bash run in /repo once the buggy state stands: the history (and bugbench's files) gone, one fresh commit. Exports build the same state with it. */
+/**
+ * Bash run at the repository's root once the buggy state stands: the history
+ * (and bugbench's files) gone, one fresh commit. Exports build the same state
+ * with it. An image's own user may not remove /bugbench itself, only empty it.
+ */
 export const SCRUB_HISTORY = [
-  'rm -rf /bugbench /repo/.git',
+  'rm -rf .git; rm -rf /bugbench 2>/dev/null || find /bugbench -mindepth 1 -delete',
   'git init -q -b main',
   'git add -A',
   `git -c user.name=bugbench -c user.email=bugbench@localhost -c commit.gpgsign=false commit -qm '${STARTING_COMMIT_MESSAGE}'`,

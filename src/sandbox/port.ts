@@ -67,6 +67,8 @@ export interface ContainerEngine {
   removeVolume(name: string): Promise<void>;
   /** The image's configuration, or undefined when the engine has no such image. */
   inspectImage(ref: string): Promise<ImageInfo | undefined>;
+  /** Saves a sandbox's file system, as it is now, as the image `ref` (whose config is the sandbox's image's). */
+  snapshot(sandbox: Sandbox, ref: string): Promise<void>;
   /** Gives the image `source` (a name or an id) the name `target` too. */
   tagImage(source: string, target: string): Promise<void>;
   /** Tagged and untagged images that carry `label`. */

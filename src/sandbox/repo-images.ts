@@ -4,11 +4,14 @@
  * repo-image.ts; commands that only read (check, inject, the Images screen)
  * load this alone.
  */
-import { ImageNotFoundError } from '../errors.js';
-import { canonicalImageName } from './image-names.js';
+import { posix } from 'node:path';
+import { ImageNotAdoptedError, ImageNotFoundError } from '../errors.js';
+import { adoptedById, builtByBugbench, readAdoptedImages, type AdoptedImage } from './adopted-images.js';
+import { canonicalImageName, splitTag } from './image-names.js';
 import { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_TEST_CMD, LABEL_WARNING } from './labels.js';
 import { languageOfImage } from './languages.js';
 import type { ContainerEngine } from './port.js';
+import { REPO_DIR } from './sandbox.js';
 
 export interface RepoImage {
   id: string;
@@ -26,22 +29,48 @@ export interface RepoImage {
   language?: string;
   /** A warning found while building it (package.json's engines field not met by its Node), from `bugbench.warning`. */
   warning?: string;
+  /** Where the repository is in it (absent: /repo, as in the images bugbench builds). */
+  root?: string;
+  /** The user commands run as (absent: root, as in bugbench's images). */
+  user?: string;
+  /** An image bugbench did not build and runs as it is (adopted-images.ts). */
+  adopted?: boolean;
 }
 
 export interface RepoImageFacts {
   imageId: string;
   repo: string;
-  /** The commit the image holds at /repo ('' when the image was not built by bugbench). */
+  /** The commit the image holds at its root. */
   commit: string;
   testCommand: string;
   language: string;
+  /** Where the repository is. */
+  root: string;
+  adopted: boolean;
 }
 
-/** What an image's labels say about the repository in it; ImageNotFoundError if there is no such image. */
+/** The name of an adopted image's repository: its root's last folder (/testbed is no name), else the image's. */
+export function adoptedRepoName(record: AdoptedImage): string {
+  const folder = posix.basename(record.world.root);
+  if (folder && !['testbed', 'repo', 'app', 'workspace', 'src'].includes(folder)) return folder;
+  const [name] = splitTag(record.image);
+  return posix.basename(name).replace(/^sweb\.eval\.[^.]+\./, '').replace(/__.*$/, '') || 'repo';
+}
+
+/**
+ * What bugbench knows of the repository in an image: from its labels if
+ * bugbench built it, from its adoption record if it was adopted;
+ * ImageNotFoundError or ImageNotAdoptedError otherwise.
+ */
 export async function inspectRepoImage(engine: ContainerEngine, image: string): Promise<RepoImageFacts> {
   const info = await engine.inspectImage(image);
   if (!info) throw new ImageNotFoundError(image);
   const { labels } = info;
+  if (!builtByBugbench(labels)) {
+    const record = adoptedById(info.id);
+    if (!record) throw new ImageNotAdoptedError(image);
+    return { imageId: info.id, repo: adoptedRepoName(record), commit: record.commit, testCommand: record.testCommand, language: record.language, root: record.world.root, adopted: true };
+  }
   const testCommand = labels[LABEL_TEST_CMD] ?? '';
   return {
     imageId: info.id,
@@ -49,6 +78,8 @@ export async function inspectRepoImage(engine: ContainerEngine, image: string): 
     commit: labels[LABEL_COMMIT] ?? '',
     testCommand,
     language: languageOfImage(labels[LABEL_LANGUAGE], testCommand),
+    root: REPO_DIR,
+    adopted: false,
   };
 }
 
@@ -79,8 +110,31 @@ export async function listRepoImages(engine: ContainerEngine, bugCounts: Map<str
         testCommand: labels[LABEL_TEST_CMD] ?? '',
         language: languageOfImage(labels[LABEL_LANGUAGE], labels[LABEL_TEST_CMD] ?? ''),
         ...(labels[LABEL_WARNING] ? { warning: labels[LABEL_WARNING] } : {}),
+        root: REPO_DIR,
+        user: '',
+        adopted: false,
       });
     }
+  }
+  // Adopted images still on this engine, beside the built ones.
+  for (const record of readAdoptedImages()) {
+    const info = await engine.inspectImage(record.image);
+    if (!info || info.id !== record.imageId) continue;
+    rows.push({
+      id: record.imageId,
+      tag: record.image,
+      repo: adoptedRepoName(record),
+      commit: record.commit,
+      created: record.adoptedAt,
+      sizeBytes: info.sizeBytes,
+      bugs: PASSED.reduce((sum, status) => sum + (bugCounts.get(record.image)?.[status] ?? 0), 0),
+      bugCounts: bugCounts.get(record.image) ?? {},
+      testCommand: record.testCommand,
+      language: record.language,
+      root: record.world.root,
+      user: record.world.user || String(record.world.uid === 0 ? 'root' : record.world.uid),
+      adopted: true,
+    });
   }
   return rows.sort((a, b) => b.created.localeCompare(a.created) || a.tag.localeCompare(b.tag));
 }

@@ -89,6 +89,11 @@ export class DockerApiEngine implements ContainerEngine {
     };
   }
 
+  async snapshot(sandbox: Sandbox, ref: string): Promise<void> {
+    const [repo, tag] = splitTag(ref);
+    await engineCall('create', () => this.client.getContainer(sandbox.id).commit({ repo, tag, pause: true }));
+  }
+
   async tagImage(source: string, target: string): Promise<void> {
     const [repo, tag] = splitTag(target);
     await this.client.getImage(source).tag({ repo, tag });
