@@ -78,8 +78,18 @@ export async function injectCommand(args: string[]): Promise<number> {
   if (values.json) printJson(result);
   else {
     const valid = result.bugs.filter((b) => b.valid).length;
-    process.stdout.write(`run ${result.runId} ${result.status}: ${result.rollouts.length} rollout(s), ${result.bugs.length} submitted, ${valid} valid\n`);
+    const noBug = result.rollouts.filter((r) => r.reason === 'no-bug' && !r.bugId).length;
+    const failed = result.rollouts.filter((r) => r.reason === 'error').length;
+    const found = noBug > 0 ? `, ${noBug} found no bug` : '';
+    const errors = failed > 0 ? `, ${failed} failed` : '';
+    process.stdout.write(`run ${result.runId} ${result.status}: ${result.rollouts.length} rollout(s), ${result.bugs.length} submitted, ${valid} valid${found}${errors}\n`);
     for (const bug of result.bugs) process.stdout.write(`  ${bug.id}  ${bug.status}${bug.failedCheck ? `: ${bug.failedCheck}` : ''}\n`);
+    // Rollouts that made no bug: found none (a normal outcome, with the agent's reason) apart from those that failed.
+    for (const r of result.rollouts) {
+      if (r.bugId || r.reason === 'submitted') continue;
+      const what = r.reason === 'no-bug' ? 'no bug' : r.reason;
+      process.stdout.write(`  ${r.rollout}  ${what}${r.detail ? `: ${r.detail}` : ''}\n`);
+    }
     if (result.status === 'cancelled') process.stdout.write(`finish it later with \`bugbench inject --resume ${result.runId}\`\n`);
   }
   return interrupt.signal.aborted ? 130 : 0;
