@@ -49,7 +49,7 @@ export const SCREENS: ScreenInfo[] = [
       ['f', 'unfold or fold long tool outputs'],
       ['p', 'replay the focused rollout at 10× (p again stops)'],
       ['enter', 'open its bug in Review'],
-      ['c', 'cancel the live run'],
+      ['c', 'cancel the live run (asks first: c again cancels)'],
     ],
     footer: [['↑/↓', 'rollout'], ['enter', 'bug'], ['c', 'cancel'], ['[/]', 'run'], ['p', 'replay'], ['f', 'fold'], ['PgUp/PgDn', 'scroll']],
   },
