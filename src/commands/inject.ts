@@ -7,7 +7,7 @@
  */
 import { DEFAULT_CHECK_PARAMS, type CheckParams } from '../bugs/meta.js';
 import { UsageError } from '../errors.js';
-import { resumeInjection, runInjection, STRATEGIES, type InjectResult, type InjectSettings, type InjectStrategy } from '../pipeline/inject.js';
+import { DEFAULT_CONCURRENCY, resumeInjection, runInjection, STRATEGIES, type InjectResult, type InjectSettings, type InjectStrategy } from '../pipeline/inject.js';
 import { POLICY_FLAGS, policySettings } from './policy-flags.js';
 import { clusterOf, resumeClusterInjection, submitClusterInjection } from '../pipeline/cluster-run.js';
 import type { Deps } from '../pipeline/events.js';
@@ -114,7 +114,7 @@ function settingsFrom(values: Values): InjectSettings {
     strategy: values.strategy as InjectStrategy,
     ...policySettings('inject', values),
     n: positiveInt('n', values.n, 1) ?? 1,
-    concurrency: positiveInt('concurrency', values.concurrency, 1) ?? 2,
+    concurrency: positiveInt('concurrency', values.concurrency, 1) ?? DEFAULT_CONCURRENCY,
     seed: positiveInt('seed', values.seed) ?? 0,
     params,
     maxSteps: positiveInt('max-steps', values['max-steps'], 1) ?? 100,
