@@ -4,7 +4,12 @@
  */
 
 export type Role = 'injector' | 'solver';
-export type FinishReason = 'submitted' | 'max-steps' | 'budget' | 'error' | 'cancelled';
+/**
+ * How a rollout ended. `no-bug`: the agent looked and found nothing to submit,
+ * and said why (the offline injector after its tries) — a normal outcome, not
+ * an error.
+ */
+export type FinishReason = 'submitted' | 'no-bug' | 'max-steps' | 'budget' | 'error' | 'cancelled';
 
 export interface Usage {
   inputTokens: number;

@@ -7,7 +7,7 @@ import { errorMessage } from '../errors.js';
 import { Budget, BudgetExhaustedError, SpendGate } from './budget.js';
 import type { EventStream, FinishReason } from './events.js';
 import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from './messages.js';
-import type { Model } from './model.js';
+import { NO_BUG_STOP, type Model } from './model.js';
 import type { Tools } from './tools.js';
 
 export interface AgentRun {
@@ -60,6 +60,7 @@ export async function runAgent(run: AgentRun): Promise<AgentResult> {
     stream.emit({ type: 'step-started', step });
 
     let content: ContentBlock[];
+    let stopReason: string;
     let gate: SpendGate | undefined;
     try {
       const request = { system: run.system, messages, tools: tools.definitions };
@@ -82,6 +83,7 @@ export async function runAgent(run: AgentRun): Promise<AgentResult> {
       estimatedTokens ||= turn.usage.estimated === true;
       stream.emit({ type: 'step-usage', step, usage: turn.usage, costUsd: cost, totalCostUsd: budget.spentUsd });
       content = turn.content;
+      stopReason = turn.stopReason;
     } catch (error) {
       gate?.release();
       if (run.signal?.aborted) return finish('cancelled');
@@ -93,12 +95,14 @@ export async function runAgent(run: AgentRun): Promise<AgentResult> {
     messages.push({ role: 'assistant', content: content.length > 0 ? content : [{ type: 'text', text: '(no reply)' }] });
 
     const calls = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    const said = () => content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join(' ').trim();
+    if (calls.length === 0 && stopReason === NO_BUG_STOP) return finish('no-bug', said() || 'the agent found no bug');
     if (calls.length === 0) {
       if (idleTurns++ >= 1) {
-        const said = content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join(' ').trim();
         // The offline policy is a scripted agent, not a model: say which one stopped.
         const who = run.model.name.startsWith('offline/') ? `the offline agent (${run.model.name})` : 'the model';
-        return finish('error', `${who} stopped without submitting${said ? `: ${said}` : ''}`);
+        const words = said();
+        return finish('error', `${who} stopped without submitting${words ? `: ${words}` : ''}`);
       }
       messages.push({ role: 'user', content: NUDGE });
       continue;

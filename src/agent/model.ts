@@ -28,8 +28,11 @@ export interface ModelTurn {
   /** Reasoning, text and tool_use blocks, in the order the model produced them. */
   content: ContentBlock[];
   usage: Usage;
+  /** The API's word for why the turn ended; NO_BUG_STOP: the agent stops, having found no bug (its text says why). */
   stopReason: string;
 }
+
+export const NO_BUG_STOP = 'no_bug';
 
 export interface TurnCallbacks {
   onText?: (text: string) => void;

@@ -7,7 +7,7 @@
  */
 import { DEFAULT_CHECK_PARAMS, type CheckParams } from '../bugs/meta.js';
 import { UsageError } from '../errors.js';
-import { resumeInjection, runInjection, STRATEGIES, type InjectResult, type InjectSettings, type InjectStrategy } from '../pipeline/inject.js';
+import { DEFAULT_CONCURRENCY, resumeInjection, runInjection, STRATEGIES, type InjectResult, type InjectSettings, type InjectStrategy } from '../pipeline/inject.js';
 import { POLICY_FLAGS, policySettings } from './policy-flags.js';
 import { clusterOf, resumeClusterInjection, submitClusterInjection } from '../pipeline/cluster-run.js';
 import type { Deps } from '../pipeline/events.js';
@@ -77,8 +77,18 @@ export async function injectCommand(args: string[]): Promise<number> {
   }
   if (values.json) printJson(result);
   else {
-    process.stdout.write(`run ${result.runId} ${result.status}: ${result.rollouts.length} rollout(s), ${result.bugs.length} submitted, ${result.yield.valid} valid\n`);
+    const noBug = result.rollouts.filter((r) => r.reason === 'no-bug' && !r.bugId).length;
+    const failed = result.rollouts.filter((r) => r.reason === 'error').length;
+    const found = noBug > 0 ? `, ${noBug} found no bug` : '';
+    const errors = failed > 0 ? `, ${failed} failed` : '';
+    process.stdout.write(`run ${result.runId} ${result.status}: ${result.rollouts.length} rollout(s), ${result.bugs.length} submitted, ${result.yield.valid} valid${found}${errors}\n`);
     for (const bug of result.bugs) process.stdout.write(`  ${bug.id}  ${bug.status}${bug.failedCheck ? `: ${bug.failedCheck}` : ''}\n`);
+    // Rollouts that made no bug: found none (a normal outcome, with the agent's reason) apart from those that failed.
+    for (const r of result.rollouts) {
+      if (r.bugId || r.reason === 'submitted') continue;
+      const what = r.reason === 'no-bug' ? 'no bug' : r.reason;
+      process.stdout.write(`  ${r.rollout}  ${what}${r.detail ? `: ${r.detail}` : ''}\n`);
+    }
     if (result.status === 'cancelled') process.stdout.write(`finish it later with \`bugbench inject --resume ${result.runId}\`\n`);
   }
   return interrupt.signal.aborted ? 130 : 0;
@@ -103,7 +113,7 @@ function settingsFrom(values: Values): InjectSettings {
     strategy: values.strategy as InjectStrategy,
     ...policySettings('inject', values),
     n: positiveInt('n', values.n, 1) ?? 1,
-    concurrency: positiveInt('concurrency', values.concurrency, 1) ?? 2,
+    concurrency: positiveInt('concurrency', values.concurrency, 1) ?? DEFAULT_CONCURRENCY,
     seed: positiveInt('seed', values.seed) ?? 0,
     params,
     maxSteps: positiveInt('max-steps', values['max-steps'], 1) ?? 100,

@@ -42,6 +42,14 @@ export type { InjectResult, InjectYield, RolloutSummary } from './run-result.js'
 export { runDir } from './run-orchestrator.js';
 export type { InjectedBug } from './events.js';
 
+/** Rollouts at work at once when the settings do not say. */
+export const DEFAULT_CONCURRENCY = 2;
+
+/** The rollouts a run has at work at once: what was asked, never more than its bugs (1 bug with 2 at a time runs 1). */
+export function runConcurrency(settings: Pick<InjectSettings, 'n' | 'concurrency'>): number {
+  return Math.max(1, Math.min(settings.n, settings.concurrency));
+}
+
 /** What a run is: plain data, kept in its record as it is, so `--resume` runs the rest the same way. */
 export interface InjectSettings extends ModelSettings {
   image: string;
@@ -184,7 +192,7 @@ async function runShare(runId: string, settings: InjectSettings, facts: ImageFac
   // BugPilot's analyses of the run's bugs were paid from its budget too.
   runBudget.add(store.all('bugs').reduce((sum, b) => (b.runId === runId && b.order === 1 ? sum + (b.analysis?.costUsd ?? 0) : sum), 0));
   const work: Work[] = [...recheck.map((id) => ({ recheck: id })), ...indices.map((index) => ({ index }))];
-  await runItems(settings.image, settings.concurrency, work, deps, report, async (item, floor) => {
+  await runItems(settings.image, runConcurrency(settings), work, deps, report, async (item, floor) => {
     // The checks of a bug are placed like a rollout; a verdict from an engine that was lost is replaced by the next try's.
     const check = (bugId: string, rolloutId: string) =>
       floor.engines.run(`${rolloutId}-check`, (placement) => checkOn(placement, bugId, rolloutId, settings, runBudget, deps, report));

@@ -58,6 +58,7 @@ export function injectorModel(settings: InjectorSettings, index: number, prompt:
       minFailingTests: settings.params.minFailingTests,
       testTimeoutSec: settings.params.testTimeoutSec,
     }),
+    { closing: 'no-bug' },
   );
 }
 

@@ -66,7 +66,8 @@ export function runResult(store: Store, runId: string): InjectResult {
     bugs,
     yield: {
       rollouts: rollouts.length,
-      submitted: rollouts.filter((r) => r.status === 'submitted' || r.status === 'no-bug').length,
+      // A FeatAdd rollout that made no bug submitted a feature; an injector that found no bug submitted nothing.
+      submitted: rollouts.filter((r) => r.status === 'submitted' || (featadd && r.status === 'no-bug')).length,
       featuresThatBroke: featadd ? rollouts.filter((r) => r.bugId !== null).length : null,
       valid: bugs.filter((b) => countsAsValid(b.status)).length,
     },

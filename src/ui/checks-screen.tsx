@@ -6,7 +6,7 @@
  */
 import { Box, Text } from 'ink';
 import type { BugRecord } from '../store/records.js';
-import { allNine, type AttemptResult, type ChecksState, type CheckLine } from './checks-state.js';
+import { allNine, type AttemptResult, type ChecksState, type CheckLine, type SkippedAttempt } from './checks-state.js';
 import { VERDICT_MARK } from './review-lines.js';
 import { Line } from './review-screen.js';
 import { tagOf, type RolloutView } from './run-state.js';
@@ -32,6 +32,18 @@ export function attemptCell(tag: string, view: RolloutView, result: AttemptResul
         : 'judging…';
   const text = `${tag} ${solver ? `${solver} ` : ''}${where}`;
   return text.length >= CELL ? `${text.slice(0, CELL - 2)}… ` : text.padEnd(CELL);
+}
+
+/** Why failed attempts made no higher-order bug: one line a reason, with the attempts that gave it. */
+export function skippedLines(skipped: SkippedAttempt[]): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const s of skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), tagOf(s.attempt)]);
+  const lines = [...byReason].map(([reason, tags]) => `  ${tags.join(' ')}: ${reason}`);
+  // The offline solver repairs whole files, so on a bug of several files none of its failed attempts leaves a new state.
+  if (skipped.some((s) => s.reason.startsWith('its patch only repaired whole files'))) {
+    lines.unshift('  (the offline solver repairs whole files, so a bug of several files gets none)');
+  }
+  return lines;
 }
 
 function mark(line: CheckLine): string {
@@ -72,7 +84,8 @@ export function ChecksScreen({ state, bug, log, rows, columns }: { state: Checks
   const attemptCells = solve ? solve.view.tags.map((tag) => attemptCell(tag, solve.view.rollouts[tag]!, solve.results[tag])) : [];
   const attemptRows = Array.from({ length: Math.ceil(attemptCells.length / perRow) }, (_, r) => attemptCells.slice(r * perRow, (r + 1) * perRow).join(''));
   const solveRows = solve ? 1 + attemptRows.length : 0;
-  const higherRows = state.higher ? 1 + Math.min(state.higher.children.length, 3) : 0;
+  const skipped = state.higher ? skippedLines(state.higher.skipped).slice(0, 4) : [];
+  const higherRows = state.higher ? 1 + Math.min(state.higher.children.length, 3) + skipped.length : 0;
   const detailRows = Math.max(2, rows - 3 - lines.length - solveRows - higherRows - 1);
   const detail = log ? [{ text: `── log of ${state.log!.title} (esc closes)` }, ...log.map((text) => ({ text, dim: false }))] : detailLines(lines[state.cursor]);
   const judgedAttempts = solve ? Object.keys(solve.results).length : 0;
@@ -113,8 +126,13 @@ export function ChecksScreen({ state, bug, log, rows, columns }: { state: Checks
         <>
           <Text bold wrap="truncate-end">
             higher-order: {state.higher.children.length} bug(s){state.higher.busy ? ' (checking…)' : ''}
-            {state.higher.skipped ? `, ${state.higher.skipped} attempt(s) make none` : ''}
+            {state.higher.skipped.length > 0 ? `, ${state.higher.skipped.length} attempt(s) make none:` : ''}
           </Text>
+          {skipped.map((line, i) => (
+            <Text key={`skip-${i}`} dimColor wrap="truncate-end">
+              {line}
+            </Text>
+          ))}
           {state.higher.children.slice(-3).map((c) => (
             <Text key={c.id} wrap="truncate-end">
               {'  '}

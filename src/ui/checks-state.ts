@@ -105,6 +105,8 @@ export interface ChecksState {
   bugId: string | null;
   /** When the shown report was recorded (a newer one replaces it). */
   checkedAt?: string;
+  /** The store's solve and higher-order results shown (checks-stored.ts storedKey): newer ones replace them. */
+  storedKey?: string;
   /** The checks judged so far (a stored report, or this session's). */
   lines: CheckLine[];
   /** Where the lines come from: the bug's last report, or a session stepped here. */
@@ -114,9 +116,15 @@ export interface ChecksState {
   cursor: number;
   log: { title: string; path: string } | null;
   solve: { view: RunView; solveRate: number | null; injectReward: number | null; rewards: string; results: Record<string, AttemptResult> } | null;
-  higher: { parent: string; children: HigherChild[]; skipped: number; busy: boolean } | null;
+  higher: { parent: string; children: HigherChild[]; skipped: SkippedAttempt[]; busy: boolean } | null;
   message: { text: string; error: boolean } | null;
   scroll: number;
+}
+
+/** A failed attempt that made no higher-order bug, and why. */
+export interface SkippedAttempt {
+  attempt: string;
+  reason: string;
 }
 
 /** A judged solver attempt, by its tag (a1…): who solved, whether, its reward (equation 2), how many spec tests still fail. */
@@ -143,7 +151,8 @@ export const initialChecks: ChecksState = {
 };
 
 export type ChecksEvent =
-  | { type: 'show-bug'; bugId: string; lines: CheckLine[]; checkedAt?: string }
+  /** `solve`, `higher`: what the store holds of the bug's solving (storedSolve, storedHigher); `storedKey` tells when that changes. */
+  | { type: 'show-bug'; bugId: string; lines: CheckLine[]; checkedAt?: string; solve?: ChecksState['solve']; higher?: ChecksState['higher']; storedKey?: string }
   | { type: 'session-started' }
   | { type: 'check-started'; name: string }
   | { type: 'check-finished'; line: CheckLine }
@@ -159,7 +168,7 @@ export type ChecksEvent =
   | { type: 'higher-started'; parent: string }
   | { type: 'higher-child'; child: HigherChild }
   | { type: 'higher-mark'; id: string; verdict: string }
-  | { type: 'higher-done'; skipped: number; statuses: Record<string, string> }
+  | { type: 'higher-done'; skipped: SkippedAttempt[]; statuses: Record<string, string> }
   | { type: 'message'; text: string; error: boolean };
 
 const MARK: Record<string, string> = { pass: '✓', fail: '✗', skipped: '·', cancelled: '○' };
@@ -167,9 +176,22 @@ const MARK: Record<string, string> = { pass: '✓', fail: '✗', skipped: '·', 
 export function reduceChecks(state: ChecksState, event: ChecksEvent): ChecksState {
   switch (event.type) {
     case 'show-bug': {
-      // The higher-order panel stays while moving between a parent and its children.
+      // The higher-order panel made here stays while moving between a parent and its children (with the reasons for attempts that made none);
+      // otherwise the store's results show, made here or from the CLI.
       const family = state.higher && (state.higher.parent === event.bugId || state.higher.children.some((c) => c.id === event.bugId));
-      return { ...initialChecks, bugId: event.bugId, checkedAt: event.checkedAt, lines: event.lines, source: event.lines.length > 0 ? 'report' : 'none', higher: family ? state.higher : null };
+      const keepHigher = family && (state.higher!.busy || state.higher!.skipped.length > 0 || !event.higher);
+      // A solve under way for this bug stays until it ends.
+      const keepSolve = state.bugId === event.bugId && state.solve !== null && state.solve.solveRate === null;
+      return {
+        ...initialChecks,
+        bugId: event.bugId,
+        checkedAt: event.checkedAt,
+        storedKey: event.storedKey,
+        lines: event.lines,
+        source: event.lines.length > 0 ? 'report' : 'none',
+        higher: keepHigher ? state.higher : (event.higher ?? null),
+        solve: keepSolve ? state.solve : (event.solve ?? null),
+      };
     }
     case 'session-started':
       return { ...state, lines: [], source: 'session', busy: true, cursor: 0, log: null, message: null };
@@ -200,7 +222,7 @@ export function reduceChecks(state: ChecksState, event: ChecksEvent): ChecksStat
     case 'solve-done':
       return state.solve ? { ...state, solve: { ...state.solve, solveRate: event.solveRate, injectReward: event.injectReward, view: { ...state.solve.view, done: true } } } : state;
     case 'higher-started':
-      return { ...state, higher: { parent: event.parent, children: [], skipped: 0, busy: true }, message: null };
+      return { ...state, higher: { parent: event.parent, children: [], skipped: [], busy: true }, message: null };
     case 'higher-child':
       return state.higher ? { ...state, higher: { ...state.higher, children: [...state.higher.children, event.child] } } : state;
     case 'higher-mark': {

@@ -2,7 +2,7 @@
 import { Box, Text } from 'ink';
 import { OFFLINE_LANGUAGES, offlineOffer } from '../agent/offline/kit.js';
 import { MODEL_STRATEGIES } from '../pipeline/injectors.js';
-import { FIELDS, formErrors, type FieldId } from './run-form.js';
+import { FIELDS, formErrors, formNotes, type FieldId } from './run-form.js';
 import type { ViewState } from './state.js';
 import type { PolicyName } from '../agent/policies.js';
 
@@ -18,6 +18,7 @@ export function InjectSetupScreen({ state, running }: { state: ViewState; runnin
   const image = state.images[state.cursor];
   const { form } = state;
   const errors = formErrors(form);
+  const notes = formNotes(form);
   const wrong = Object.keys(errors).length;
   const language = image?.language ?? '';
   const offlineWorks = language in OFFLINE_LANGUAGES;
@@ -46,6 +47,7 @@ export function InjectSetupScreen({ state, running }: { state: ViewState; runnin
             ) : null}
             {field.hint && !error ? <Text dimColor> {field.hint}</Text> : null}
             {field.id === 'policy' ? <Text dimColor> {POLICY_NOTE[form.policy]}</Text> : null}
+            {notes[field.id] ? <Text dimColor> {notes[field.id]}</Text> : null}
             {error ? <Text color="red"> {error}</Text> : null}
           </Text>
         );

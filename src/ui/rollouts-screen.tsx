@@ -30,6 +30,7 @@ function statusText(view: RolloutView, runDone: boolean): string {
   if (view.status === 'waiting') return runDone ? 'not started' : 'waiting';
   if (view.status === 'running') return `step ${view.step}`;
   if (view.status === 'submitted' && !view.bug) return view.attempt ? (view.attempt.solved ? 'solved' : 'not solved') : 'checking';
+  if (view.status === 'no-bug') return `no bug ${view.step}`;
   return `${view.status} ${view.step}`;
 }
 

@@ -5,7 +5,7 @@
  * wrong with it, until it is fixed. Nothing starts while any field is wrong.
  */
 import { DEFAULT_CHECK_PARAMS, DEFAULT_BUGGY_RUNS, type CheckParams } from '../bugs/meta.js';
-import type { PolicyName } from '../pipeline/inject.js';
+import { DEFAULT_CONCURRENCY, runConcurrency, type PolicyName } from '../pipeline/inject.js';
 import { needsModel, STRATEGIES, type InjectStrategy } from '../pipeline/injectors.js';
 
 export const MAX_BUGS = 200;
@@ -42,6 +42,8 @@ export interface RunForm {
   policies: PolicyName[];
   /** Index into FIELDS. */
   focus: number;
+  /** The focused number field was just reached: the first digit typed replaces its value. */
+  fresh: boolean;
   values: Record<NumberField, string>;
 }
 
@@ -52,9 +54,10 @@ export function newRunForm(seed = 0, policies: PolicyName[] = ['offline']): RunF
     policy: policies[0] ?? 'offline',
     policies,
     focus: 0,
+    fresh: true,
     values: {
       n: '3',
-      concurrency: '2',
+      concurrency: String(DEFAULT_CONCURRENCY),
       seed: String(seed),
       minPassingTests: String(p.minPassingTests),
       minChangedFiles: String(p.minChangedFiles),
@@ -94,7 +97,7 @@ export function reduceForm(form: RunForm, key: FormKey): RunForm {
   const field = focusedField(form);
   switch (key.type) {
     case 'focus':
-      return { ...form, focus: (form.focus + key.delta + FIELDS.length) % FIELDS.length };
+      return { ...form, focus: (form.focus + key.delta + FIELDS.length) % FIELDS.length, fresh: true };
     case 'step': {
       if (field === 'strategy') {
         const i = STRATEGIES.indexOf(form.strategy);
@@ -112,14 +115,16 @@ export function reduceForm(form: RunForm, key: FormKey): RunForm {
     }
     case 'type':
       if (field === 'strategy' || field === 'policy' || !/^\d$/.test(key.char)) return form;
-      return withValue(form, field, form.values[field] === '0' ? key.char : (form.values[field] + key.char).slice(0, 10));
+      // A field just reached takes the number typed, rather than adding digits to the one shown ("3", then 4, is 4, not 34).
+      if (form.fresh || form.values[field] === '0') return withValue(form, field, key.char);
+      return withValue(form, field, (form.values[field] + key.char).slice(0, 10));
     case 'erase':
       return field === 'strategy' || field === 'policy' ? form : withValue(form, field, form.values[field].slice(0, -1));
   }
 }
 
 function withValue(form: RunForm, field: NumberField, text: string): RunForm {
-  return { ...form, values: { ...form.values, [field]: text } };
+  return { ...form, fresh: false, values: { ...form.values, [field]: text } };
 }
 
 /** What is wrong with each field, in words; empty when the run can start. */
@@ -136,10 +141,15 @@ export function formErrors(form: RunForm): Partial<Record<FieldId, string>> {
       errors[field] = `must be ${bounds.min}–${bounds.max}`;
     }
   }
-  if (!errors.n && !errors.concurrency && Number(form.values.concurrency) > Number(form.values.n)) {
-    errors.concurrency = `more at a time than bugs (${form.values.n})`;
-  }
   return errors;
+}
+
+/** What the run will do with a value that is right but more than it can use: at most one rollout a bug at a time (the CLI's rule). */
+export function formNotes(form: RunForm): Partial<Record<FieldId, string>> {
+  const errors = formErrors(form);
+  const [n, concurrency] = [Number(form.values.n), Number(form.values.concurrency)];
+  if (errors.n || errors.concurrency || concurrency <= n) return {};
+  return { concurrency: `runs ${runConcurrency({ n, concurrency })}: one rollout a bug` };
 }
 
 export interface RunSettings {
@@ -159,7 +169,7 @@ export function formSettings(form: RunForm): RunSettings | undefined {
     strategy: form.strategy,
     policy: form.policy,
     n: v('n'),
-    concurrency: v('concurrency'),
+    concurrency: runConcurrency({ n: v('n'), concurrency: v('concurrency') }),
     seed: v('seed'),
     params: {
       minPassingTests: v('minPassingTests'),

@@ -157,7 +157,8 @@ export function applyRolloutEvent(view: RolloutView, event: RolloutEvent, at = D
       return { ...view, transcript: lines };
     case 'finished':
       if (event.detail) push(lines, { kind: 'info', text: event.detail });
-      return { ...view, status: event.reason, durationMs: event.durationMs, transcript: lines };
+      // A rollout that found no bug says why in its row, as a stored run's does.
+      return { ...view, status: event.reason, durationMs: event.durationMs, transcript: lines, ...(event.reason === 'no-bug' && event.detail ? { lastAction: event.detail } : {}) };
   }
 }
 

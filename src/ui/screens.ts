@@ -33,10 +33,10 @@ export const SCREENS: ScreenInfo[] = [
     keys: [
       ['↑/↓ j/k', 'move between the fields'],
       ['←/→ or -/+', 'the next strategy, or one less / one more'],
-      ['0-9, backspace', 'type a number (on a number field digits do not switch screens: tab or esc leaves)'],
+      ['0-9, backspace', 'type a number, the first digit replacing the value shown; backspace erases (on a number field digits do not switch screens: tab or esc leaves)'],
       ['enter', 'start the run (values in red must be fixed first)'],
     ],
-    footer: [['enter', 'start'], ['↑/↓', 'field'], ['←/→', 'change'], ['0-9', 'type']],
+    footer: [['enter', 'start'], ['↑/↓', 'field'], ['←/→', 'change'], ['0-9', 'type'], ['backspace', 'erase']],
   },
   {
     id: 'rollouts',
@@ -49,7 +49,7 @@ export const SCREENS: ScreenInfo[] = [
       ['f', 'unfold or fold long tool outputs'],
       ['p', 'replay the focused rollout at 10× (p again stops)'],
       ['enter', 'open its bug in Review'],
-      ['c', 'cancel the live run'],
+      ['c', 'cancel the live run (asks first: c again cancels)'],
     ],
     footer: [['↑/↓', 'rollout'], ['enter', 'bug'], ['c', 'cancel'], ['[/]', 'run'], ['p', 'replay'], ['f', 'fold'], ['PgUp/PgDn', 'scroll']],
   },

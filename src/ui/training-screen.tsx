@@ -12,14 +12,20 @@ function jobRow(job: JobRecord, width: number): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 
+/** At most this many rows of a message (a refused submission says what to fix, at length). */
+const MESSAGE_ROWS = 4;
+
 export function TrainingScreen({ model, rows, columns }: { model: TrainingModel; rows: number; columns: number }) {
   const { state, jobs, focused, log } = model;
   const form = state.form;
-  const formRows = form ? 5 : 0;
+  const formRows = form ? 6 : 0;
+  const message = state.busy ?? state.message?.text ?? '';
+  // The message wraps; what it takes beyond its one row comes from the log.
+  const messageRows = Math.min(MESSAGE_ROWS, Math.max(1, Math.ceil([...message].length / Math.max(1, columns))));
   const listRows = Math.max(1, Math.min(jobs.length, Math.floor((rows - 6 - formRows) / 3)));
   const at = Math.min(state.focus, Math.max(0, jobs.length - 1));
   const first = Math.min(Math.max(0, at - Math.floor(listRows / 2)), Math.max(0, jobs.length - listRows));
-  const logRows = Math.max(1, rows - 4 - listRows - formRows - (focused ? 2 : 0));
+  const logRows = Math.max(1, rows - 4 - listRows - formRows - (focused ? 2 : 0) - (messageRows - 1));
   return (
     <Box flexDirection="column">
       <Text bold wrap="truncate-end">
@@ -57,6 +63,9 @@ export function TrainingScreen({ model, rows, columns }: { model: TrainingModel;
             {form.field === 'command' ? '›' : ' '} command {form.command === '' ? <Text dimColor>{form.format === 'harbor' ? '(dry run: a stand-in that checks every task folder)' : '(dry run: a stand-in trainer that reads every line)'}</Text> : form.command}
             {form.field === 'command' ? <Text inverse> </Text> : null}
           </Text>
+          <Text dimColor wrap="truncate-end">
+            enter submits · esc closes · ↑/↓ field · ←/→ format, engine
+          </Text>
         </Box>
       ) : null}
       <Text dimColor wrap="truncate-end">
@@ -67,7 +76,17 @@ export function TrainingScreen({ model, rows, columns }: { model: TrainingModel;
           {line || ' '}
         </Text>
       ))}
-      {state.busy ? <Text color="cyan">{state.busy}</Text> : state.message ? <Text color={state.message.error ? 'red' : 'green'} wrap="truncate-end">{state.message.text}</Text> : null}
+      {state.busy ? (
+        <Text color="cyan" wrap="truncate-end">
+          {state.busy}
+        </Text>
+      ) : state.message ? (
+        <Box height={messageRows} overflow="hidden">
+          <Text color={state.message.error ? 'red' : 'green'} wrap="wrap">
+            {state.message.text}
+          </Text>
+        </Box>
+      ) : null}
     </Box>
   );
 }

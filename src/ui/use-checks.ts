@@ -12,6 +12,7 @@ import type { StoredCheckSession } from '../pipeline/bug-checks.js';
 import { DEFAULT_SOLVE } from '../pipeline/solve.js';
 import type { WorkbenchCore } from '../pipeline/workbench-core.js';
 import { allNine, checkLine, initialChecks, originalResults, reduceChecks, type ChecksState } from './checks-state.js';
+import { storedHigher, storedKey, storedSolve } from './checks-stored.js';
 import { useLatestReducer } from './use-latest-reducer.js';
 import type { WorkSet } from './work.js';
 
@@ -21,11 +22,18 @@ export interface ChecksModel {
   latest: () => ChecksState;
 }
 
-/** The checks of the bug's last report, as lines. */
-function reportLines(core: WorkbenchCore, id: string) {
-  const checks = core.bugDetails(id)?.checks ?? [];
+/** The bug as the store holds it: the checks of its last report as lines, its latest solve and its higher-order family. */
+function storedView(core: WorkbenchCore, id: string) {
+  const details = core.bugDetails(id);
+  const checks = details?.checks ?? [];
   const original = originalResults(checks);
-  return checks.map((c) => checkLine(c, original));
+  const bug = core.bug(id);
+  return {
+    lines: checks.map((c) => checkLine(c, original)),
+    solve: bug ? storedSolve(bug, details?.attempts ?? []) : null,
+    higher: bug ? storedHigher(core, bug) : null,
+    storedKey: storedKey(core, bug),
+  };
 }
 
 interface LiveSession {
@@ -40,12 +48,14 @@ export function useChecks(core: WorkbenchCore | undefined, bugId: string | undef
 
   // The bug's last report, shown again whenever a new one is recorded (a check that was under way when the bug was opened).
   const checkedAt = bugId ? core?.bug(bugId)?.check?.at : undefined;
+  // Solve and higher-order results recorded since (here or by the CLI) are read again too.
+  const stored = core && bugId ? storedKey(core, core.bug(bugId)) : '';
   useEffect(() => {
     const shown = latest();
     // The same bug's report, or the lines of a session stepped here (which made that report), stay.
-    if (!core || !bugId || shown.busy || (shown.bugId === bugId && (shown.checkedAt === checkedAt || shown.source === 'session'))) return;
-    dispatch({ type: 'show-bug', bugId, lines: reportLines(core, bugId), checkedAt });
-  }, [core, bugId, checkedAt, dispatch, latest]);
+    if (!core || !bugId || shown.busy || (shown.bugId === bugId && shown.storedKey === stored && (shown.checkedAt === checkedAt || shown.source === 'session'))) return;
+    dispatch({ type: 'show-bug', bugId, checkedAt, ...storedView(core, bugId) });
+  }, [core, bugId, checkedAt, stored, dispatch, latest]);
 
   /** Ends the session: its verdict (or cancellation) is recorded, and the work is done. */
   const finish = async () => {
@@ -142,9 +152,9 @@ export function useChecks(core: WorkbenchCore | undefined, bugId: string | undef
           dispatch({ type: 'higher-child', child: { id: event.bug.id, attempt: event.attempt.id, solver: event.attempt.solver, marks: '', status: 'checking' } });
         } else if (event.type === 'check' && event.event.type === 'check-finished') dispatch({ type: 'higher-mark', id: event.subject, verdict: event.event.result.verdict });
       })
-      .then((result) => dispatch({ type: 'higher-done', skipped: result.skipped.length, statuses: Object.fromEntries(result.bugs.map((b) => [b.id, b.status])) }))
+      .then((result) => dispatch({ type: 'higher-done', skipped: result.skipped, statuses: Object.fromEntries(result.bugs.map((b) => [b.id, b.status])) }))
       .catch((error: unknown) => {
-        dispatch({ type: 'higher-done', skipped: 0, statuses: {} });
+        dispatch({ type: 'higher-done', skipped: [], statuses: {} });
         dispatch({ type: 'message', text: errorMessage(error), error: true });
       });
     work.add('higher-order', controller, done);

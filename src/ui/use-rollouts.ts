@@ -26,7 +26,7 @@ export interface RolloutsModel {
   runIndex: number;
   live: boolean;
   transcript: TranscriptLine[];
-  /** What the last key did when it is not in view otherwise (cancelling a cluster run). */
+  /** What the last key did when it is not in view otherwise: `c`'s question, cancelling a cluster run. */
   note: string | null;
   onKey: (input: string, key: Key, pageRows: number, rowCount: number) => void;
 }
@@ -82,7 +82,12 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
   }, [shownRun]);
   // What `c` did to a cluster run, until another run is shown.
   const [note, setNote] = useState<string | null>(null);
-  useEffect(() => setNote(null), [record?.id]);
+  // `c` asks first, as q and Training's x do: a second c cancels, any other key keeps the run going.
+  const confirming = useRef(false);
+  useEffect(() => {
+    setNote(null);
+    confirming.current = false;
+  }, [record?.id, live]);
 
   const startReplay = () => {
     if (!core || !run?.runId || !tag || view?.status === 'running' || view?.status === 'waiting') return;
@@ -103,7 +108,28 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
     });
   };
 
+  const cancelCluster = (cluster: NonNullable<RunRecord['cluster']>, runId: string) => {
+    setNote(`cancelling Slurm job ${cluster.jobId}…`);
+    void core!.cancelClusterRun(runId).then(
+      () => setNote(`cancelled Slurm job ${cluster.jobId}; its tasks stop their rollouts`),
+      (error: unknown) => setNote(`could not cancel: ${errorMessage(error)}`),
+    );
+  };
+  const cancellable = live || Boolean(core && record?.cluster && record.status === 'running');
+
   const onKey = (input: string, key: Key, pageRows: number, rowCount: number) => {
+    if (confirming.current) {
+      confirming.current = false;
+      if (input !== 'c' || !cancellable) return setNote(null);
+      setNote(null);
+      if (live) return cancelLive();
+      return cancelCluster(record!.cluster!, record!.id);
+    }
+    if (input === 'c' && cancellable) {
+      confirming.current = true;
+      const what = live ? 'the live run (its containers are removed; what it made is kept)' : `Slurm job ${record!.cluster!.jobId}`;
+      return setNote(`c again cancels ${what}; any other key keeps it running`);
+    }
     const current = latest();
     const count = run?.tags.length ?? 0;
     const max = Math.max(0, rowCount - pageRows);
@@ -124,15 +150,6 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
     if (input === '[' || input === ']') {
       const next = runs[runIndex + (input === ']' ? 1 : -1)];
       if (next) dispatch({ type: 'show-run', runId: next.id });
-      return;
-    }
-    if (input === 'c' && live) return cancelLive();
-    if (input === 'c' && core && record?.cluster && record.status === 'running') {
-      setNote(`cancelling Slurm job ${record.cluster.jobId}…`);
-      void core.cancelClusterRun(record.id).then(
-        () => setNote(`cancelled Slurm job ${record.cluster!.jobId}; its tasks stop their rollouts`),
-        (error: unknown) => setNote(`could not cancel: ${errorMessage(error)}`),
-      );
       return;
     }
     if (key.return && view?.bug) openBug(view.bug.id);

@@ -63,16 +63,17 @@ export function useTraining(core: WorkbenchCore | undefined): TrainingModel {
   }, [core, focused?.id, focused?.state]);
 
   const submit = () => {
-    const form = latest().form;
-    if (!core || !form) return;
-    dispatch({ type: 'close-form' });
+    const { form, busy } = latest();
+    if (!core || !form || busy) return;
     dispatch({ type: 'busy', what: `exporting and submitting ${form.format} to ${form.engine}…` });
     core
       .submitTraining({ engine: form.engine, format: form.format, command: form.command.trim() || undefined })
       .then(({ job, created }) => {
+        dispatch({ type: 'close-form' });
         dispatch({ type: 'focus', delta: -Infinity, count: jobs.length + 1 });
         dispatch({ type: 'message', text: `${job.id} ${created ? 'submitted' : 'was already submitted'}: ${job.bugCount} bug(s) as ${job.format}`, error: false });
       })
+      // A refused submission keeps the form as it was typed, to be fixed.
       .catch((error: unknown) => dispatch({ type: 'message', text: errorMessage(error), error: true }));
   };
 

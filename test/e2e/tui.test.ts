@@ -48,10 +48,9 @@ describe('bugbench tui in a real terminal', () => {
     await session.keys('Enter');
     await session.waitFor(/New injection run on bugbench\/repo-knotcfg:latest/);
     await session.waitFor(/› strategy +‹ removal ›/);
-    // One bug, one at a time: typed into the form; a wrong value shows in red and blocks the start.
-    await session.keys('Down', 'BSpace', '1');
-    await session.waitFor(/at a time +2 more at a time than bugs \(1\)/);
-    await session.keys('Down', '-');
+    // One bug, typed into the form (the 1 replaces the 3); 2 at a time then runs one rollout, as the CLI does.
+    await session.keys('Down', '1');
+    await session.waitFor(/at a time +2 runs 1: one rollout a bug/);
     await session.waitFor(/enter starts the run/);
     await session.keys('Enter');
     // Tool calls appear live, in the transcript of the focused rollout.

@@ -34,8 +34,11 @@ describe('local engine', () => {
   it('runs the stand-in trainer to success, with exit code, logs and state files in the job folder', async () => {
     const dir = jobDir('local-ok');
     const dataset = writeDataset(dir, 'sft', sampleLines('sft', 2));
-    const { handle, created } = await queue.submit(spec({ workdir: dir, key: uniqueKey('local-ok'), command: `${DRY_RUN_COMMAND}; echo "id={job_id} $BUGBENCH_JOB_ID"`, datasetPath: dataset }));
+    const key = uniqueKey('local-ok');
+    const { handle, created } = await queue.submit(spec({ workdir: dir, key, command: `${DRY_RUN_COMMAND}; echo "id={job_id} $BUGBENCH_JOB_ID"`, datasetPath: dataset }));
     expect(created).toBe(true);
+    // The engine's id is the key: the job's record adds "local-" once (it read "local-local-…").
+    expect(handle.id).toBe(key);
     const status = await waitForState(queue, handle, ['succeeded', 'failed', 'cancelled']);
     expect(status).toMatchObject({ state: 'succeeded', rawState: 'exited 0', exitCode: 0 });
     const logs = await queue.logs(handle);

@@ -6,7 +6,8 @@ import { readTrajectory, replay } from '../../src/agent/trajectory.js';
 import { runInjection, type InjectStrategy } from '../../src/pipeline/inject.js';
 import { dockerClient } from '../../src/sandbox/docker-api/client.js';
 import { bugbench } from '../helpers/cli.js';
-import { INJECTION_TEST_PARAMS } from '../helpers/check-params.js';
+import { INJECTION_TEST_FLAGS, INJECTION_TEST_PARAMS } from '../helpers/check-params.js';
+import { runResult } from '../../src/pipeline/run-result.js';
 import { makePlainProject } from '../helpers/plain-project.js';
 
 const inject = (image: string, strategy: InjectStrategy, n: number, seed = 21) =>
@@ -26,6 +27,20 @@ describe('the offline injector', () => {
     const meta = JSON.parse(readFileSync(`${valid[0]!.artifactDir}/meta.json`, 'utf8'));
     expect(meta).toMatchObject({ strategy, policy: 'offline', order: 1, parentId: null, image: { tag: image } });
     expect(meta.baseCommit).toMatch(/^[0-9a-f]{40}$/);
+  }, 180_000);
+
+  it('ends a rollout that finds nothing as "no bug", with its reason, apart from errors: in the core result and the CLI summary', async () => {
+    // knotcfg has fewer code files than this: after its tries the injector has too few and stops, a normal outcome.
+    const cli = await bugbench(['inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'removal', '--policy', 'offline', '-n', '1', '--min-changed-files', '30', ...INJECTION_TEST_FLAGS]);
+    expect(cli.exitCode, cli.stderr).toBe(0);
+    expect(cli.stdout).toMatch(/^run (\S+) finished: 1 rollout\(s\), 0 submitted, 0 valid, 1 found no bug$/m);
+    expect(cli.stdout).toMatch(/^ {2}\S+-r1 {2}no bug: After \d+ tries I have changes in \d+ file\(s\), fewer than the 30 needed/m);
+    expect(cli.stderr).not.toMatch(/\] error:|finished: error/);
+    expect(cli.stderr).toMatch(/\[r1\] finished: no-bug after/);
+    const runId = /^run (\S+) finished/m.exec(cli.stdout)![1]!;
+    const result = runResult(openStore(), runId);
+    expect(result.rollouts[0]).toMatchObject({ reason: 'no-bug', bugId: null, detail: expect.stringMatching(/fewer than the 30 needed/) });
+    expect(result.yield).toMatchObject({ rollouts: 1, submitted: 0, valid: 0 });
   }, 180_000);
 
   const PLAIN_TAG = 'bugbench-test/ledger-project:latest';

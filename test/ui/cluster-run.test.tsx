@@ -53,6 +53,9 @@ describe('a cluster run on the Rollouts screen', () => {
       await vi.waitFor(() => expect(frame()).toMatch(/[✓✗▶] \w+ /), { timeout: 60_000, interval: 250 });
       expect(fits(term.lastFrame(), SIZE).lines).toBeLessThan(SIZE.rows);
 
+      // c asks first; a second c cancels.
+      term.stdin.write('c');
+      await vi.waitFor(() => expect(frame()).toContain(`c again cancels Slurm job ${jobId}`), { timeout: 10_000 });
       term.stdin.write('c');
       await vi.waitFor(() => expect(frame()).toContain(`cancelled Slurm job ${jobId}`), { timeout: 30_000 });
       await vi.waitFor(async () => expect((await clusterTaskStates(clusterOf(store.get('runs', runId)!)!)).map((s) => s.state)).toEqual(['cancelled', 'cancelled']), {

@@ -40,19 +40,13 @@ describe('workbench', () => {
     expect(knotcfg()).toBe(true);
     stdin.write('i');
     await vi.waitFor(() => expect(lastFrame()).toContain('New injection run on bugbench/repo-knotcfg:latest'), { timeout: 10_000 });
-    // One bug: down to "bugs", erase, type 1; "at a time" (2) is then more than bugs, shown in red, and blocks the start.
-    for (const key of ['\u001B[B', '\u007F', '1']) {
+    // One bug: down to "bugs", type 1 (it replaces the 3); "at a time" (2) then runs 1, as from the CLI.
+    for (const key of ['\u001B[B', '1']) {
       stdin.write(key);
       await new Promise((r) => setTimeout(r, 30));
     }
-    await vi.waitFor(() => expect(lastFrame()).toMatch(/more at a time than bugs \(1\)/), { timeout: 10_000 });
-    stdin.write('\r');
-    await new Promise((r) => setTimeout(r, 200));
-    expect(lastFrame()).toMatch(/\[2 Run\]/);
-    stdin.write('\u001B[B');
-    await new Promise((r) => setTimeout(r, 30));
-    stdin.write('-');
-    await vi.waitFor(() => expect(lastFrame()).toContain('enter starts the run'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(lastFrame()).toMatch(/runs 1: one rollout a bug/), { timeout: 10_000 });
+    expect(lastFrame()).toContain('enter starts the run');
     stdin.write('\r');
     await vi.waitFor(() => expect(lastFrame()).toMatch(/✓ bash/), { timeout: 30_000 });
     await vi.waitFor(() => expect(lastFrame()).toMatch(/1\/1 done, 1 valid/), { timeout: 90_000 });

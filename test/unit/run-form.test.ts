@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FIELDS, focusedField, formErrors, formSettings, newRunForm, reduceForm, type FieldId, type FormKey, type RunForm } from '../../src/ui/run-form.js';
+import { DEFAULT_CONCURRENCY, runConcurrency } from '../../src/pipeline/inject.js';
+import { FIELDS, focusedField, formErrors, formNotes, formSettings, newRunForm, reduceForm, type FieldId, type FormKey, type RunForm } from '../../src/ui/run-form.js';
 
 function press(form: RunForm, ...keys: FormKey[]): RunForm {
   return keys.reduce(reduceForm, form);
@@ -48,13 +49,39 @@ describe('the run form', () => {
     expect(formErrors(form)).toEqual({ n: 'needs a value' });
     expect(formSettings(form)).toBeUndefined();
     form = press(form, ...type('1'));
-    expect(formErrors(form)).toEqual({ concurrency: 'more at a time than bugs (1)' });
+    expect(formErrors(form)).toEqual({});
     form = press(focus(form, 'testTimeoutSec'), ...erase(2), ...type('0'));
     expect(formErrors(form)).toMatchObject({ testTimeoutSec: 'must be 1–3600' });
-    form = press(focus(form, 'concurrency'), { type: 'step', delta: -5 });
     form = press(focus(form, 'testTimeoutSec'), { type: 'step', delta: 1 });
     expect(formErrors(form)).toEqual({});
-    expect(formSettings(form)).toMatchObject({ n: 1, concurrency: 1, params: { testTimeoutSec: 1 } });
+    expect(formSettings(form)).toMatchObject({ n: 1, params: { testTimeoutSec: 1 } });
+  });
+
+  it('runs 1 bug with 2 at a time as the CLI does, one rollout at a time, and says so', () => {
+    const form = press(focus(newRunForm(), 'n'), ...type('1'));
+    expect(form.values).toMatchObject({ n: '1', concurrency: String(DEFAULT_CONCURRENCY) });
+    expect(formErrors(form)).toEqual({});
+    expect(formNotes(form)).toEqual({ concurrency: 'runs 1: one rollout a bug' });
+    expect(formSettings(form)).toMatchObject({ n: 1, concurrency: 1 });
+    // The core's rule, which a run from the CLI follows too.
+    expect(runConcurrency({ n: 1, concurrency: 2 })).toBe(1);
+    expect(runConcurrency({ n: 5, concurrency: 2 })).toBe(2);
+  });
+
+  it('replaces the value with the first digit typed after a field is reached, then adds digits', () => {
+    let form = focus(newRunForm(), 'n');
+    expect(form.values.n).toBe('3');
+    form = press(form, ...type('4'));
+    expect(form.values.n).toBe('4');
+    form = press(form, ...type('5'));
+    expect(form.values.n).toBe('45');
+    // Leaving and coming back: the next digit replaces again; a step or an erase first keeps the value to edit.
+    form = press(focus(form, 'concurrency'), ...type('3'));
+    expect(form.values.concurrency).toBe('3');
+    form = press(focus(form, 'n'), { type: 'step', delta: 1 }, ...type('0'));
+    expect(form.values.n).toBe('460');
+    form = press(focus(form, 'seed'), ...erase(1), ...type('7'));
+    expect(form.values.seed).toBe('7');
   });
 
   it('does not start a strategy that needs a model without ANTHROPIC_API_KEY, and does with it', () => {

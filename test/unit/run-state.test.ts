@@ -96,6 +96,18 @@ describe('the rollouts screen layout', () => {
     expect(3 + small.listRows + small.transcriptRows).toBe(21);
   });
 
+  it('shows a rollout that found no bug as "no bug" with its reason, apart from errors', () => {
+    const why = 'After 16 tries I have changes in 0 file(s), fewer than the 1 needed, so I stop here.';
+    let run = newRunView('img', 'removal', 'offline', 2);
+    const finish = (id: string, reason: 'no-bug' | 'error', detail: string) =>
+      reduceRun(run, { type: 'rollout', rolloutId: id, event: ev({ type: 'finished', reason, steps: 24, costUsd: 0, durationMs: 9_000, detail }) });
+    run = finish('run-x-r1', 'no-bug', why);
+    run = finish('run-x-r2', 'error', 'the container stopped');
+    expect(rolloutRow(run.rollouts.r1!, true, 'offline', 120)).toMatch(/^r1 +no bug \d+ +9s +After 16 tries I have changes in 0 file\(s\)/);
+    expect(rolloutRow(run.rollouts.r2!, true, 'offline', 120)).toMatch(/^r2 +error \d+ /);
+    expect(runProgress(run)).toMatchObject({ done: 2, cancelled: 0 });
+  });
+
   it('shows a rollout in one line, without a cost for the offline policy', () => {
     const run = newRunView('img', 'removal', 'offline', 1);
     const view = { ...run.rollouts.r1!, status: 'running' as const, step: 4, startedAt: 0, tokens: 89005, costUsd: 0, lastAction: 'bash python3 -m pytest' };
@@ -124,10 +136,7 @@ describe('the injection form', () => {
     state = reduce(state, { type: 'form', key: { type: 'focus', delta: 1 } });
     for (let i = 0; i < 10; i++) state = reduce(state, { type: 'form', key: { type: 'step', delta: -1 } });
     expect(state.form.values.n).toBe('1');
-    // two at a time for one bug is refused until fixed
-    expect(reduce(state, { type: 'start-run' }).screen).toBe('run');
-    state = reduce(state, { type: 'form', key: { type: 'focus', delta: 1 } });
-    state = reduce(state, { type: 'form', key: { type: 'step', delta: -1 } });
+    // two at a time for one bug runs, one at a time
     state = reduce(state, { type: 'start-run' });
     expect(state.screen).toBe('rollouts');
     expect(state.run).toMatchObject({ image: 'img:1', strategy: 'direct', tags: ['r1'] });

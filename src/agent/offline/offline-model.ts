@@ -7,7 +7,7 @@
  */
 import type { Usage } from '../events.js';
 import { toolResults, type ContentBlock, type Message } from '../messages.js';
-import type { Model, ModelRequest, ModelTurn, TurnCallbacks } from '../model.js';
+import { NO_BUG_STOP, type Model, type ModelRequest, type ModelTurn, type TurnCallbacks } from '../model.js';
 
 export interface ToolCall {
   name: string;
@@ -43,9 +43,11 @@ export class OfflineModel implements Model {
   private calls = 0;
   private closing = '';
 
+  /** `closing: 'no-bug'`: the script's closing remark says why it found no bug (an injector), and the turn says so. */
   constructor(
     readonly name: string,
     private readonly agent: ScriptedAgent,
+    private readonly options: { closing?: 'no-bug' } = {},
   ) {}
 
   costOf(): number {
@@ -86,6 +88,7 @@ export class OfflineModel implements Model {
       cacheWriteTokens: 0,
       estimated: true,
     };
-    return { content, usage, stopReason: action && action.calls.length > 0 ? 'tool_use' : 'end_turn' };
+    const stopReason = action ? (action.calls.length > 0 ? 'tool_use' : 'end_turn') : this.options.closing === 'no-bug' ? NO_BUG_STOP : 'end_turn';
+    return { content, usage, stopReason };
   }
 }

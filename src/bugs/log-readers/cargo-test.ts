@@ -13,7 +13,12 @@
  * as a result, and a binary that crashed, a log cut short or output mangled by
  * --nocapture leaves the log unread, with the reason. A log where cargo could
  * not build the tests ("error: could not compile …") shows no tests.
+ *
+ * A failing test's detail is the "---- name stdout ----" section libtest
+ * prints for it before the run's "test result" line (its panic message and
+ * values).
  */
+import { DetailLines, FailureDetails } from './failure-details.js';
 import { cargoNames, type CargoTarget } from './test-ids.js';
 import { ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
@@ -26,6 +31,7 @@ const START = /^running (\d+) tests?$/;
 const RESULT = /^test (.+) \.\.\. (ok|FAILED|ignored)(?:, .*)?$/;
 const SUMMARY = /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out(?:;.*)?$/;
 const NOT_BUILT = /^error: could not compile `[^`]+`/;
+const SECTION = /^---- (.+) stdout ----$/;
 const SHOULD_PANIC = / - should panic(?: with .*)?$/;
 
 /** The binary and source of a "Running …" line: "unittests src/lib.rs (target/debug/deps/calc-0123abcd)". */
@@ -42,6 +48,9 @@ interface Run {
   target?: CargoTarget;
   expected: number;
   seen: Map<string, 'ok' | 'FAILED' | 'ignored'>;
+  /** The output sections of failed tests, by name, and the one being read. */
+  printed: Map<string, DetailLines>;
+  section?: DetailLines;
 }
 
 function label(target: CargoTarget | undefined): string {
@@ -51,12 +60,20 @@ function label(target: CargoTarget | undefined): string {
 
 export function cargoTestReader(): LogReader {
   const results = new ResultSet();
+  const failures = new FailureDetails();
   let seen = false;
   let target: CargoTarget | undefined;
   let run: Run | undefined;
   let problem: string | undefined;
   const note = (why: string) => {
     problem ??= why;
+  };
+
+  const namesOf = (r: Run, name: string) => {
+    const bare = name.replace(SHOULD_PANIC, '');
+    const names = r.target ? cargoNames(r.target, bare) : { id: bare, aliases: [] };
+    if (bare !== name) names.aliases.push(name);
+    return names;
   };
 
   const close = (counts: RegExpExecArray) => {
@@ -70,14 +87,15 @@ export function cargoTestReader(): LogReader {
         `the tests of ${label(r.target)} show ${tally.ok} passed, ${tally.FAILED} failed, ${tally.ignored} ignored where libtest counted ` +
           `${passed}, ${failed}, ${ignored} of ${r.expected} (run them without --nocapture or --quiet so that each result keeps a line of its own)`,
       );
+      // The results are not read, but each failure's own section still says what went wrong.
+      for (const [name, lines] of r.printed) failures.add(namesOf(r, name), lines.lines);
       return;
     }
     for (const [name, word] of r.seen) {
       if (word === 'ignored') continue;
-      const bare = name.replace(SHOULD_PANIC, '');
-      const names = r.target ? cargoNames(r.target, bare) : { id: bare, aliases: [] };
-      if (bare !== name) names.aliases.push(name);
+      const names = namesOf(r, name);
       results.add(names, word === 'ok' ? 'passed' : 'failed');
+      if (word === 'FAILED') failures.add(names, (r.printed.get(name) ?? r.printed.get(name.replace(SHOULD_PANIC, '')))?.lines ?? []);
     }
   };
 
@@ -87,7 +105,7 @@ export function cargoTestReader(): LogReader {
       if (start) {
         seen = true;
         if (run) note(`a test run of ${label(run.target)} started before the last one ended`);
-        run = { target, expected: Number(start[1]), seen: new Map() };
+        run = { target, expected: Number(start[1]), seen: new Map(), printed: new Map() };
         target = undefined;
         return;
       }
@@ -99,8 +117,18 @@ export function cargoTestReader(): LogReader {
         return;
       }
       if (run) {
+        const section = SECTION.exec(text);
+        if (section) {
+          run.section = new DetailLines();
+          run.printed.set(section[1]!, run.section);
+          return;
+        }
+        if (text === 'failures:') run.section = undefined;
         const result = RESULT.exec(text);
-        if (!result) return;
+        if (!result) {
+          run.section?.push(text);
+          return;
+        }
         if (run.seen.has(result[1]!)) note(`test ${result[1]} of ${label(run.target)} has two results`);
         else run.seen.set(result[1]!, result[2] as 'ok' | 'FAILED' | 'ignored');
         return;
@@ -117,5 +145,6 @@ export function cargoTestReader(): LogReader {
       if (problem) return { reader: CARGO_READER, why: problem };
       return results.reading(CARGO_READER);
     },
+    failures: () => failures.record(),
   };
 }

@@ -17,7 +17,13 @@
  * fails (a panic, os.Exit, a time-out) is an optional failure: the parser
  * may report it failed or leave it out. A package that does not build shows
  * no tests.
+ *
+ * What a test prints between its RUN (or CONT/NAME) line and the next such
+ * line, or after its result line (a panic, Go before 1.14), is its failure
+ * detail when it fails; a test that failed only through its subtests takes
+ * theirs.
  */
+import { DetailLines, FailureDetails } from './failure-details.js';
 import { goNames, ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
 
@@ -33,6 +39,12 @@ const OK = /^ok\s+(\S+)\s+(?:\(cached\)|\d+(?:\.\d+)?s)(.*)$/;
 const FAIL = /^FAIL\s+(\S+)\s+\d+(?:\.\d+)?s$/;
 const NOT_BUILT = /^FAIL\s+(\S+) \[(?:build|setup) failed\]$/;
 const NO_FILES = /^\?\s+(\S+)\s+\[no test files\]$/;
+/** The test whose output follows (Go 1.20 prints NAME where earlier versions print CONT). */
+const SWITCH = /^=== (?:CONT|NAME)\s+(\S+)$/;
+/** Lines of go test's own that are nobody's output. */
+const FRAME = /^(?:=== PAUSE\s|PASS$|FAIL$|exit status \d+$|coverage: )/;
+/** A panic's trace starts here: the message above it is the detail. */
+const TRACE = /^goroutine \d+ \[/;
 
 const WORD: Record<string, State> = { PASS: 'passed', FAIL: 'failed', SKIP: 'skipped', pass: 'passed', fail: 'failed', skip: 'skipped' };
 
@@ -44,6 +56,9 @@ class PackageRun {
 
   /** What tests did in earlier runs of the same binary (-count=N); the worst counts. */
   private readonly earlier = new Map<string, State>();
+  /** What each test printed, and the test printing now. */
+  private readonly printed = new Map<string, DetailLines>();
+  private current: string | undefined;
 
   run(test: string): string | undefined {
     const now = this.tests.get(test);
@@ -51,6 +66,7 @@ class PackageRun {
     const before = this.earlier.get(test);
     if (now !== undefined && before !== 'failed' && !(before === 'passed' && now === 'skipped')) this.earlier.set(test, now);
     this.tests.set(test, 'running');
+    this.current = test;
     return undefined;
   }
 
@@ -62,11 +78,39 @@ class PackageRun {
     }
     if (now !== 'running') return `test ${test} has two results (a test may have printed one; go test -json on Go 1.20 or later keeps printed lines apart)`;
     this.tests.set(test, state);
+    this.current = test;
     return undefined;
   }
 
+  /** A CONT or NAME line: the output that follows is `test`'s. */
+  switchTo(test: string): void {
+    if (this.tests.has(test)) this.current = test;
+  }
+
+  /** A line a test printed: the current one's, or `test`'s when the log names it (-json). */
+  print(line: string, test = this.current): void {
+    if (test === undefined || FRAME.test(line)) return;
+    let lines = this.printed.get(test);
+    if (!lines) this.printed.set(test, (lines = new DetailLines(TRACE)));
+    lines.push(line);
+  }
+
+  /** The failure details of the tests that failed (or were running when their package failed). */
+  private addFailures(pkg: string, failures: FailureDetails): void {
+    for (const [test, state] of this.tests) {
+      if (state !== 'failed' && state !== 'running') continue;
+      let lines = this.printed.get(test)?.lines ?? [];
+      if (lines.length === 0) {
+        const sub = [...this.tests].find(([name, s]) => name.startsWith(`${test}/`) && s === 'failed' && (this.printed.get(name)?.lines.length ?? 0) > 0);
+        if (sub) lines = this.printed.get(sub[0])!.lines;
+      }
+      failures.add(goNames(pkg, test), lines);
+    }
+  }
+
   /** Puts the package's results in `into`, or says why they cannot be trusted. */
-  close(pkg: string, end: End, verbose: boolean, extra: string, into: ResultSet): string | undefined {
+  close(pkg: string, end: End, verbose: boolean, extra: string, into: ResultSet, failures: FailureDetails): string | undefined {
+    this.addFailures(pkg, failures);
     if (verbose && this.tests.size === 0 && (this.unmatched > 0 || (end === 'ok' && !extra.includes('[no tests to run]')))) {
       return `package ${pkg} lists no test it ran (run go test with -v or -json so that every test gets a line)`;
     }
@@ -85,6 +129,7 @@ interface GoEvent {
   Action: string;
   Package: string;
   Test?: string;
+  Output?: string;
 }
 
 function event(line: string): GoEvent | undefined {
@@ -94,7 +139,12 @@ function event(line: string): GoEvent | undefined {
     if (typeof value !== 'object' || value === null) return undefined;
     const e = value as Record<string, unknown>;
     if (typeof e.Action !== 'string' || typeof e.Package !== 'string') return undefined;
-    return { Action: e.Action, Package: e.Package, Test: typeof e.Test === 'string' ? e.Test : undefined };
+    return {
+      Action: e.Action,
+      Package: e.Package,
+      Test: typeof e.Test === 'string' ? e.Test : undefined,
+      Output: typeof e.Output === 'string' ? e.Output : undefined,
+    };
   } catch {
     return undefined;
   }
@@ -102,6 +152,7 @@ function event(line: string): GoEvent | undefined {
 
 export function goTestReader(): LogReader {
   const results = new ResultSet();
+  const failures = new FailureDetails();
   /** -json: the open run of each package, by package (packages interleave). */
   const open = new Map<string, PackageRun>();
   /** -v: the package whose output is being printed; its name comes at its end. */
@@ -123,11 +174,14 @@ export function goTestReader(): LogReader {
         note(run.run(e.Test));
       } else if (run && (e.Action === 'pass' || e.Action === 'fail' || e.Action === 'skip')) {
         note(run.result(e.Test, WORD[e.Action]!));
+      } else if (run && e.Action === 'output' && e.Output !== undefined) {
+        const line = e.Output.replace(/\r?\n$/, '');
+        if (!RUN.test(line) && !RESULT.test(line) && !SWITCH.test(line)) run.print(line, e.Test);
       }
       return;
     }
     if (e.Action === 'pass' || e.Action === 'fail') {
-      note((run ?? new PackageRun()).close(e.Package, e.Action === 'pass' ? 'ok' : 'fail', false, '', results));
+      note((run ?? new PackageRun()).close(e.Package, e.Action === 'pass' ? 'ok' : 'fail', false, '', results, failures));
       open.delete(e.Package);
     } else if (e.Action === 'skip') {
       // No test files.
@@ -159,12 +213,19 @@ export function goTestReader(): LogReader {
       // With -json these lines are in output events; here they close the text printed since the last one.
       if (!block && json) return;
       text = true;
-      note((block ?? new PackageRun()).close((ok ?? fail)![1]!, ok ? 'ok' : 'fail', true, ok?.[2] ?? '', results));
+      note((block ?? new PackageRun()).close((ok ?? fail)![1]!, ok ? 'ok' : 'fail', true, ok?.[2] ?? '', results, failures));
       block = undefined;
       return;
     }
     // A package without tests to read (printed as text in -json mode too): go test's all the same.
-    if (NOT_BUILT.test(line) || NO_FILES.test(line)) seen = true;
+    if (NOT_BUILT.test(line) || NO_FILES.test(line)) {
+      seen = true;
+      return;
+    }
+    if (json) return;
+    const to = SWITCH.exec(line);
+    if (to) block?.switchTo(to[1]!);
+    else block?.print(line);
   };
 
   return {
@@ -181,5 +242,6 @@ export function goTestReader(): LogReader {
       if (unfinished) return { reader, why: `${unfinished === 'the last package' ? unfinished : `package ${unfinished}`} never finished (the log has no line closing it)` };
       return results.reading(reader);
     },
+    failures: () => failures.record(),
   };
 }

@@ -11,6 +11,9 @@
  * read: the parser must give the tests of both. If any of them cannot read its
  * part in full, the whole log is unverified, with that reader's reason: a
  * partial reading is never trusted.
+ *
+ * Readers also keep what each failing test printed about its failure, where
+ * their format has it (failure-details.ts): bug reports are written from it.
  */
 import { LineSplitter } from './lines.js';
 import { cargoTestReader } from './cargo-test.js';
@@ -86,6 +89,15 @@ export class LogReaders {
     }
     return joinReadings(readings);
   }
+
+  /** After finish: each failing test's details, by each of its names; a name two readers know keeps the first one's. */
+  failures(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const reader of this.readers) {
+      for (const [name, lines] of reader.failures?.() ?? []) if (!out.has(name)) out.set(name, lines);
+    }
+    return out;
+  }
 }
 
 /** Reads a whole log held in memory (tests, small logs). */
@@ -93,4 +105,12 @@ export function readLog(text: string): LogReading | undefined {
   const readers = new LogReaders();
   readers.push(text);
   return readers.finish();
+}
+
+/** Reads a whole log for its results and its failing tests' details, by test name. */
+export function readLogWithFailures(text: string): { reading: LogReading | undefined; failures: Map<string, string[]> } {
+  const readers = new LogReaders();
+  readers.push(text);
+  const reading = readers.finish();
+  return { reading, failures: readers.failures() };
 }

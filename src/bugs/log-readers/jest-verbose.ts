@@ -14,7 +14,11 @@
  * result-like line printed into a tree breaks the counts and leaves the log
  * unread. Without --verbose (several files) jest lists only failures: unread.
  * The log is jest's when it holds a "Test Suites:" line.
+ *
+ * A failed test's detail is its "● a › b" section under its file's tree: the
+ * error and the values, without the code frame and stack.
  */
+import { DetailLines, FailureDetails } from './failure-details.js';
 import { pathNames, ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
 
@@ -32,6 +36,13 @@ type Tally = Record<'passed' | 'failed' | 'skipped' | 'todo', number>;
 
 export function jestVerboseReader(): LogReader {
   const results = new ResultSet();
+  const failures = new FailureDetails();
+  /** The "●" section being read, with the names of its test. */
+  let section: { names: ReturnType<typeof pathNames>; lines: DetailLines } | undefined;
+  const endSection = () => {
+    if (section) failures.add(section.names, section.lines.lines);
+    section = undefined;
+  };
   let seen = false;
   let file: string | undefined;
   let inTree = false;
@@ -81,6 +92,7 @@ export function jestVerboseReader(): LogReader {
       const wasAfterSuites = afterSuites;
       afterSuites = false;
       const header = HEADER.exec(text);
+      if (header || SUITES.test(text) || /^ {2}console\.\w+$/.test(text)) endSection();
       if (header) {
         open = inTree = true;
         file = header[2]!;
@@ -88,17 +100,21 @@ export function jestVerboseReader(): LogReader {
         return;
       }
       if (inTree) {
-        if (text.startsWith('  ● ')) {
-          inTree = false;
-          if (text === '  ● Test suite failed to run' && file) results.add({ id: file, aliases: [] }, 'failed', true);
-          return;
-        }
-        if (text.trim() !== '' && (TEST.test(text) || GROUP.test(text))) {
+        if (text === '  ● Test suite failed to run' && file) results.add({ id: file, aliases: [] }, 'failed', true);
+        if (!text.startsWith('  ● ') && text.trim() !== '' && (TEST.test(text) || GROUP.test(text))) {
           treeLine(text);
           return;
         }
         inTree = false;
       }
+      if (file !== undefined && text.startsWith('  ● ')) {
+        endSection();
+        const title = text.slice(4);
+        const names = title === 'Test suite failed to run' ? { id: file, aliases: [] } : pathNames(title.split(' › '), file);
+        section = { names, lines: new DetailLines() };
+        return;
+      }
+      section?.lines.push(text);
       if (SUITES.test(text)) {
         seen = true;
         afterSuites = true;
@@ -108,9 +124,11 @@ export function jestVerboseReader(): LogReader {
       if (tests) closeRun(tests[1]!);
     },
     finish(): LogReading | undefined {
+      endSection();
       if (!seen) return undefined;
       if (open) problem ??= 'the jest run did not finish (its log has no "Tests:" summary)';
       return problem ? { reader: JEST_READER, why: problem } : results.reading(JEST_READER);
     },
+    failures: () => failures.record(),
   };
 }

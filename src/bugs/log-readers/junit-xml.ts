@@ -16,8 +16,13 @@
  * unread, with the reason. Lines longer than lines.ts keeps are cut, so a
  * report written on one long line does not parse: print reports as the tools
  * write them.
+ *
+ * A failed test case's detail is the text of its <failure> or <error> (the
+ * exception and its message, stack frames left out), else its message
+ * attribute.
  */
 import { lazyRequire } from '../../lazy-require.js';
+import { DetailLines, FailureDetails } from './failure-details.js';
 import { junitNames, ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
 
@@ -96,11 +101,20 @@ class ReportScanner {
 const attr = (node: Node, key: string): string | undefined => (typeof node[key] === 'string' ? (node[key] as string) : undefined);
 const children = (node: Node, key: string): Node[] => (Array.isArray(node[key]) ? (node[key] as Node[]) : []);
 
+/** The detail of a <failure> or <error>: a string when it has only text, else its attributes and '#text'. */
+function failureDetail(node: unknown): string[] {
+  const element: Node = typeof node === 'object' && node !== null ? (node as Node) : { '#text': node };
+  const text = typeof element['#text'] === 'string' ? element['#text'] : '';
+  const lines = new DetailLines().pushAll(text.split('\n')).lines;
+  const message = attr(element, 'message');
+  return lines.length > 0 || message === undefined ? lines : new DetailLines().pushAll(message.split('\n')).lines;
+}
+
 /** Reads one suite (and the suites inside it) into `into`; returns its tallies, or throws the reason it cannot be trusted. */
-function readSuite(suite: Node, into: ResultSet): { tests: number; failures: number; errors: number; skipped: number } {
+function readSuite(suite: Node, into: ResultSet, failures: FailureDetails): { tests: number; failures: number; errors: number; skipped: number } {
   const tally = { tests: 0, failures: 0, errors: 0, skipped: 0 };
   for (const inner of children(suite, 'testsuite')) {
-    const t = readSuite(inner, into);
+    const t = readSuite(inner, into, failures);
     tally.tests += t.tests;
     tally.failures += t.failures;
     tally.errors += t.errors;
@@ -117,7 +131,9 @@ function readSuite(suite: Node, into: ResultSet): { tests: number; failures: num
     const name = attr(test, 'name');
     if (name === undefined) throw new Error('a <testcase> has no name');
     if (skipped && !failed && !errored) continue;
-    into.add(junitNames(attr(test, 'classname') ?? attr(suite, 'name') ?? '', name), failed || errored ? 'failed' : 'passed');
+    const names = junitNames(attr(test, 'classname') ?? attr(suite, 'name') ?? '', name);
+    into.add(names, failed || errored ? 'failed' : 'passed');
+    if (failed || errored) failures.add(names, failureDetail([...children(test, 'failure'), ...children(test, 'error')][0]));
   }
   for (const key of ['tests', 'failures', 'errors', 'skipped'] as const) {
     const said = attr(suite, key);
@@ -129,14 +145,14 @@ function readSuite(suite: Node, into: ResultSet): { tests: number; failures: num
 }
 
 /** Reads one report's text into `into`, or says why it cannot. */
-export function readReport(xml: string, into: ResultSet): string | undefined {
+export function readReport(xml: string, into: ResultSet, failures = new FailureDetails()): string | undefined {
   if (/<!DOCTYPE/i.test(xml)) return 'a JUnit XML report with a DOCTYPE is not read';
   const valid = fastXml().XMLValidator.validate(xml);
   if (valid !== true) return `a JUnit XML report is not well-formed (line ${valid.err.line}: ${valid.err.msg})`;
   const doc = new (fastXml().XMLParser)({ ignoreAttributes: false, attributeNamePrefix: '', parseAttributeValue: false, isArray: (name) => ARRAYS.has(name) }).parse(xml) as Node;
   const root = (doc.testsuites ?? { testsuite: doc.testsuite }) as Node;
   try {
-    readSuite(typeof root === 'object' && root !== null ? root : {}, into);
+    readSuite(typeof root === 'object' && root !== null ? root : {}, into, failures);
   } catch (e) {
     return `a JUnit XML report does not add up: ${(e as Error).message}`;
   }
@@ -145,6 +161,7 @@ export function readReport(xml: string, into: ResultSet): string | undefined {
 
 export function junitXmlReader(): LogReader {
   const results = new ResultSet();
+  const failures = new FailureDetails();
   let report: { text: string; scanner: ReportScanner } | undefined;
   let reports = 0;
   let problem: string | undefined;
@@ -178,7 +195,7 @@ export function junitXmlReader(): LogReader {
     const xml = report.text + text.slice(0, end);
     report = undefined;
     reports++;
-    const why = readReport(xml, results);
+    const why = readReport(xml, results, failures);
     if (why) problem ??= why;
     // A report may follow on the same line.
     if (end < text.length) take(text.slice(end));
@@ -195,5 +212,6 @@ export function junitXmlReader(): LogReader {
       if (reports === 0) return undefined;
       return problem ? { reader: JUNIT_READER, why: problem } : results.reading(JUNIT_READER);
     },
+    failures: () => failures.record(),
   };
 }

@@ -13,7 +13,13 @@
  * the log unread, but one that looks like a describe title can change the path
  * of the tests after it (their own title, an alias, stays right). One mocha run
  * a log is read; a second leaves the log unread.
+ *
+ * A failed test's detail is its numbered failure after the counts ("  2)
+ * math", "       throws:", then the error): the title lines up to the one
+ * ending in ":" are left out, and the failure is matched to the test by its
+ * number.
  */
+import { DetailLines, FailureDetails } from './failure-details.js';
 import { pathNames, ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
 
@@ -25,10 +31,20 @@ const PENDING = /^( +)- (.*)$/;
 const GROUP = /^( +)(\S.*)$/;
 const PASSING = /^ +(\d+) passing \([^)]+\)$/;
 const MORE = /^ +(\d+) (pending|failing)$/;
+const NUMBERED = /^ {2}(\d+)\) (.*)$/;
 const HOOK = /^"(before|after) (all|each)" hook/;
 
 export function mochaSpecReader(): LogReader {
   const results = new ResultSet();
+  const failures = new FailureDetails();
+  /** The names of the failure of each number in the tree; the numbered failure being read, and whether its title has ended. */
+  const numbered = new Map<number, ReturnType<typeof pathNames>>();
+  let failure: { number: number; titled: boolean; lines: DetailLines } | undefined;
+  const endFailure = () => {
+    const names = failure && numbered.get(failure.number);
+    if (names) failures.add(names, failure!.lines.lines);
+    failure = undefined;
+  };
   let stack: string[] = [];
   const tally = { passing: 0, pending: 0, failing: 0 };
   let counts: { passing: number; pending: number; failing: number } | undefined;
@@ -58,7 +74,16 @@ export function mochaSpecReader(): LogReader {
         counts = { passing: Number(passing[1]), pending: 0, failing: 0 };
         return;
       }
-      if (summary !== 'none') return; // The numbered failures and what follows them.
+      if (summary !== 'none') {
+        // The numbered failures and what follows them.
+        const start = NUMBERED.exec(text);
+        if (start) {
+          endFailure();
+          failure = { number: Number(start[1]), titled: start[2]!.endsWith(':'), lines: new DetailLines() };
+        } else if (failure && !failure.titled) failure.titled = text.endsWith(':');
+        else failure?.lines.push(text);
+        return;
+      }
       const pass = PASSED.exec(text);
       if (pass) {
         tally.passing++;
@@ -69,7 +94,9 @@ export function mochaSpecReader(): LogReader {
       if (fail) {
         if (Number(fail[2]) !== tally.failing + 1) problem ??= `mocha's failure ${fail[2]} comes where failure ${tally.failing + 1} should (a test may have printed it)`;
         tally.failing++;
-        results.add(pathNames(at(fail[1]!, fail[3]!)), 'failed', HOOK.test(fail[3]!));
+        const names = pathNames(at(fail[1]!, fail[3]!));
+        results.add(names, 'failed', HOOK.test(fail[3]!));
+        numbered.set(Number(fail[2]), names);
         return;
       }
       const pending = PENDING.exec(text);
@@ -82,6 +109,7 @@ export function mochaSpecReader(): LogReader {
       if (group) stack = [...at(group[1]!, group[2]!)];
     },
     finish(): LogReading | undefined {
+      endFailure();
       if (!counts) return undefined;
       const { passing, pending, failing } = counts;
       if (passing !== tally.passing || pending !== tally.pending || failing !== tally.failing) {
@@ -89,5 +117,6 @@ export function mochaSpecReader(): LogReader {
       }
       return problem ? { reader: MOCHA_READER, why: problem } : results.reading(MOCHA_READER);
     },
+    failures: () => failures.record(),
   };
 }

@@ -14,7 +14,12 @@
  * lines add up to node's counts. Node prints what tests log among the results:
  * a printed line that looks like a result breaks the counts and leaves the log
  * unread.
+ *
+ * A failed test's detail is the lines under its "✖" line, indented deeper
+ * (the error and its values; stack frames and the error object's bookkeeping
+ * left out).
  */
+import { DetailLines, FailureDetails } from './failure-details.js';
 import { pathNames, ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
 
@@ -22,10 +27,19 @@ export const NODE_SPEC_READER = 'node --test (spec reporter)';
 
 const OPEN = /^( *)▶ (.*)$/;
 const RESULT = /^( *)(✔|✖|﹣) (.*?) \(\d+(?:\.\d+)?ms\)(?: # (.*))?$/;
+/** The error object's own fields that say nothing about the failure. */
+const BOOKKEEPING = /^(?:[{}]|generatedMessage: .*|code: .*|operator: .*)$/;
 const COUNT = /^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+(?:\.\d+)?)$/;
 
 export function nodeSpecReader(): LogReader {
   const results = new ResultSet();
+  const failures = new FailureDetails();
+  /** The failed test whose error may follow, indented deeper than its result line. */
+  let failed: { names: ReturnType<typeof pathNames>; indent: number; lines: DetailLines } | undefined;
+  const endFailed = () => {
+    if (failed) failures.add(failed.names, failed.lines.lines);
+    failed = undefined;
+  };
   /** The open blocks, outermost first, with their depth. */
   const blocks: { title: string; depth: number }[] = [];
   const tally = { leaves: 0, groups: 0, leafPass: 0, groupPass: 0, leafFail: 0, groupFail: 0, skipped: 0, todo: 0 };
@@ -54,6 +68,7 @@ export function nodeSpecReader(): LogReader {
     }
     if (mark === '﹣') return;
     results.add(pathNames(titles), todo ? 'xfailed' : mark === '✔' ? 'passed' : 'failed', closes);
+    if (mark === '✖' && !todo && !closes) failed = { names: pathNames(titles), indent, lines: new DetailLines() };
   };
 
   const check = (): string | undefined => {
@@ -78,6 +93,11 @@ export function nodeSpecReader(): LogReader {
         done = true;
         return;
       }
+      if (failed && (text.trim() === '' || text.length - text.trimStart().length > failed.indent)) {
+        if (!BOOKKEEPING.test(text.trim())) failed.lines.push(text);
+        return;
+      }
+      endFailed();
       if (done) return; // The failing tests again, and what follows.
       const open = OPEN.exec(text);
       if (open) {
@@ -90,9 +110,11 @@ export function nodeSpecReader(): LogReader {
       if (res) result(res[1]!.length, res[2]!, res[3]!, res[4]);
     },
     finish(): LogReading | undefined {
+      endFailed();
       if (!counts.has('tests')) return undefined;
       problem ??= check();
       return problem ? { reader: NODE_SPEC_READER, why: problem } : results.reading(NODE_SPEC_READER);
     },
+    failures: () => failures.record(),
   };
 }

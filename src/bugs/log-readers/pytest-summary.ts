@@ -8,7 +8,13 @@
  * to its counts line; otherwise (pytest run without -rA, a session cut short,
  * a stray line in the summary) the log is in this format but unreadable, and
  * says why.
+ *
+ * A failing test's detail is its summary message with the "E   " lines of its
+ * section in the FAILURES part ("____ test_name ____"); pytest cuts summary
+ * messages to the terminal's width, so a cut one gives way to the first "E"
+ * line, which is whole.
  */
+import { DetailLines, FailureDetails } from './failure-details.js';
 import type { LogOutcome, LogReader, LogReading } from './types.js';
 
 export const PYTEST_READER = 'pytest -rA';
@@ -16,6 +22,7 @@ export const PYTEST_READER = 'pytest -rA';
 const SESSION_START = /^=+ test session starts =+$/;
 const SUMMARY_HEADER = /^=+ short test summary info =+$/;
 const RESULT = /^(PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED) (.+)$/;
+const SECTION = /^_{3,} (.+?) _{3,}$/;
 const COUNTS = /^(?:=+ )?((?:\d+ [a-z]+)(?:, \d+ [a-z]+)*|no tests ran) in \d+(?:\.\d+)?s(?: \(\d+:\d{2}:\d{2}\))?(?: =+)?$/;
 /** A log with more results than this is not read (it would not fit in memory by design). */
 export const MAX_RESULTS = 200_000;
@@ -107,7 +114,43 @@ function mismatch(session: Session): string | undefined {
   return undefined;
 }
 
+/** Failure sections and summary messages, read into details once the log ends. */
+class FailureText {
+  /** The "E" lines of each failure section, by its title ("test_y", "TestC.test_y[p]"). */
+  private readonly sections = new Map<string, DetailLines>();
+  private readonly messages = new Map<string, string>();
+  private section: DetailLines | undefined;
+
+  line(text: string): void {
+    const header = SECTION.exec(text);
+    if (header) {
+      if (!this.sections.has(header[1]!)) this.sections.set(header[1]!, new DetailLines());
+      this.section = this.sections.get(header[1]!);
+    } else if (/^={3,}/.test(text)) this.section = undefined;
+    else if (text.startsWith('E ')) this.section?.push(text.slice(1));
+  }
+
+  /** A summary line's message ("FAILED id - message"). */
+  message(id: string, rest: string): void {
+    const message = rest.slice(id.length).replace(/^ - /, '').trim();
+    if (!this.messages.has(id)) this.messages.set(id, message);
+  }
+
+  details(): FailureDetails {
+    const out = new FailureDetails();
+    for (const [id, summary] of this.messages) {
+      // Sections are headed by the test's name without its file.
+      const errors = this.sections.get(id.split('::').slice(1).join('.'))?.lines ?? [];
+      const cut = summary === '' || summary.endsWith('...');
+      const message = cut && errors.length > 0 ? errors[0]! : summary;
+      out.add({ id, aliases: [] }, new DetailLines().pushAll([message, ...errors.filter((e) => e !== message)]).lines);
+    }
+    return out;
+  }
+}
+
 export function pytestSummaryReader(): LogReader {
+  const failureText = new FailureText();
   let seen = false;
   let started = false;
   let open: { lines: Session['lines']; stray?: string } | undefined;
@@ -117,6 +160,7 @@ export function pytestSummaryReader(): LogReader {
 
   return {
     line(text) {
+      failureText.line(text);
       if (SESSION_START.test(text)) {
         seen = started = true;
         return;
@@ -142,8 +186,10 @@ export function pytestSummaryReader(): LogReader {
       const result = RESULT.exec(text);
       if (result) {
         if (result[1] === 'SKIPPED') return; // skips name a location, not a test
+        const id = resultId(result[1]!, result[2]!);
+        if (result[1] === 'FAILED' || result[1] === 'ERROR') failureText.message(id, result[2]!);
         if (++total > MAX_RESULTS) problem ??= `the log holds more than ${MAX_RESULTS} results`;
-        else open.lines.push({ word: result[1] as Word, id: resultId(result[1]!, result[2]!) });
+        else open.lines.push({ word: result[1] as Word, id });
       } else if (text !== '' && !text.startsWith('!')) {
         open.stray ??= text;
       }
@@ -170,5 +216,6 @@ export function pytestSummaryReader(): LogReader {
       }
       return { reader: PYTEST_READER, results };
     },
+    failures: () => failureText.details().record(),
   };
 }

@@ -13,9 +13,14 @@
  * its test points at every level, no bail-out, and, for node, test and pass
  * counts ("# tests 12", "# pass 6") that match the points. What node's tests
  * print arrives as "# " comments, so it cannot pose as a result.
+ *
+ * A failing point's detail comes from its YAML diagnostics: the error or
+ * message (node: `name: 'AssertionError'`, `error: …`), expected and actual
+ * values, and where it failed.
  */
 import type { FinalResults, Parser, Result } from 'tap-parser';
 import { lazyRequire } from '../../lazy-require.js';
+import { DetailLines, FailureDetails } from './failure-details.js';
 import { pathNames, ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
 
@@ -27,6 +32,24 @@ const tapParser = lazyRequire<typeof import('tap-parser')>('tap-parser');
 const VERSION = /^TAP version \d+$/;
 const ROOT_PLAN = /^1\.\.\d+/;
 const NODE_COUNT = /^# (tests|suites|pass|fail|cancelled|skipped|todo) (\d+)$/;
+
+const shown = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? String(value));
+
+/** The detail of a failed point, from its diagnostics (tap-parser reads the YAML). */
+export function tapDetail(diag: unknown): string[] {
+  if (typeof diag !== 'object' || diag === null) return [];
+  const d = diag as Record<string, unknown>;
+  const lines = new DetailLines();
+  const error = d.error ?? d.message;
+  if (error !== undefined) {
+    const [first = '', ...rest] = shown(error).split('\n');
+    lines.pushAll([typeof d.name === 'string' ? `${d.name}: ${first}` : first, ...rest]);
+  }
+  for (const key of ['expected', 'actual']) if (key in d) lines.push(`${key}: ${shown(d[key])}`);
+  const at = d.at ?? d.location;
+  if (at !== undefined) lines.push(`at: ${shown(at)}`);
+  return lines.lines;
+}
 
 /** One TAP stream, from its version line to its end. */
 class Stream {
@@ -41,7 +64,10 @@ class Stream {
   trailing = false;
   private points = 0;
 
-  constructor(private readonly into: ResultSet) {
+  constructor(
+    private readonly into: ResultSet,
+    private readonly failures: FailureDetails,
+  ) {
     this.watch(this.parser, []);
     this.parser.on('comment', (line: string) => {
       const count = NODE_COUNT.exec(line.trimEnd());
@@ -68,7 +94,9 @@ class Stream {
       if (result.ok && !result.skip && !result.todo) this.passes++;
     }
     if (result.skip) return;
-    this.into.add(pathNames([...titles, result.name]), result.todo ? 'xfailed' : result.ok ? 'passed' : 'failed', suite);
+    const names = pathNames([...titles, result.name]);
+    this.into.add(names, result.todo ? 'xfailed' : result.ok ? 'passed' : 'failed', suite);
+    if (!result.ok && !result.todo && !suite) this.failures.add(names, tapDetail(result.diag));
   }
 
   private check(results: FinalResults, where?: string): void {
@@ -99,6 +127,7 @@ class Stream {
 
 export function tapReader(): LogReader {
   const results = new ResultSet();
+  const failures = new FailureDetails();
   let stream: Stream | undefined;
   let streams = 0;
   let node = false;
@@ -116,7 +145,7 @@ export function tapReader(): LogReader {
       if (VERSION.test(text)) {
         close();
         streams++;
-        stream = new Stream(results);
+        stream = new Stream(results, failures);
       }
       if (stream && !stream.line(text)) close();
     },
@@ -126,5 +155,6 @@ export function tapReader(): LogReader {
       const reader = node ? NODE_TAP_READER : TAP_READER;
       return problem ? { reader, why: problem } : results.reading(reader);
     },
+    failures: () => failures.record(),
   };
 }

@@ -29,4 +29,10 @@ export interface LogReader {
   line(text: string): void;
   /** The reading, or undefined when the log is not in this reader's format. */
   finish(): LogReading | undefined;
+  /**
+   * After finish: what each failing test printed about its failure, by each
+   * name of the test (failure-details.ts), where the format has it. Given
+   * even when the results cannot be read in full.
+   */
+  failures?(): ReadonlyMap<string, string[]>;
 }

@@ -12,7 +12,10 @@
  * comes in "stdout | …" blocks beside the results; a printed line that looks
  * like a result breaks the counts and leaves the log unread. vitest 1 and 2
  * print a tree of titles instead of paths: those logs are unread too.
+ *
+ * A failed test's detail is the "   → message" lines under its result line.
  */
+import { DetailLines, FailureDetails } from './failure-details.js';
 import { pathNames, ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
 
@@ -21,10 +24,18 @@ export const VITEST_READER = 'vitest --reporter=verbose';
 const START = /^ RUN {2}v\d+\.\d+\.\d+/;
 const TEST = /^ (✓|×|↓) (\S.*? > .*?)(?: \d+(?:\.\d+)?m?s)?$/;
 const FILE_FAILED = /^ FAIL {2}(\S+) \[ (\S+) \]$/;
+const ARROW = /^ {3}→ (.*)$/;
 const TOTALS = /^ +Tests {2}(.+) \((\d+)\)$/;
 
 export function vitestVerboseReader(): LogReader {
   const results = new ResultSet();
+  const failures = new FailureDetails();
+  /** The failed test whose "→" lines may follow. */
+  let failed: { names: ReturnType<typeof pathNames>; lines: DetailLines } | undefined;
+  const endFailed = () => {
+    if (failed) failures.add(failed.names, failed.lines.lines);
+    failed = undefined;
+  };
   let seen = false;
   let open = false;
   let tally = { passed: 0, failed: 0, notRun: 0 };
@@ -40,6 +51,12 @@ export function vitestVerboseReader(): LogReader {
         return;
       }
       if (!open) return;
+      const arrow = failed ? ARROW.exec(text) : null;
+      if (arrow) {
+        failed!.lines.push(arrow[1]!);
+        return;
+      }
+      endFailed();
       const test = TEST.exec(text);
       if (test) {
         const [file, ...titles] = test[2]!.split(' > ');
@@ -48,6 +65,7 @@ export function vitestVerboseReader(): LogReader {
           const outcome = test[1] === '✓' ? 'passed' : 'failed';
           tally[outcome]++;
           results.add(pathNames(titles, file), outcome);
+          if (outcome === 'failed') failed = { names: pathNames(titles, file), lines: new DetailLines() };
         }
         return;
       }
@@ -72,9 +90,11 @@ export function vitestVerboseReader(): LogReader {
       }
     },
     finish(): LogReading | undefined {
+      endFailed();
       if (!seen) return undefined;
       if (open) problem ??= 'the vitest run did not finish (its log has no "Tests" totals)';
       return problem ? { reader: VITEST_READER, why: problem } : results.reading(VITEST_READER);
     },
+    failures: () => failures.record(),
   };
 }

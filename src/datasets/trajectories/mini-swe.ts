@@ -40,6 +40,7 @@ export type TrajectoryMessage = (ChatMessage | { role: 'exit'; content: string }
 /** mini-swe-agent's names for how a run ended. */
 const EXIT_STATUS: Record<FinishReason, string> = {
   submitted: 'Submitted',
+  'no-bug': 'NoBugFound',
   'max-steps': 'LimitsExceeded',
   budget: 'LimitsExceeded',
   error: 'Error',

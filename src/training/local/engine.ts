@@ -63,8 +63,15 @@ function mtime(path: string): string | null {
   }
 }
 
+/** The job's id on this engine: its key, then `<key>-2`… for later attempts. The job's record adds the engine's name ("local-<key>"). */
 export function localJobId(key: string, attempt: number): string {
-  return attempt <= 1 ? `local-${key}` : `local-${key}-${attempt}`;
+  return attempt <= 1 ? key : `${key}-${attempt}`;
+}
+
+/** Which attempt an id is; ids made by earlier versions began "local-" too (their records read "local-local-…"). */
+function attemptOf(id: string, key: string): number {
+  const bare = id.startsWith(`local-${key}`) ? id.slice('local-'.length) : id;
+  return bare === key ? 1 : Number(bare.slice(key.length + 1));
 }
 
 export class LocalQueue implements TrainingQueue {
@@ -87,8 +94,7 @@ export class LocalQueue implements TrainingQueue {
   }
 
   async find(key: string): Promise<JobHandle | null> {
-    const attempt = (id: string) => (id === localJobId(key, 1) ? 1 : Number(id.slice(localJobId(key, 1).length + 1)));
-    return this.handles(key).sort((a, b) => attempt(b.id) - attempt(a.id))[0] ?? null;
+    return this.handles(key).sort((a, b) => attemptOf(b.id, key) - attemptOf(a.id, key))[0] ?? null;
   }
 
   async submit(spec: JobSpec): Promise<SubmitResult> {

@@ -34,6 +34,22 @@ async function* script(): ScriptedAgent {
 }
 
 describe('the agent loop', () => {
+  it('ends an injector that found nothing as "no bug", with its reason, not as an error', async () => {
+    async function* findsNothing(): ScriptedAgent {
+      yield { thought: 'Trying a change.', calls: [{ name: 'bash', input: { command: 'make trial' } }] };
+      return 'After 16 tries I have changes in 0 file(s), fewer than the 1 needed, so I stop here.';
+    }
+    const stream = new EventStream();
+    const events = collect(stream);
+    const run = (model: OfflineModel) => runAgent({ model, tools: new MemoryTools(), system: 's', task: 't', maxSteps: 10, stream });
+    const result = await run(new OfflineModel('offline/removal', findsNothing(), { closing: 'no-bug' }));
+    expect(result).toMatchObject({ reason: 'no-bug', steps: 2, detail: 'After 16 tries I have changes in 0 file(s), fewer than the 1 needed, so I stop here.' });
+    expect(events.at(-1)).toMatchObject({ type: 'finished', reason: 'no-bug' });
+    expect(events.some((e) => e.type === 'error')).toBe(false);
+    // A script whose closing means nothing (a solver's) still stops as one that failed to submit.
+    expect((await run(new OfflineModel('offline/solver', findsNothing()))).reason).toBe('error');
+  });
+
   it('runs tool calls, feeds results back and stops on submit, emitting each step', async () => {
     const stream = new EventStream();
     const events = collect(stream);
