@@ -20,6 +20,7 @@ import { noteLines, RolloutsScreen, rolloutsLayout } from './rollouts-screen.js'
 import type { RunEvent } from './run-state.js';
 import { transcriptRows } from './transcript.js';
 import { batcher } from './batcher.js';
+import { expandTabs } from './line-fit.js';
 import { useRollouts } from './use-rollouts.js';
 import { TrainingScreen } from './training-screen.js';
 import { useTraining } from './use-training.js';
@@ -230,7 +231,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
             <Text>{state.setupError ? 'Setup failed:' : 'Checking the Docker engine and images…'}</Text>
             {state.setupLog.map((line, i) => (
               <Text key={i} dimColor wrap="truncate-end">
-                {line}
+                {expandTabs(line)}
               </Text>
             ))}
             {state.setupError ? <Text color="red">{state.setupError}</Text> : null}

@@ -2,15 +2,12 @@
 import { Box, Text } from 'ink';
 import { describeCounts } from '../pipeline/workbench-core.js';
 import type { EngineStatus } from '../sandbox/engines.js';
+import { expandTabs, fit } from './line-fit.js';
 import type { ViewState } from './state.js';
 import type { ImageBuildState } from './use-image-build.js';
 
 /** Rows the screen keeps for the title, the details box, the policy and engines lines and the build panel. */
 const FIXED_ROWS = 10;
-
-function fit(text: string, width: number): string {
-  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
-}
 
 function BuildPanel({ build }: { build: ImageBuildState }) {
   if (build.typing !== null) {
@@ -30,7 +27,7 @@ function BuildPanel({ build }: { build: ImageBuildState }) {
         </Text>
         {build.log.map((line, i) => (
           <Text key={i} dimColor wrap="truncate-end">
-            {line}
+            {expandTabs(line)}
           </Text>
         ))}
       </Box>

@@ -1,6 +1,7 @@
 /** The Review screen: bugs filtered by status, image, strategy and order; the selected one's detail; accept and reject. */
 import { Box, Text } from 'ink';
-import { bugRow, clip, detailLines, STATUS_COLOR, type StyledLine } from './review-lines.js';
+import { clip } from './line-fit.js';
+import { bugRow, detailLines, STATUS_COLOR, type StyledLine } from './review-lines.js';
 import { DETAIL_VIEWS } from './review-state.js';
 import type { ReviewModel } from './use-review.js';
 

@@ -5,6 +5,7 @@
  * tool outputs folded until unfolded.
  */
 import { Box, Text } from 'ink';
+import { fit } from './line-fit.js';
 import { runProgress, type RolloutView, type RunView } from './run-state.js';
 import { transcriptRows, type Row } from './transcript.js';
 import type { RolloutsModel } from './use-rollouts.js';
@@ -31,10 +32,6 @@ function statusText(view: RolloutView, runDone: boolean): string {
   if (view.status === 'running') return `step ${view.step}`;
   if (view.status === 'submitted' && !view.bug) return view.attempt ? (view.attempt.solved ? 'solved' : 'not solved') : 'checking';
   return `${view.status} ${view.step}`;
-}
-
-function fit(text: string, width: number): string {
-  return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text.padEnd(width);
 }
 
 /** One rollout in one line of `width` columns. */

@@ -3,6 +3,7 @@
  * wrapped rather than cut (commands, JSON, text), and tool outputs longer than
  * a few lines folded to their head and tail unless unfolded.
  */
+import { wrap } from './line-fit.js';
 import type { TranscriptLine } from './run-state.js';
 
 export interface Row {
@@ -13,29 +14,6 @@ export interface Row {
 
 /** Outputs longer than this are folded. */
 export const FOLD_AT = 8;
-
-/** Breaks `text` into pieces of at most `width` characters, at spaces where it can. */
-export function wrap(text: string, width: number, indent = ''): string[] {
-  const chars = [...text];
-  if (chars.length <= width) return [text];
-  const out: string[] = [];
-  let rest = chars;
-  let first = true;
-  while (rest.length > 0) {
-    const room = first ? width : width - indent.length;
-    if (rest.length <= room) {
-      out.push((first ? '' : indent) + rest.join(''));
-      break;
-    }
-    let cut = rest.lastIndexOf(' ', room);
-    if (cut < room / 2) cut = room;
-    out.push((first ? '' : indent) + rest.slice(0, cut).join('').trimEnd());
-    rest = rest.slice(cut);
-    while (rest[0] === ' ') rest = rest.slice(1);
-    first = false;
-  }
-  return out;
-}
 
 /** The rows of one line, kept while the line (an immutable object) lives: a frame re-wraps only what changed. */
 const wrapped = new WeakMap<TranscriptLine, { width: number; unfold: boolean; rows: Row[] }>();

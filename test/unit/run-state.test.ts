@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RolloutEvent, RolloutEventBody } from '../../src/agent/events.js';
 import { newRunView, OUTPUT_LIMIT, reduceRun, runProgress, TRANSCRIPT_LIMIT, type RunView } from '../../src/ui/run-state.js';
 import { rolloutRow, rolloutsLayout } from '../../src/ui/rollouts-screen.js';
-import { transcriptRows, wrap } from '../../src/ui/transcript.js';
+import { wrap } from '../../src/ui/line-fit.js';
+import { transcriptRows } from '../../src/ui/transcript.js';
 import { initialState, reduce } from '../../src/ui/state.js';
 
 let seq = 0;
