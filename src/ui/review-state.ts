@@ -55,7 +55,9 @@ export type ReviewEvent =
   | { type: 'reject-type'; text: string }
   | { type: 'reject-erase' }
   | { type: 'reject-cancel' }
-  | { type: 'message'; text: string; error: boolean };
+  | { type: 'message'; text: string; error: boolean }
+  /** `id` was accepted or rejected: `before` and `after` are the bugs listed before and after it. */
+  | { type: 'acted'; id: string; text: string; before: BugRecord[]; after: BugRecord[] };
 
 /** The values a filter can cycle through: "all", then those the bugs have. */
 export function filterChoices(field: FilterField, bugs: BugRecord[]): (string | number | undefined)[] {
@@ -110,5 +112,21 @@ export function reduceReview(state: ReviewState, event: ReviewEvent): ReviewStat
       return { ...state, rejecting: null };
     case 'message':
       return { ...state, message: { text: event.text, error: event.error }, rejecting: null };
+    case 'acted': {
+      const message = { text: event.text, error: false };
+      if (event.after.some((b) => b.id === event.id)) return { ...state, message, rejecting: null };
+      // It left the list (the filter no longer lets it through): its neighbour takes its place, shown from the top —
+      // never the first row, whose bug the reviewer has not looked at.
+      const next = neighbourOf(event.id, event.before, event.after);
+      return { ...state, selectedId: next?.id ?? null, scroll: 0, checkCursor: 0, log: null, message, rejecting: null };
+    }
   }
+}
+
+/** The bug listed after `id` that is still listed, else the one before it. */
+function neighbourOf(id: string, before: BugRecord[], after: BugRecord[]): BugRecord | undefined {
+  const listed = new Set(after.map((b) => b.id));
+  const at = before.findIndex((b) => b.id === id);
+  if (at < 0) return after[0];
+  return before.slice(at + 1).find((b) => listed.has(b.id)) ?? before.slice(0, at).reverse().find((b) => listed.has(b.id));
 }

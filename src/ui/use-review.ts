@@ -84,7 +84,7 @@ export function useReview(core: WorkbenchCore | undefined): ReviewModel {
         if (state.rejecting.trim() === '') return dispatch({ type: 'message', text: 'type the reason for the rejection first (esc leaves without rejecting)', error: true });
         try {
           core.reject(selected.id, state.rejecting);
-          dispatch({ type: 'message', text: `${selected.id} rejected`, error: false });
+          dispatch({ type: 'acted', id: selected.id, text: `${selected.id} rejected`, before: bugs, after: listed(core, state).bugs });
         } catch (error) {
           dispatch({ type: 'message', text: errorMessage(error), error: true });
         }
@@ -112,7 +112,7 @@ export function useReview(core: WorkbenchCore | undefined): ReviewModel {
     if (input === 'a' && selected) {
       try {
         core.accept(selected.id);
-        dispatch({ type: 'message', text: `${selected.id} accepted`, error: false });
+        dispatch({ type: 'acted', id: selected.id, text: `${selected.id} accepted`, before: bugs, after: listed(core, state).bugs });
       } catch (error) {
         dispatch({ type: 'message', text: errorMessage(error), error: true });
       }

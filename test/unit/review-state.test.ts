@@ -59,6 +59,24 @@ describe('the review view state', () => {
     expect(state).toMatchObject({ rejecting: null, message: { text: 'rejected' } });
   });
 
+  it('after an accepted bug leaves the list, selects its neighbour and shows it from the top', () => {
+    const valid = [bug('a'), bug('b'), bug('c')];
+    let state = reduceReview(initialReview, { type: 'select', delta: 1, bugs: valid });
+    state = reduceReview({ ...state, focus: 'detail', view: 'diff' }, { type: 'scroll', delta: 9, max: 20 });
+    state = reduceReview(state, { type: 'acted', id: 'b', text: 'b accepted', before: valid, after: [valid[0]!, valid[2]!] });
+    expect(state).toMatchObject({ selectedId: 'c', scroll: 0, view: 'diff', focus: 'detail', message: { text: 'b accepted', error: false } });
+    // The last one's neighbour is the one above it; with none left, nothing is selected.
+    state = reduceReview(state, { type: 'acted', id: 'c', text: 'c accepted', before: [valid[0]!, valid[2]!], after: [valid[0]!] });
+    expect(state.selectedId).toBe('a');
+    expect(reduceReview(state, { type: 'acted', id: 'a', text: 'a rejected', before: [valid[0]!], after: [] }).selectedId).toBeNull();
+  });
+
+  it('keeps the selection and its scroll on a bug that stays listed after an action', () => {
+    const all = [bug('a'), bug('b')];
+    const state = reduceReview({ ...initialReview, selectedId: 'b', scroll: 4 }, { type: 'acted', id: 'b', text: 'b accepted', before: all, after: all });
+    expect(state).toMatchObject({ selectedId: 'b', scroll: 4, message: { text: 'b accepted' } });
+  });
+
   it('scrolls within the lines there are', () => {
     let state = reduceReview(initialReview, { type: 'scroll', delta: 30, max: 12 });
     expect(state.scroll).toBe(12);
