@@ -2,6 +2,7 @@
 import { Box, Text } from 'ink';
 import { describeCounts } from '../pipeline/workbench-core.js';
 import type { EngineStatus } from '../sandbox/engines.js';
+import { focusMark } from './focus.js';
 import { expandTabs, fit } from './line-fit.js';
 import type { ViewState } from './state.js';
 import type { ImageBuildState } from './use-image-build.js';
@@ -83,7 +84,7 @@ export function ImagesScreen({ state, build, rows, columns }: { state: ViewState
       {state.images.length === 0 ? <Text dimColor>none yet: b builds one from a git repository</Text> : null}
       {shown.map((image, i) => (
         <Text key={`${image.id}-${image.tag}`} inverse={first + i === state.cursor} wrap="truncate-end">
-          {first + i === state.cursor ? '›' : ' '} {fit(image.tag, tagWidth)} {fit(image.repo, repoWidth)} {fit(image.language || '?', 6)} {image.commit.slice(0, 10)} {describeCounts(image.bugCounts)}
+          {focusMark(first + i === state.cursor)} {fit(image.tag, tagWidth)} {fit(image.repo, repoWidth)} {fit(image.language || '?', 6)} {image.commit.slice(0, 10)} {describeCounts(image.bugCounts)}
         </Text>
       ))}
       {selected ? (

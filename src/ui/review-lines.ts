@@ -5,6 +5,7 @@
  */
 import type { BugDetails } from '../pipeline/bug-details.js';
 import type { BugRecord } from '../store/records.js';
+import { focusMark } from './focus.js';
 import { clip } from './line-fit.js';
 import type { DetailView } from './review-state.js';
 
@@ -80,7 +81,7 @@ function summaryLines(d: BugDetails): StyledLine[] {
 function checkLines(d: BugDetails, cursor: number): StyledLine[] {
   if (!d.checks) return [{ text: 'no check report yet', dim: true }];
   return d.checks.map((c, i) => ({
-    text: `${i === cursor ? '›' : ' '} ${VERDICT_MARK[c.verdict] ?? '?'} ${c.name.padEnd(17)} ${(c.durationMs / 1000).toFixed(1).padStart(5)} s  ${c.reason}`,
+    text: `${focusMark(i === cursor)} ${VERDICT_MARK[c.verdict] ?? '?'} ${c.name.padEnd(17)} ${(c.durationMs / 1000).toFixed(1).padStart(5)} s  ${c.reason}`,
     color: VERDICT_COLOR[c.verdict],
     inverse: i === cursor,
   }));

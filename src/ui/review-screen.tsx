@@ -1,5 +1,6 @@
 /** The Review screen: bugs filtered by status, image, strategy and order; the selected one's detail; accept and reject. */
 import { Box, Text } from 'ink';
+import { focusMark } from './focus.js';
 import { clip } from './line-fit.js';
 import { bugRow, detailLines, STATUS_COLOR, type StyledLine } from './review-lines.js';
 import { DETAIL_VIEWS } from './review-state.js';
@@ -55,7 +56,7 @@ export function ReviewScreen({ model, rows, columns }: { model: ReviewModel; row
         const on = bug.id === selected?.id;
         return (
           <Text key={bug.id} inverse={on && state.focus === 'list'} bold={on} color={on ? undefined : STATUS_COLOR[bug.status]} wrap="truncate-end">
-            {on ? '›' : ' '}
+            {focusMark(on)}
             {bugRow(bug, columns - 2, idWidth)}
           </Text>
         );

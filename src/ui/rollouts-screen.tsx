@@ -5,6 +5,7 @@
  * tool outputs folded until unfolded.
  */
 import { Box, Text } from 'ink';
+import { focusMark } from './focus.js';
 import { fit } from './line-fit.js';
 import { runProgress, type RolloutView, type RunView } from './run-state.js';
 import { transcriptRows, type Row } from './transcript.js';
@@ -90,7 +91,7 @@ export function RolloutsScreen({ model, rows, columns }: { model: RolloutsModel;
       </Text>
       {visible.map((t, i) => (
         <Text key={t} inverse={first + i === focus} wrap="truncate-end">
-          {first + i === focus ? '›' : ' '}
+          {focusMark(first + i === focus)}
           {rolloutRow(run.rollouts[t]!, run.done, run.policy, columns - 1)}
         </Text>
       ))}
