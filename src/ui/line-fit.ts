@@ -31,6 +31,11 @@ export function expandTabs(text: string, stop = TAB_STOP): string {
   return out;
 }
 
+/** How many columns `text` takes once its tabs are expanded (a character a column). */
+export function columnsOf(text: string): number {
+  return [...expandTabs(text)].length;
+}
+
 /** `text` cut to `width` columns, with "…" where it was cut. */
 export function clip(text: string, width: number): string {
   const chars = [...expandTabs(text)];
