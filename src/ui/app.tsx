@@ -5,7 +5,7 @@
  * router (this component's useInput) takes the global keys and hands the rest
  * to the screen that owns them.
  */
-import { Box, Text, render, useApp, useInput, useStdout, type Key } from 'ink';
+import { Box, Text, render, useApp, useInput, type Key } from 'ink';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { errorMessage } from '../errors.js';
 import { reportHealthy } from '../pipeline/doctor.js';
@@ -28,6 +28,7 @@ import { focusedField, formSettings } from './run-form.js';
 import { SCREENS } from './screens.js';
 import { initialState, reduce, type ViewState } from './state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
+import { useTerminalSize } from './use-terminal-size.js';
 import { useChecks } from './use-checks.js';
 import { useImageBuild } from './use-image-build.js';
 import { useReview } from './use-review.js';
@@ -44,9 +45,7 @@ const CHROME_ROWS = 3;
 export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (code: number) => void }) {
   const [state, dispatch, latest] = useLatestReducer(reduce, initialState);
   const { exit } = useApp();
-  const { stdout } = useStdout();
-  const rows = stdout.rows || 40;
-  const columns = stdout.columns || 100;
+  const { rows, columns } = useTerminalSize();
   const work = useRef(new WorkSet()).current;
   // The screens reach the workspace once set-up is done.
   const ready = state.ready ? core : undefined;
