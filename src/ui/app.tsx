@@ -18,7 +18,6 @@ import { ChecksScreen } from './checks-screen.js';
 import { ReviewScreen, reviewLayout } from './review-screen.js';
 import { noteLines, RolloutsScreen, rolloutsLayout } from './rollouts-screen.js';
 import type { RunEvent } from './run-state.js';
-import { transcriptRows } from './transcript.js';
 import { batcher } from './batcher.js';
 import { expandTabs } from './line-fit.js';
 import { useRollouts } from './use-rollouts.js';
@@ -199,7 +198,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
       case 'rollouts': {
         if (key.escape) return dispatch({ type: 'back' });
         const page = rolloutsLayout(rows - CHROME_ROWS, rollouts.run?.tags.length ?? 0, rollouts.state.focus, noteLines(rollouts)).transcriptRows;
-        rollouts.onKey(input, key, page, transcriptRows(rollouts.transcript, columns, rollouts.state.unfold).length);
+        rollouts.onKey(input, key, page, columns);
         return;
       }
       case 'training':

@@ -45,3 +45,21 @@ export function transcriptRows(lines: TranscriptLine[], width: number, unfold: b
   for (const line of lines) for (const row of lineRows(line, width, unfold)) rows.push(row);
   return rows;
 }
+
+/**
+ * The scroll (rows up from the end) that keeps the same place of the
+ * transcript at the top of a view `height` rows tall when long outputs are
+ * folded or unfolded (`unfold` is the state before); a view following the
+ * end keeps following it.
+ */
+export function refoldedScroll(lines: TranscriptLine[], width: number, unfold: boolean, scroll: number, height: number): number {
+  if (scroll === 0) return 0;
+  const before = lines.map((line) => lineRows(line, width, unfold).length);
+  let top = Math.max(0, before.reduce((a, b) => a + b, 0) - scroll - height);
+  let at = 0;
+  while (at < lines.length && top >= before[at]!) top -= before[at++]!;
+  const after = lines.map((line) => lineRows(line, width, !unfold).length);
+  const total = after.reduce((a, b) => a + b, 0);
+  const newTop = after.slice(0, at).reduce((a, b) => a + b, 0) + Math.min(top, Math.max(0, (after[at] ?? 1) - 1));
+  return Math.min(Math.max(0, total - height), Math.max(0, total - height - newTop));
+}
