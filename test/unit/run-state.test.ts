@@ -88,6 +88,18 @@ describe('transcript rows', () => {
   });
 });
 
+describe("a transcript's tool results", () => {
+  const finished = (callId: string, output: string): RolloutEventBody => ({ type: 'tool-call-finished', step: 1, callId, name: 'bash', input: { command: `echo ${callId}` }, output, isError: false, exitCode: 0, durationMs: 1 });
+  const order = (run: RunView) => run.rollouts.r2!.transcript.map((l) => (l.kind === 'output' ? `out:${l.lines!.join()}` : `${l.kind}:${l.callId}`));
+
+  it('come right under their own call when calls made together finish one after another, in either order', () => {
+    const started = (callId: string): RolloutEventBody => ({ type: 'tool-call-started', step: 1, callId, name: 'bash' });
+    const both = feed(newRunView('img', 'removal', 'offline', 2), { type: 'step-started', step: 1 }, started('a'), started('b'));
+    expect(order(feed(both, finished('a', 'from a'), finished('b', 'from b')))).toEqual(['tool:a', 'out:from a', 'tool:b', 'out:from b']);
+    expect(order(feed(both, finished('b', 'from b'), finished('a', 'from a')))).toEqual(['tool:a', 'out:from a', 'tool:b', 'out:from b']);
+  });
+});
+
 describe('the rollouts screen layout', () => {
   it('fits the terminal: a window of rollouts around the focus, the rest for the transcript', () => {
     expect(rolloutsLayout(21, 3, 0)).toEqual({ first: 0, listRows: 3, transcriptRows: 15 });
