@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { FOCUS_MARK } from '../../src/ui/focus.js';
-import { coreOf, IMAGE, openWorkbench, putBug, putRun, putTrajectory, workspace } from '../helpers/workspace.js';
+import { openWorkbench } from '../helpers/workbench.js';
+import { coreOf, IMAGE, putBug, putRun, putTrajectory, workspace } from '../helpers/workspace.js';
 
 const BUG = 'ratekit-removal-1d5c1fcc';
 

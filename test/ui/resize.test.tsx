@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLEAR_SCREEN } from '../../src/ui/use-terminal-size.js';
 import { fits } from '../helpers/terminal.js';
-import { coreOf, IMAGE, openWorkbench, putRun, putTrajectory, workspace } from '../helpers/workspace.js';
+import { openWorkbench } from '../helpers/workbench.js';
+import { coreOf, IMAGE, putRun, putTrajectory, workspace } from '../helpers/workspace.js';
 
 let term: Awaited<ReturnType<typeof openWorkbench>> | undefined;
 afterEach(() => term?.unmount());

@@ -4,7 +4,8 @@
  * the next `a` accepts the bug now on screen, never one the reviewer did not see.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { at, coreOf, openWorkbench, putBug, workspace } from '../helpers/workspace.js';
+import { openWorkbench } from '../helpers/workbench.js';
+import { at, coreOf, putBug, workspace } from '../helpers/workspace.js';
 
 let term: Awaited<ReturnType<typeof openWorkbench>> | undefined;
 afterEach(() => term?.unmount());

@@ -1,7 +1,8 @@
 /** The Rollouts screen at 80×24 over a workspace's past runs (issue 34, items 16 and 19). */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RolloutEventBody } from '../../src/agent/events.js';
-import { coreOf, IMAGE, openWorkbench, putRun, putTrajectory, workspace } from '../helpers/workspace.js';
+import { openWorkbench } from '../helpers/workbench.js';
+import { coreOf, IMAGE, putRun, putTrajectory, workspace } from '../helpers/workspace.js';
 
 let term: Awaited<ReturnType<typeof openWorkbench>> | undefined;
 afterEach(() => term?.unmount());

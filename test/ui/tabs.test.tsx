@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { artifactPath } from '../helpers/artifacts.js';
 import { fits } from '../helpers/terminal.js';
-import { coreOf, IMAGE, openWorkbench, putBug, putRun, putTrajectory, workspace } from '../helpers/workspace.js';
+import { openWorkbench } from '../helpers/workbench.js';
+import { coreOf, IMAGE, putBug, putRun, putTrajectory, workspace } from '../helpers/workspace.js';
 
 const SIZE = { columns: 80, rows: 24 };
 const BUG = 'ratekit-removal-1d5c1fcc';

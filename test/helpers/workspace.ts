@@ -6,15 +6,12 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, vi } from 'vitest';
 import type { RolloutEventBody } from '../../src/agent/events.js';
 import type { DoctorReport } from '../../src/pipeline/doctor.js';
 import { workbenchCore, type WorkbenchCore } from '../../src/pipeline/workbench-core.js';
 import type { BugRecord, RolloutRecord, RunRecord } from '../../src/store/records.js';
 import { Store } from '../../src/store/store.js';
-import { App } from '../../src/ui/app.js';
 import { bugRecord, VALID_CHECK } from './records.js';
-import { renderIn } from './terminal.js';
 
 export const IMAGE = 'bugbench/repo-ratekit:latest';
 
@@ -98,21 +95,4 @@ export function coreOf(store: Store, more: Partial<WorkbenchCore> = {}): Workben
     listImages: async () => [{ id: 'sha256:1', tag: IMAGE, repo: 'ratekit', commit: 'c0', created: at(0), sizeBytes: 0, bugs: 0, bugCounts: {}, testCommand: 'go test ./...' }],
     ...more,
   };
-}
-
-/** The workbench over `core` in a terminal of `size`, with its frames read without colours. */
-export async function openWorkbench(core: WorkbenchCore, size = { columns: 80, rows: 24 }) {
-  const term = renderIn(<App core={core} />, size);
-  // eslint-disable-next-line no-control-regex
-  const frame = () => term.lastFrame().replace(/\u001B\[[0-9;]*m/g, '');
-  const until = (check: () => void, timeout = 10_000) => vi.waitFor(check, { timeout, interval: 50 });
-  /** Presses `key` until the frame shows `mark` (Ink may still be wiring up input). */
-  const press = (key: string, mark: RegExp | string) =>
-    until(() => {
-      const shown = typeof mark === 'string' ? frame().includes(mark) : mark.test(frame());
-      if (!shown) term.stdin.write(key);
-      expect(frame()).toMatch(mark);
-    });
-  await until(() => expect(frame()).toContain('Repo images'));
-  return { ...term, frame, until, press };
 }
