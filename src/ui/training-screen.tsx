@@ -1,6 +1,7 @@
 /** The Training screen: jobs with their live state and dataset, the focused one's log tail, and the form that submits the accepted bugs. */
 import { Box, Text } from 'ink';
 import type { JobRecord } from '../store/records.js';
+import { clip } from './line-fit.js';
 import type { TrainingModel } from './use-training.js';
 
 const STATE_COLOR: Record<string, string> = { succeeded: 'green', failed: 'red', cancelled: 'yellow', running: 'cyan', queued: 'white' };
@@ -8,7 +9,7 @@ const STATE_COLOR: Record<string, string> = { succeeded: 'green', failed: 'red',
 function jobRow(job: JobRecord, width: number): string {
   const exit = job.exitCode === null ? '' : ` exit ${job.exitCode}`;
   const text = `${job.id.padEnd(12)} ${job.state.padEnd(9)} ${job.kind.padEnd(3)} ${job.format.padEnd(8)} ${String(job.bugCount).padStart(4)} bug(s) ${job.submittedAt.slice(5, 16).replace('T', ' ')}${exit}${job.reason ? ` · ${job.reason}` : ''}`;
-  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+  return clip(text, width);
 }
 
 export function TrainingScreen({ model, rows, columns }: { model: TrainingModel; rows: number; columns: number }) {
@@ -63,7 +64,7 @@ export function TrainingScreen({ model, rows, columns }: { model: TrainingModel;
       </Text>
       {log.slice(-logRows).map((line, i) => (
         <Text key={i} wrap="truncate-end">
-          {line || ' '}
+          {clip(line, columns) || ' '}
         </Text>
       ))}
       {state.busy ? <Text color="cyan">{state.busy}</Text> : state.message ? <Text color={state.message.error ? 'red' : 'green'} wrap="truncate-end">{state.message.text}</Text> : null}

@@ -98,4 +98,39 @@ describe('tab-indented lines at 80 columns', () => {
     expect(frame).toContain('    ok  example.com/ratekit/backoff 0.014s');
     expectNoTabs(frame);
   });
+
+  it("shows a training job's log with its tabs expanded", async () => {
+    const store = workspace();
+    store.transact((tx) =>
+      tx.put('jobs', {
+        id: 'local-2df1',
+        engine: 'local',
+        handle: { id: '2df1', engine: 'local', key: 'k' },
+        key: 'k',
+        kind: 'sft',
+        format: 'sft',
+        status: 'accepted',
+        bugCount: 1,
+        lines: 1,
+        dataset: 'jobs/local-2df1/dataset.jsonl',
+        workdir: 'jobs/local-2df1',
+        command: 'train',
+        state: 'succeeded',
+        rawState: 'exited',
+        exitCode: 0,
+        reason: null,
+        submittedAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: '2026-01-01T00:00:00.000Z',
+      }),
+    );
+    const log = ['epoch\tloss\tlr', '1\t0.4182\t3e-5', `${'x'.repeat(70)}\t\tthe end`];
+    term = await openWorkbench(coreOf(store, { jobLog: async () => log }), SIZE);
+    await term.press('6', /── log of local-2df1/);
+    await term.until(() => expect(term!.frame()).toContain('epoch'));
+    const frame = term.frame();
+    expect(frame).toContain('epoch   loss    lr');
+    expect(frame).toContain('1   0.4182  3e-5');
+    expect(frame).toContain(`${'x'.repeat(70)}      the…`);
+    expectNoTabs(frame);
+  });
 });
