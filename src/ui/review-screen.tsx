@@ -32,14 +32,17 @@ export function ReviewScreen({ model, rows, columns }: { model: ReviewModel; row
   const f = state.filter;
   const filters = `status ${f.status ?? 'all'} · image ${f.image ?? 'all'} · strategy ${f.strategy ?? 'all'} · order ${f.order ?? 'all'}`;
 
+  const following = selected?.id === state.selectedId;
   const lines: StyledLine[] = log
     ? [{ text: `── log of ${state.log!.title} (esc closes)`, bold: true }, ...log.map((text) => ({ text }))]
     : details
-      ? detailLines(details, state.view, state.checkCursor)
+      ? detailLines(details, state.view, following ? state.checkCursor : 0)
       : [{ text: bugs.length === 0 ? '' : 'reading the bug…', dim: true }];
-  const shown = lines.slice(state.scroll, state.scroll + detailRows);
+  // A bug shown in place of one that left the list is shown from the top (it is selected once this frame is drawn).
+  const scroll = following ? state.scroll : 0;
+  const shown = lines.slice(scroll, scroll + detailRows);
   const views = DETAIL_VIEWS.map((v) => (v === state.view ? `[${v}]` : v)).join(' ');
-  const more = lines.length > detailRows ? ` ${state.scroll + 1}–${Math.min(lines.length, state.scroll + detailRows)}/${lines.length}` : '';
+  const more = lines.length > detailRows ? ` ${scroll + 1}–${Math.min(lines.length, scroll + detailRows)}/${lines.length}` : '';
 
   return (
     <Box flexDirection="column">
