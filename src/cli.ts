@@ -4,9 +4,13 @@
  * when the container engine failed, 130 when cancelled, 1 for everything else).
  */
 import { readFileSync } from 'node:fs';
+import { POLICIES } from './agent/policy-names.js';
 import { BugbenchError, UsageError, errorMessage } from './errors.js';
 
 export type Command = (args: string[]) => Promise<number>;
+
+/** "anthropic|openai|offline": every policy, from where the policies are named. */
+const POLICY_CHOICES = POLICIES.join('|');
 
 /** Each command's module is loaded only when it runs, so start-up stays short. */
 const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; synopsis: string }> = {
@@ -25,7 +29,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
     load: async () => (await import('./commands/inject.js')).injectCommand,
     summary: 'run injection rollouts on an image and check what they submit',
     synopsis:
-      'bugbench inject --image T --strategy removal|history|removal+history|direct|featadd|buginstruct [--policy anthropic|offline] [--model M]\n' +
+      `bugbench inject --image T --strategy removal|history|removal+history|direct|featadd|buginstruct [--policy ${POLICY_CHOICES}] [--model M]\n` +
       '  [-n N] [--concurrency C] [--seed X] [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD]\n' +
       '  [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--buggy-runs N] [--max-weakened-tests N]\n' +
       '  [--cluster slurm --tasks T] [--json]\n' +
@@ -79,7 +83,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
     load: async () => (await import('./commands/solve.js')).solveCommand,
     summary: 'run solver attempts on a bug: solve rate and rewards',
     synopsis:
-      'bugbench solve <bug-id> [-k K] [--policy anthropic|offline] [--solver oracle|partial|noop|mix] [--statement template|report]\n' +
+      `bugbench solve <bug-id> [-k K] [--policy ${POLICY_CHOICES}] [--solver oracle|partial|noop|mix] [--statement template|report]\n` +
       '  [--alpha A] [--concurrency C] [--seed X] [--model M] [--max-steps N] [--max-tokens N] [--budget USD] [--cluster slurm [--tasks T]] [--json]',
   },
   'higher-order': {
@@ -90,7 +94,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
   analyse: {
     load: async () => (await import('./commands/analyse.js')).analyseCommand,
     summary: "write a valid bug's report, category and patch statistics (BugPilot)",
-    synopsis: 'bugbench analyse <bug-id> [--policy anthropic|offline] [--model M] [--json]',
+    synopsis: `bugbench analyse <bug-id> [--policy ${POLICY_CHOICES}] [--model M] [--json]`,
   },
   eval: {
     load: async () => (await import('./commands/eval.js')).evalCommand,

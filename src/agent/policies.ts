@@ -10,10 +10,10 @@ import { AnthropicModel, DEFAULT_MODEL } from './anthropic-model.js';
 import type { Model } from './model.js';
 import { endpointConfigured, resolveEndpoint } from './openai-endpoint.js';
 import { OpenAIModel } from './openai-model.js';
+import { POLICIES, type PolicyName } from './policy-names.js';
 import { priceOf, type Price } from './pricing.js';
 
-export type PolicyName = 'anthropic' | 'openai' | 'offline';
-export const POLICIES: PolicyName[] = ['anthropic', 'openai', 'offline'];
+export { POLICIES, type PolicyName };
 
 /** Which model a run uses: plain data, stored with the run as it is — so never a key (keys come from the environment or the config file). */
 export interface ModelSettings {

@@ -7,18 +7,31 @@ import { parseFlags, printJson } from './args.js';
 import { formatTable } from './table.js';
 
 export interface RunRow extends RunRecord {
+  /** Rollouts that ended on their own (submitted, found no bug, hit a limit, failed) — not cancelled, interrupted or waiting. */
   rollouts: { total: number; finished: number };
+  /** An injection's bugs. */
   bugs: { submitted: number; valid: number };
+  /** A solve run's attempts: judged (evaluated, or ended without a patch) and solved. */
+  attempts: { judged: number; solved: number };
 }
+
+/** Rollout states that are not an end of the rollout's own: it still waits or runs, or was stopped. */
+const UNFINISHED = ['pending', 'running', 'interrupted', 'cancelled'];
 
 export function runRows(store: Store): RunRow[] {
   const rows = new Map<string, RunRow>();
-  for (const run of store.all('runs')) rows.set(run.id, { ...run, rollouts: { total: 0, finished: 0 }, bugs: { submitted: 0, valid: 0 } });
+  for (const run of store.all('runs')) rows.set(run.id, { ...run, rollouts: { total: 0, finished: 0 }, bugs: { submitted: 0, valid: 0 }, attempts: { judged: 0, solved: 0 } });
+  for (const attempt of store.all('attempts')) {
+    const row = rows.get(attempt.runId);
+    if (!row || (attempt.status !== 'evaluated' && attempt.status !== 'unsubmitted')) continue;
+    row.attempts.judged++;
+    if (attempt.solved) row.attempts.solved++;
+  }
   for (const rollout of store.all('rollouts')) {
     const row = rows.get(rollout.runId);
     if (!row) continue;
     row.rollouts.total++;
-    if (!['pending', 'running', 'interrupted'].includes(rollout.status)) row.rollouts.finished++;
+    if (!UNFINISHED.includes(rollout.status)) row.rollouts.finished++;
     if (rollout.bugId) {
       row.bugs.submitted++;
       const status = store.get('bugs', rollout.bugId)?.status;
@@ -26,6 +39,11 @@ export function runRows(store: Store): RunRow[] {
     }
   }
   return [...rows.values()].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+}
+
+/** What a run made: "2/3 valid" of the bugs submitted, or for a solve run "3/8 solved" of the attempts judged. */
+function result(row: RunRow): string {
+  return row.kind === 'solve' ? `${row.attempts.solved}/${row.attempts.judged} solved` : `${row.bugs.valid}/${row.bugs.submitted} valid`;
 }
 
 export async function runsCommand(args: string[]): Promise<number> {
@@ -39,8 +57,8 @@ export async function runsCommand(args: string[]): Promise<number> {
   else {
     process.stdout.write(
       formatTable(
-        ['RUN', 'KIND', 'STATUS', 'IMAGE', 'STRATEGY', 'POLICY', 'ROLLOUTS', 'VALID', 'STARTED', 'WHERE'],
-        rows.map((r) => [r.id, r.kind, r.status, r.image, r.strategy, r.policy, `${r.rollouts.finished}/${r.rollouts.total}`, `${r.bugs.valid}/${r.bugs.submitted}`, r.startedAt.slice(0, 16).replace('T', ' '), r.cluster ? `slurm job ${r.cluster.jobId} (${r.cluster.tasks} tasks)` : 'here']),
+        ['RUN', 'KIND', 'STATUS', 'IMAGE', 'STRATEGY', 'POLICY', 'ROLLOUTS', 'RESULT', 'STARTED', 'WHERE'],
+        rows.map((r) => [r.id, r.kind, r.status, r.image, r.strategy, r.policy, `${r.rollouts.finished}/${r.rollouts.total}`, result(r), r.startedAt.slice(0, 16).replace('T', ' '), r.cluster ? `slurm job ${r.cluster.jobId} (${r.cluster.tasks} tasks)` : 'here']),
       ),
     );
     const resumable = rows.filter((r) => r.kind === 'inject' && (r.status === 'interrupted' || r.status === 'cancelled'));

@@ -5,7 +5,7 @@
  * router (this component's useInput) takes the global keys and hands the rest
  * to the screen that owns them.
  */
-import { Box, Text, render, useApp, useInput, useStdout, type Key } from 'ink';
+import { Box, Text, render, useApp, useInput, type Key } from 'ink';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { errorMessage } from '../errors.js';
 import { reportHealthy } from '../pipeline/doctor.js';
@@ -18,8 +18,8 @@ import { ChecksScreen } from './checks-screen.js';
 import { ReviewScreen, reviewLayout } from './review-screen.js';
 import { noteLines, RolloutsScreen, rolloutsLayout } from './rollouts-screen.js';
 import type { RunEvent } from './run-state.js';
-import { transcriptRows } from './transcript.js';
 import { batcher } from './batcher.js';
+import { expandTabs } from './line-fit.js';
 import { useRollouts } from './use-rollouts.js';
 import { TrainingScreen } from './training-screen.js';
 import { useTraining } from './use-training.js';
@@ -27,6 +27,7 @@ import { focusedField, formSettings } from './run-form.js';
 import { SCREENS } from './screens.js';
 import { initialState, reduce, type ViewState } from './state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
+import { useTerminalSize } from './use-terminal-size.js';
 import { useChecks } from './use-checks.js';
 import { useImageBuild } from './use-image-build.js';
 import { useReview } from './use-review.js';
@@ -43,9 +44,7 @@ const CHROME_ROWS = 3;
 export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (code: number) => void }) {
   const [state, dispatch, latest] = useLatestReducer(reduce, initialState);
   const { exit } = useApp();
-  const { stdout } = useStdout();
-  const rows = stdout.rows || 40;
-  const columns = stdout.columns || 100;
+  const { rows, columns } = useTerminalSize();
   const work = useRef(new WorkSet()).current;
   // The screens reach the workspace once set-up is done.
   const ready = state.ready ? core : undefined;
@@ -199,7 +198,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
       case 'rollouts': {
         if (key.escape) return dispatch({ type: 'back' });
         const page = rolloutsLayout(rows - CHROME_ROWS, rollouts.run?.tags.length ?? 0, rollouts.state.focus, noteLines(rollouts)).transcriptRows;
-        rollouts.onKey(input, key, page, transcriptRows(rollouts.transcript, columns, rollouts.state.unfold).length);
+        rollouts.onKey(input, key, page, columns);
         return;
       }
       case 'training':
@@ -230,7 +229,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
             <Text>{state.setupError ? 'Setup failed:' : 'Checking the Docker engine and images…'}</Text>
             {state.setupLog.map((line, i) => (
               <Text key={i} dimColor wrap="truncate-end">
-                {line}
+                {expandTabs(line)}
               </Text>
             ))}
             {state.setupError ? <Text color="red">{state.setupError}</Text> : null}

@@ -5,6 +5,7 @@
  * their rewards; the higher-order bugs made from failed attempts.
  */
 import { Box, Text } from 'ink';
+import { focusMark } from './focus.js';
 import type { BugRecord } from '../store/records.js';
 import { allNine, type AttemptResult, type ChecksState, type CheckLine, type SkippedAttempt } from './checks-state.js';
 import { VERDICT_MARK } from './review-lines.js';
@@ -101,7 +102,7 @@ export function ChecksScreen({ state, bug, log, rows, columns }: { state: Checks
       </Text>
       {lines.map((line, i) => (
         <Text key={line.name} inverse={i === state.cursor} color={COLOR[line.verdict]} dimColor={line.verdict === 'pending' || line.verdict === 'skipped'} wrap="truncate-end">
-          {mark(line)} {line.name.padEnd(17)} {line.verdict === 'pending' || line.verdict === 'running' ? '' : `${(line.durationMs / 1000).toFixed(1).padStart(5)} s  ${line.reason}`}
+          {focusMark(i === state.cursor)} {mark(line)} {line.name.padEnd(17)} {line.verdict === 'pending' || line.verdict === 'running' ? '' : `${(line.durationMs / 1000).toFixed(1).padStart(5)} s  ${line.reason}`}
         </Text>
       ))}
       {detail.slice(state.scroll, state.scroll + detailRows).map((l, i) => (
@@ -136,7 +137,7 @@ export function ChecksScreen({ state, bug, log, rows, columns }: { state: Checks
           {state.higher.children.slice(-3).map((c) => (
             <Text key={c.id} wrap="truncate-end">
               {'  '}
-              {bug.id === c.id ? '›' : ' '} {tagOf(c.attempt)} ({c.solver}) → {c.id} {c.marks} {c.status}
+              {focusMark(bug.id === c.id)} {tagOf(c.attempt)} ({c.solver}) → {c.id} {c.marks} {c.status}
             </Text>
           ))}
         </>

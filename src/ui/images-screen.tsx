@@ -2,15 +2,13 @@
 import { Box, Text } from 'ink';
 import { describeCounts } from '../pipeline/workbench-core.js';
 import type { EngineStatus } from '../sandbox/engines.js';
+import { focusMark } from './focus.js';
+import { expandTabs, fit } from './line-fit.js';
 import type { ViewState } from './state.js';
 import type { ImageBuildState } from './use-image-build.js';
 
 /** Rows the screen keeps for the title, the details box, the policy and engines lines and the build panel. */
 const FIXED_ROWS = 10;
-
-function fit(text: string, width: number): string {
-  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
-}
 
 function BuildPanel({ build }: { build: ImageBuildState }) {
   if (build.typing !== null) {
@@ -30,7 +28,7 @@ function BuildPanel({ build }: { build: ImageBuildState }) {
         </Text>
         {build.log.map((line, i) => (
           <Text key={i} dimColor wrap="truncate-end">
-            {line}
+            {expandTabs(line)}
           </Text>
         ))}
       </Box>
@@ -102,7 +100,7 @@ export function ImagesScreen({ state, build, rows, columns }: { state: ViewState
       {state.images.length === 0 ? <Text dimColor>none yet: b builds one from a git repository</Text> : null}
       {shown.map((image, i) => (
         <Text key={`${image.id}-${image.tag}`} inverse={first + i === state.cursor} wrap="truncate-end">
-          {first + i === state.cursor ? '›' : ' '} {fit(image.tag, tagWidth)} {fit(image.repo, repoWidth)} {fit(image.language || '?', 6)} {image.commit.slice(0, 10)} {describeCounts(image.bugCounts)}
+          {focusMark(first + i === state.cursor)} {fit(image.tag, tagWidth)} {fit(image.repo, repoWidth)} {fit(image.language || '?', 6)} {image.commit.slice(0, 10)} {describeCounts(image.bugCounts)}
         </Text>
       ))}
       {selected ? (

@@ -2,6 +2,7 @@
 import { Box, Text } from 'ink';
 import { OFFLINE_LANGUAGES, offlineOffer } from '../agent/offline/kit.js';
 import { MODEL_STRATEGIES } from '../pipeline/injectors.js';
+import { focusMark } from './focus.js';
 import { FIELDS, formErrors, formNotes, type FieldId } from './run-form.js';
 import type { ViewState } from './state.js';
 import type { PolicyName } from '../agent/policies.js';
@@ -33,7 +34,7 @@ export function InjectSetupScreen({ state, running }: { state: ViewState; runnin
         const error = errors[field.id];
         return (
           <Text key={field.id} wrap="truncate-end">
-            {focused ? '› ' : '  '}
+            {`${focusMark(focused)} `}
             {field.label.padEnd(LABEL_WIDTH)}
             <Text color={error ? 'red' : 'cyan'} inverse={focused}>
               {value(field.id) || ' '}

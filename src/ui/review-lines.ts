@@ -5,6 +5,8 @@
  */
 import type { BugDetails } from '../pipeline/bug-details.js';
 import type { BugRecord } from '../store/records.js';
+import { focusMark } from './focus.js';
+import { clip } from './line-fit.js';
 import type { DetailView } from './review-state.js';
 
 export interface StyledLine {
@@ -28,11 +30,6 @@ export const STATUS_COLOR: Record<string, StyledLine['color']> = {
   checking: 'yellow',
 };
 
-/** `text` cut to `width` with an ellipsis where it was cut, or padded to it. */
-export function clip(text: string, width: number): string {
-  return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text;
-}
-
 /** A bug id fitted to `width`: cut in the middle, so the unique hash at its end stays. */
 export function fitId(id: string, width: number): string {
   if (id.length <= width) return id.padEnd(width);
@@ -48,7 +45,7 @@ export function bugRow(bug: BugRecord, width: number, idWidth = bug.id.length): 
   const fixed = ` ${bug.status.padEnd(9)} ${clip(bug.strategy, 11).padEnd(11)} o${bug.order} ${clip(f2p, 10).padEnd(10)} ${bug.createdAt.slice(5, 16).replace('T', ' ')}`;
   // The id keeps at least 16 characters; on a narrow terminal the row's tail goes first.
   const row = fitId(bug.id, Math.max(16, Math.min(idWidth, width - fixed.length))) + fixed;
-  return row.length > width ? `${row.slice(0, width - 1)}…` : row;
+  return clip(row, width);
 }
 
 function when(iso: string): string {
@@ -84,7 +81,7 @@ function summaryLines(d: BugDetails): StyledLine[] {
 function checkLines(d: BugDetails, cursor: number): StyledLine[] {
   if (!d.checks) return [{ text: 'no check report yet', dim: true }];
   return d.checks.map((c, i) => ({
-    text: `${i === cursor ? '›' : ' '} ${VERDICT_MARK[c.verdict] ?? '?'} ${c.name.padEnd(17)} ${(c.durationMs / 1000).toFixed(1).padStart(5)} s  ${c.reason}`,
+    text: `${focusMark(i === cursor)} ${VERDICT_MARK[c.verdict] ?? '?'} ${c.name.padEnd(17)} ${(c.durationMs / 1000).toFixed(1).padStart(5)} s  ${c.reason}`,
     color: VERDICT_COLOR[c.verdict],
     inverse: i === cursor,
   }));

@@ -1,6 +1,8 @@
 /** The Review screen: bugs filtered by status, image, strategy and order; the selected one's detail; accept and reject. */
 import { Box, Text } from 'ink';
-import { bugRow, clip, detailLines, STATUS_COLOR, type StyledLine } from './review-lines.js';
+import { focusMark } from './focus.js';
+import { clip } from './line-fit.js';
+import { bugRow, detailLines, STATUS_COLOR, type StyledLine } from './review-lines.js';
 import { DETAIL_VIEWS } from './review-state.js';
 import type { ReviewModel } from './use-review.js';
 
@@ -30,14 +32,17 @@ export function ReviewScreen({ model, rows, columns }: { model: ReviewModel; row
   const f = state.filter;
   const filters = `status ${f.status ?? 'all'} · image ${f.image ?? 'all'} · strategy ${f.strategy ?? 'all'} · order ${f.order ?? 'all'}`;
 
+  const following = selected?.id === state.selectedId;
   const lines: StyledLine[] = log
     ? [{ text: `── log of ${state.log!.title} (esc closes)`, bold: true }, ...log.map((text) => ({ text }))]
     : details
-      ? detailLines(details, state.view, state.checkCursor)
+      ? detailLines(details, state.view, following ? state.checkCursor : 0)
       : [{ text: bugs.length === 0 ? '' : 'reading the bug…', dim: true }];
-  const shown = lines.slice(state.scroll, state.scroll + detailRows);
+  // A bug shown in place of one that left the list is shown from the top (it is selected once this frame is drawn).
+  const scroll = following ? state.scroll : 0;
+  const shown = lines.slice(scroll, scroll + detailRows);
   const views = DETAIL_VIEWS.map((v) => (v === state.view ? `[${v}]` : v)).join(' ');
-  const more = lines.length > detailRows ? ` ${state.scroll + 1}–${Math.min(lines.length, state.scroll + detailRows)}/${lines.length}` : '';
+  const more = lines.length > detailRows ? ` ${scroll + 1}–${Math.min(lines.length, scroll + detailRows)}/${lines.length}` : '';
 
   return (
     <Box flexDirection="column">
@@ -54,7 +59,7 @@ export function ReviewScreen({ model, rows, columns }: { model: ReviewModel; row
         const on = bug.id === selected?.id;
         return (
           <Text key={bug.id} inverse={on && state.focus === 'list'} bold={on} color={on ? undefined : STATUS_COLOR[bug.status]} wrap="truncate-end">
-            {on ? '›' : ' '}
+            {focusMark(on)}
             {bugRow(bug, columns - 2, idWidth)}
           </Text>
         );

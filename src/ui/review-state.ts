@@ -13,6 +13,12 @@ export type DetailView = (typeof DETAIL_VIEWS)[number];
 export interface ReviewState {
   filter: BugFilter;
   selectedId: string | null;
+  /**
+   * Where the selected bug is listed. When it leaves the list (accepted out of
+   * a list filtered to valid bugs, changed by another process), the bug that
+   * takes its place is selected — its neighbour — never the first row.
+   */
+  selectedIndex: number;
   focus: 'list' | 'detail';
   view: DetailView;
   scroll: number;
@@ -29,6 +35,7 @@ export interface ReviewState {
 export const initialReview: ReviewState = {
   filter: {},
   selectedId: null,
+  selectedIndex: 0,
   focus: 'list',
   view: 'summary',
   scroll: 0,
@@ -43,7 +50,8 @@ export type FilterField = 'status' | 'image' | 'strategy' | 'order';
 export type ReviewEvent =
   | { type: 'select'; delta: number; bugs: BugRecord[] }
   | { type: 'select-id'; id: string }
-  | { type: 'pin'; id: string }
+  /** The bug shown and its place: another than the one selected (it left the list, none was selected yet) is selected, from the top. */
+  | { type: 'follow'; id: string; index: number }
   | { type: 'cycle-filter'; field: FilterField; bugs: BugRecord[] }
   | { type: 'focus'; pane: 'list' | 'detail' }
   | { type: 'cycle-view'; delta: number }
@@ -73,18 +81,21 @@ export function reduceReview(state: ReviewState, event: ReviewEvent): ReviewStat
     case 'select': {
       if (event.bugs.length === 0) return state;
       const at = Math.max(0, event.bugs.findIndex((b) => b.id === state.selectedId));
-      const next = event.bugs[clamp(at + event.delta, 0, event.bugs.length - 1)]!;
-      return next.id === state.selectedId ? state : { ...state, selectedId: next.id, scroll: 0, checkCursor: 0, log: null, message: null };
+      const index = clamp(at + event.delta, 0, event.bugs.length - 1);
+      const next = event.bugs[index]!;
+      return next.id === state.selectedId ? state : { ...state, selectedId: next.id, selectedIndex: index, scroll: 0, checkCursor: 0, log: null, message: null };
     }
-    case 'pin':
-      return state.selectedId === null ? { ...state, selectedId: event.id } : state;
+    case 'follow':
+      // The same bug moved in the list (a newer one came in above it): only its place is kept.
+      if (event.id === state.selectedId) return event.index === state.selectedIndex ? state : { ...state, selectedIndex: event.index };
+      return { ...state, selectedId: event.id, selectedIndex: event.index, scroll: 0, checkCursor: 0, log: null };
     case 'select-id':
       return { ...initialReview, filter: {}, selectedId: event.id, view: 'summary' };
     case 'cycle-filter': {
       const choices = filterChoices(event.field, event.bugs);
       const current = state.filter[event.field];
       const next = choices[(choices.indexOf(current) + 1) % choices.length];
-      return { ...state, filter: { ...state.filter, [event.field]: next as BugStatus & number }, scroll: 0, message: null };
+      return { ...state, filter: { ...state.filter, [event.field]: next as BugStatus & number }, selectedIndex: 0, scroll: 0, message: null };
     }
     case 'focus':
       return { ...state, focus: event.pane };
@@ -111,4 +122,11 @@ export function reduceReview(state: ReviewState, event: ReviewEvent): ReviewStat
     case 'message':
       return { ...state, message: { text: event.text, error: event.error }, rejecting: null };
   }
+}
+
+/** The bug shown as selected: the selected one while it is listed, else the one now in its place (the last, if the list got shorter). */
+export function shownBug(bugs: BugRecord[], state: Pick<ReviewState, 'selectedId' | 'selectedIndex'>): { bug: BugRecord | undefined; index: number } {
+  const at = bugs.findIndex((b) => b.id === state.selectedId);
+  const index = at >= 0 ? at : Math.min(state.selectedIndex, bugs.length - 1);
+  return { bug: bugs[index], index: Math.max(0, index) };
 }

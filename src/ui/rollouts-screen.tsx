@@ -5,6 +5,8 @@
  * tool outputs folded until unfolded.
  */
 import { Box, Text } from 'ink';
+import { focusMark } from './focus.js';
+import { clip, columnsOf, fit } from './line-fit.js';
 import { runProgress, type RolloutView, type RunView } from './run-state.js';
 import { transcriptRows, type Row } from './transcript.js';
 import type { RolloutsModel } from './use-rollouts.js';
@@ -34,10 +36,6 @@ function statusText(view: RolloutView, runDone: boolean): string {
   return `${view.status} ${view.step}`;
 }
 
-function fit(text: string, width: number): string {
-  return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text.padEnd(width);
-}
-
 /** One rollout in one line of `width` columns. */
 export function rolloutRow(view: RolloutView, runDone: boolean, policy: string, width: number, now = Date.now()): string {
   const elapsed = view.durationMs ?? (view.startedAt !== null ? now - view.startedAt : 0);
@@ -59,6 +57,37 @@ function RowLine({ row, width }: { row: Row; width: number }) {
   );
 }
 
+export interface HeaderParts {
+  /** "live: ", a cluster job's name. */
+  prefix: string;
+  /** The strategy and the image. */
+  what: string;
+  counts: string;
+  id: string;
+  /** Which of how many runs is shown. */
+  run: number;
+  runs: number;
+}
+
+/**
+ * The run's line in `width` columns, bold head and dim tail. The run id stays
+ * whole — `inject --resume` and `replay` need it: the [/] hint loses its
+ * words first, then the strategy and image are cut (or left out when little
+ * of them would show), then the counts.
+ */
+export function runHeader(parts: HeaderParts, width: number): { head: string; tail: string } {
+  const id = parts.id ? ` (${parts.id})` : '';
+  const browse = (long: boolean) => (parts.runs > 1 ? (long ? ` · [/] run ${parts.run} of ${parts.runs}` : ` · [/] ${parts.run}/${parts.runs}`) : '');
+  const head = (what: string) => `${parts.prefix}${what}: ${parts.counts}`;
+  if (columnsOf(head(parts.what) + id + browse(true)) <= width) return { head: head(parts.what), tail: id + browse(true) };
+  const tail = id + browse(false);
+  const room = width - columnsOf(tail) - columnsOf(head(''));
+  if (room >= 12) return { head: head(clip(parts.what, room)), tail };
+  // No room for a useful part of the strategy and image: the counts go without them, cut if they must be.
+  const rest = width - columnsOf(tail);
+  return rest > 0 ? { head: clip(`${parts.prefix}${parts.counts}`, rest), tail } : { head: '', tail: clip(tail, width) };
+}
+
 /** Lines under the transcript: what `c` did, why the run stopped. */
 export function noteLines(model: RolloutsModel): number {
   return (model.note ? 1 : 0) + (model.run?.error ? 1 : 0);
@@ -75,26 +104,24 @@ export function RolloutsScreen({ model, rows, columns }: { model: RolloutsModel;
   const all = transcriptRows(model.transcript, columns, state.unfold);
   const end = Math.max(0, all.length - state.scroll);
   const shown = all.slice(Math.max(0, end - height), end);
-  const where = model.runs.length > 1 ? ` · [/] run ${model.runIndex + 1} of ${model.runs.length}` : '';
   const outcome = progress.attempts > 0 ? `${progress.solved} solved` : `${progress.valid} valid${progress.duplicates ? `, ${progress.duplicates} duplicate` : ''}`;
   const counts = `${progress.done}/${progress.total} done${progress.cancelled ? `, ${progress.cancelled} cancelled` : ''}${progress.checking ? `, ${progress.checking} checking` : ''}${run.strategy === 'featadd' ? `, ${progress.broke} feature(s) broke something` : ''}, ${outcome}`;
   const replay = state.replay?.tag === tag && state.replay.runId === run.runId ? ` · replaying at ${state.replay.speed}×${state.replay.done ? ' (done)' : ''}` : '';
   const scrolled = state.scroll > 0 ? ` · ${state.scroll} rows up (G: end)` : '';
+  const header = runHeader(
+    { prefix: `${model.live ? 'live: ' : ''}${run.cluster ? `${run.cluster}: ` : ''}`, what: `${run.strategy} on ${run.image}`, counts, id: run.runId ?? '', run: model.runIndex + 1, runs: model.runs.length },
+    columns,
+  );
 
   return (
     <Box flexDirection="column">
       <Text bold wrap="truncate-end">
-        {model.live ? 'live: ' : ''}
-        {run.cluster ? `${run.cluster}: ` : ''}
-        {run.strategy} on {run.image}: {counts}
-        <Text dimColor>
-          {run.runId ? ` (${run.runId})` : ''}
-          {where}
-        </Text>
+        {header.head}
+        <Text dimColor>{header.tail}</Text>
       </Text>
       {visible.map((t, i) => (
         <Text key={t} inverse={first + i === focus} wrap="truncate-end">
-          {first + i === focus ? '›' : ' '}
+          {focusMark(first + i === focus)}
           {rolloutRow(run.rollouts[t]!, run.done, run.policy, columns - 1)}
         </Text>
       ))}

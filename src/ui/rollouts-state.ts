@@ -23,7 +23,8 @@ export type RolloutsEvent =
   | { type: 'show-run'; runId: string | null }
   | { type: 'focus'; delta: number; count: number }
   | { type: 'scroll'; delta: number; max: number }
-  | { type: 'toggle-fold' }
+  /** Long outputs folded or unfolded; `scroll` keeps the same place in view. */
+  | { type: 'toggle-fold'; scroll: number }
   | { type: 'replay-start'; runId: string; tag: string; speed: number }
   | { type: 'replay-event'; event: RolloutEvent }
   | { type: 'replay-done' }
@@ -40,7 +41,7 @@ export function reduceRollouts(state: RolloutsState, event: RolloutsEvent): Roll
     case 'scroll':
       return { ...state, scroll: Math.min(Math.max(0, event.max), Math.max(0, state.scroll + event.delta)) };
     case 'toggle-fold':
-      return { ...state, unfold: !state.unfold, scroll: 0 };
+      return { ...state, unfold: !state.unfold, scroll: event.scroll };
     case 'replay-start':
       return { ...state, scroll: 0, replay: { runId: event.runId, tag: event.tag, view: emptyRollout(event.tag), speed: event.speed, done: false } };
     case 'replay-event':

@@ -104,6 +104,12 @@ function push(lines: TranscriptLine[], line: TranscriptLine): void {
   if (lines.length > TRANSCRIPT_LIMIT) lines.splice(0, lines.length - TRANSCRIPT_LIMIT);
 }
 
+/** Puts `line` in place of the line at `at` and `more` right after it, in place. */
+function insert(lines: TranscriptLine[], at: number, line: TranscriptLine, ...more: TranscriptLine[]): void {
+  lines.splice(at, 1, line, ...more);
+  if (lines.length > TRANSCRIPT_LIMIT) lines.splice(0, lines.length - TRANSCRIPT_LIMIT);
+}
+
 /**
  * One event on one rollout; `at` is the wall clock when it arrived (for elapsed times).
  * `owned`: the view's transcript is a copy made earlier in the same batch, so it may change in place.
@@ -140,10 +146,12 @@ export function applyRolloutEvent(view: RolloutView, event: RolloutEvent, at = D
       const status = event.isError ? 'error' : event.exitCode !== undefined ? `exit ${event.exitCode}` : 'ok';
       const line: TranscriptLine = { kind: 'tool', text: `${event.isError ? '✗' : '✓'} ${event.name} ${what} → ${status} (${(event.durationMs / 1000).toFixed(1)} s)`, callId: event.callId, step: event.step, error: event.isError };
       const at = lines.findLastIndex((l) => l.kind === 'tool' && l.callId === event.callId);
-      if (at >= 0) lines[at] = line;
-      else push(lines, line);
       const output = keptLines(event.output);
-      if (output.some((l) => l.trim() !== '')) push(lines, { kind: 'output', text: '', lines: output, callId: event.callId, step: event.step, error: event.isError });
+      const result: TranscriptLine[] = output.some((l) => l.trim() !== '') ? [{ kind: 'output', text: '', lines: output, callId: event.callId, step: event.step, error: event.isError }] : [];
+      // The output goes right under its own call: calls made together finish one after another, and a call
+      // started after this one is already below it.
+      if (at >= 0) insert(lines, at, line, ...result);
+      else for (const each of [line, ...result]) push(lines, each);
       return { ...view, transcript: lines, lastAction: `${event.name} ${what.split('\n')[0]}` };
     }
     case 'retry':

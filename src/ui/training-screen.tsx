@@ -2,6 +2,7 @@
 import { Box, Text } from 'ink';
 import { shownJobState } from '../training/types.js';
 import type { JobRecord } from '../store/records.js';
+import { clip } from './line-fit.js';
 import type { TrainingModel } from './use-training.js';
 
 const STATE_COLOR: Record<string, string> = { succeeded: 'green', failed: 'red', cancelled: 'yellow', running: 'cyan', queued: 'white' };
@@ -9,7 +10,7 @@ const STATE_COLOR: Record<string, string> = { succeeded: 'green', failed: 'red',
 function jobRow(job: JobRecord, width: number): string {
   const exit = job.exitCode === null ? '' : ` exit ${job.exitCode}`;
   const text = `${job.id.padEnd(12)} ${shownJobState(job).padEnd(10)} ${job.kind.padEnd(3)} ${job.format.padEnd(8)} ${String(job.bugCount).padStart(4)} bug(s) ${job.submittedAt.slice(5, 16).replace('T', ' ')}${exit}${job.reason ? ` · ${job.reason}` : ''}`;
-  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+  return clip(text, width);
 }
 
 /** At most this many rows of a message (a refused submission says what to fix, at length). */
@@ -73,7 +74,7 @@ export function TrainingScreen({ model, rows, columns }: { model: TrainingModel;
       </Text>
       {log.slice(-logRows).map((line, i) => (
         <Text key={i} wrap="truncate-end">
-          {line || ' '}
+          {clip(line, columns) || ' '}
         </Text>
       ))}
       {state.busy ? (

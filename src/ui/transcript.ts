@@ -3,6 +3,7 @@
  * wrapped rather than cut (commands, JSON, text), and tool outputs longer than
  * a few lines folded to their head and tail unless unfolded.
  */
+import { wrap } from './line-fit.js';
 import type { TranscriptLine } from './run-state.js';
 
 export interface Row {
@@ -13,29 +14,6 @@ export interface Row {
 
 /** Outputs longer than this are folded. */
 export const FOLD_AT = 8;
-
-/** Breaks `text` into pieces of at most `width` characters, at spaces where it can. */
-export function wrap(text: string, width: number, indent = ''): string[] {
-  const chars = [...text];
-  if (chars.length <= width) return [text];
-  const out: string[] = [];
-  let rest = chars;
-  let first = true;
-  while (rest.length > 0) {
-    const room = first ? width : width - indent.length;
-    if (rest.length <= room) {
-      out.push((first ? '' : indent) + rest.join(''));
-      break;
-    }
-    let cut = rest.lastIndexOf(' ', room);
-    if (cut < room / 2) cut = room;
-    out.push((first ? '' : indent) + rest.slice(0, cut).join('').trimEnd());
-    rest = rest.slice(cut);
-    while (rest[0] === ' ') rest = rest.slice(1);
-    first = false;
-  }
-  return out;
-}
 
 /** The rows of one line, kept while the line (an immutable object) lives: a frame re-wraps only what changed. */
 const wrapped = new WeakMap<TranscriptLine, { width: number; unfold: boolean; rows: Row[] }>();
@@ -66,4 +44,22 @@ export function transcriptRows(lines: TranscriptLine[], width: number, unfold: b
   const rows: Row[] = [];
   for (const line of lines) for (const row of lineRows(line, width, unfold)) rows.push(row);
   return rows;
+}
+
+/**
+ * The scroll (rows up from the end) that keeps the same place of the
+ * transcript at the top of a view `height` rows tall when long outputs are
+ * folded or unfolded (`unfold` is the state before); a view following the
+ * end keeps following it.
+ */
+export function refoldedScroll(lines: TranscriptLine[], width: number, unfold: boolean, scroll: number, height: number): number {
+  if (scroll === 0) return 0;
+  const before = lines.map((line) => lineRows(line, width, unfold).length);
+  let top = Math.max(0, before.reduce((a, b) => a + b, 0) - scroll - height);
+  let at = 0;
+  while (at < lines.length && top >= before[at]!) top -= before[at++]!;
+  const after = lines.map((line) => lineRows(line, width, !unfold).length);
+  const total = after.reduce((a, b) => a + b, 0);
+  const newTop = after.slice(0, at).reduce((a, b) => a + b, 0) + Math.min(top, Math.max(0, (after[at] ?? 1) - 1));
+  return Math.min(Math.max(0, total - height), Math.max(0, total - height - newTop));
 }

@@ -10,7 +10,7 @@ import type { BugDetails } from '../pipeline/bug-details.js';
 import type { WorkbenchCore } from '../pipeline/workbench-core.js';
 import type { BugRecord } from '../store/records.js';
 import { detailLines } from './review-lines.js';
-import { initialReview, reduceReview, type ReviewState } from './review-state.js';
+import { initialReview, reduceReview, shownBug, type ReviewState } from './review-state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
 
 /** How often the screen looks for what other processes wrote. */
@@ -20,10 +20,11 @@ function newestFirst(bugs: BugRecord[]): BugRecord[] {
   return [...bugs].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
-/** The bugs the filters let through (newest first), and the selected one (the first when none is). */
-function listed(core: WorkbenchCore | undefined, state: ReviewState): { bugs: BugRecord[]; selected: BugRecord | undefined } {
+/** The bugs the filters let through (newest first), and the one shown as selected with its place. */
+function listed(core: WorkbenchCore | undefined, state: ReviewState): { bugs: BugRecord[]; selected: BugRecord | undefined; index: number } {
   const bugs = core ? newestFirst(core.bugs(state.filter)) : [];
-  return { bugs, selected: bugs.find((b) => b.id === state.selectedId) ?? bugs[0] };
+  const { bug, index } = shownBug(bugs, state);
+  return { bugs, selected: bug, index };
 }
 
 export interface ReviewModel {
@@ -59,11 +60,11 @@ export function useReview(core: WorkbenchCore | undefined): ReviewModel {
   }, [core]);
 
   const all = useMemo(() => (core ? newestFirst(core.bugs()) : []), [core, version]);
-  const { bugs, selected } = useMemo(() => listed(core, state), [core, version, state.filter, state.selectedId]);
-  // The selection is held by id: a bug made later does not take it over.
+  const { bugs, selected, index } = useMemo(() => listed(core, state), [core, version, state.filter, state.selectedId, state.selectedIndex]);
+  // The selection is held by id (a bug made later does not take it over) and its place: the bug shown is the one selected.
   useEffect(() => {
-    if (state.selectedId === null && selected) dispatch({ type: 'pin', id: selected.id });
-  }, [state.selectedId, selected, dispatch]);
+    if (selected) dispatch({ type: 'follow', id: selected.id, index });
+  }, [selected, index, dispatch]);
   const details = useMemo(() => (core && selected ? core.bugDetails(selected.id) : undefined), [core, selected?.id, selected?.updatedAt]);
   const log = useMemo(() => (core && state.log ? core.logTail(state.log.path) : null), [core, state.log]);
 
@@ -71,9 +72,11 @@ export function useReview(core: WorkbenchCore | undefined): ReviewModel {
 
   const onKey = (input: string, key: Key, pageRows: number) => {
     if (!core) return;
-    // The state the previous key left, even if no frame showed it yet.
+    // The state the previous key left, even if no frame showed it yet; a key acts on the bug shown.
+    const shown = listed(core, latest());
+    if (shown.selected) dispatch({ type: 'follow', id: shown.selected.id, index: shown.index });
     const state = latest();
-    const { bugs, selected } = listed(core, state);
+    const { bugs, selected } = shown;
     const details = selected ? core.bugDetails(selected.id) : undefined;
     const log = state.log ? core.logTail(state.log.path) : null;
     if (state.rejecting !== null) {

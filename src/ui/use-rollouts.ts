@@ -13,6 +13,7 @@ import type { RunRecord } from '../store/records.js';
 import { batcher } from './batcher.js';
 import { initialRollouts, reduceRollouts, type RolloutsState } from './rollouts-state.js';
 import type { RunView, TranscriptLine } from './run-state.js';
+import { refoldedScroll, transcriptRows } from './transcript.js';
 import { storedRunView, storedTranscript } from './stored-run.js';
 import { useLatestReducer } from './use-latest-reducer.js';
 
@@ -28,7 +29,8 @@ export interface RolloutsModel {
   transcript: TranscriptLine[];
   /** What the last key did when it is not in view otherwise: `c`'s question, cancelling a cluster run. */
   note: string | null;
-  onKey: (input: string, key: Key, pageRows: number, rowCount: number) => void;
+  /** Handles a key; the transcript's height and width are needed to scroll by pages and keep the place on `f`. */
+  onKey: (input: string, key: Key, pageRows: number, width: number) => void;
 }
 
 export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | undefined, openBug: (id: string) => void, cancelLive: () => void): RolloutsModel {
@@ -117,7 +119,7 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
   };
   const cancellable = live || Boolean(core && record?.cluster && record.status === 'running');
 
-  const onKey = (input: string, key: Key, pageRows: number, rowCount: number) => {
+  const onKey = (input: string, key: Key, pageRows: number, width: number) => {
     if (confirming.current) {
       confirming.current = false;
       if (input !== 'c' || !cancellable) return setNote(null);
@@ -132,14 +134,14 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
     }
     const current = latest();
     const count = run?.tags.length ?? 0;
-    const max = Math.max(0, rowCount - pageRows);
+    const max = Math.max(0, transcriptRows(transcript, width, current.unfold).length - pageRows);
     if (key.upArrow || input === 'k') return dispatch({ type: 'focus', delta: -1, count });
     if (key.downArrow || input === 'j') return dispatch({ type: 'focus', delta: 1, count });
     if (key.pageUp) return dispatch({ type: 'scroll', delta: pageRows, max });
     if (key.pageDown) return dispatch({ type: 'scroll', delta: -pageRows, max });
     if (input === 'g' || key.home) return dispatch({ type: 'scroll', delta: Infinity, max });
     if (input === 'G' || key.end) return dispatch({ type: 'scroll', delta: -Infinity, max });
-    if (input === 'f') return dispatch({ type: 'toggle-fold' });
+    if (input === 'f') return dispatch({ type: 'toggle-fold', scroll: refoldedScroll(transcript, width, current.unfold, current.scroll, pageRows) });
     if (input === 'p') {
       if (current.replay) {
         replaying.current?.abort();

@@ -12,8 +12,8 @@ class FakeStdout extends EventEmitter {
   readonly isTTY = true;
   readonly writes: string[] = [];
   constructor(
-    readonly columns: number,
-    readonly rows: number,
+    public columns: number,
+    public rows: number,
   ) {
     super();
   }
@@ -65,6 +65,12 @@ export function renderIn(tree: ReactElement, size: { columns: number; rows: numb
     writes: stdout.writes,
     /** How many times Ink cleared the whole terminal. */
     clears: () => stdout.writes.reduce((n, w) => n + w.split(CLEAR_SCREEN).length - 1, 0),
+    /** The terminal takes a new size, as a real one tells its program (SIGWINCH, then 'resize'). */
+    resize: (columns: number, rows: number) => {
+      stdout.columns = columns;
+      stdout.rows = rows;
+      stdout.emit('resize');
+    },
     unmount: () => instance.unmount(),
   };
 }

@@ -31,6 +31,11 @@ export class TmuxSession {
     await execa('tmux', ['send-keys', '-t', this.name, '--', ...keys]);
   }
 
+  /** The terminal takes a new size, as when its window is resized. */
+  async resize(columns: number, rows: number): Promise<void> {
+    await execa('tmux', ['resize-window', '-t', this.name, '-x', String(columns), '-y', String(rows)]);
+  }
+
   async waitFor(pattern: RegExp, timeout = 30_000): Promise<string> {
     let screen = '';
     await vi.waitFor(

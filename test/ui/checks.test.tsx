@@ -37,7 +37,7 @@ describe('the Checks screen', () => {
     stdin.write('\r');
     await vi.waitFor(() => expect(lastFrame()).toMatch(/stepping: 1 of 9 judged/), { timeout: 30_000 });
     expect(lastFrame()).toMatch(/✓ test-files/);
-    expect(lastFrame()).toMatch(/^ {2}parser$/m); // not run yet
+    expect(lastFrame()).toMatch(/^ {4}parser$/m); // not run yet (no focus mark, no verdict)
     stdin.write('\r');
     await vi.waitFor(() => expect(lastFrame()).toMatch(/stepping: 2 of 9 judged/), { timeout: 30_000 });
     // The parser check ran the original: its run, counts and command are shown.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BugRecord } from '../../src/store/records.js';
 import { bugRow, detailLines, diffLines } from '../../src/ui/review-lines.js';
-import { initialReview, reduceReview } from '../../src/ui/review-state.js';
+import { initialReview, reduceReview, shownBug } from '../../src/ui/review-state.js';
 
 const bug = (id: string, extra: Partial<BugRecord> = {}): BugRecord => ({
   id,
@@ -57,6 +57,25 @@ describe('the review view state', () => {
     expect(state.rejecting).toBe('too easy');
     state = reduceReview(state, { type: 'message', text: 'rejected', error: false });
     expect(state).toMatchObject({ rejecting: null, message: { text: 'rejected' } });
+  });
+
+  it('shows the neighbour of a bug that left the list, and selecting it shows it from the top', () => {
+    const [a, b, c] = [bug('a'), bug('b'), bug('c')];
+    let state = reduceReview(initialReview, { type: 'select', delta: 1, bugs: [a!, b!, c!] });
+    state = reduceReview({ ...state, focus: 'detail', view: 'diff' }, { type: 'scroll', delta: 9, max: 20 });
+    expect(shownBug([a!, b!, c!], state)).toEqual({ bug: b, index: 1 });
+    // b is accepted out of a list of valid bugs: c takes its place, not a.
+    expect(shownBug([a!, c!], state)).toEqual({ bug: c, index: 1 });
+    state = reduceReview(state, { type: 'follow', id: 'c', index: 1 });
+    expect(state).toMatchObject({ selectedId: 'c', selectedIndex: 1, scroll: 0, view: 'diff', focus: 'detail' });
+    // The last one's neighbour is the one above it; with none left, none.
+    expect(shownBug([a!], state)).toEqual({ bug: a, index: 0 });
+    expect(shownBug([], state).bug).toBeUndefined();
+  });
+
+  it('keeps the scroll of a bug that only moved in the list, and its new place', () => {
+    const state = reduceReview({ ...initialReview, selectedId: 'b', selectedIndex: 1, scroll: 4 }, { type: 'follow', id: 'b', index: 2 });
+    expect(state).toMatchObject({ selectedId: 'b', selectedIndex: 2, scroll: 4 });
   });
 
   it('scrolls within the lines there are', () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RolloutEvent, RolloutEventBody } from '../../src/agent/events.js';
 import { newRunView, OUTPUT_LIMIT, reduceRun, runProgress, TRANSCRIPT_LIMIT, type RunView } from '../../src/ui/run-state.js';
 import { rolloutRow, rolloutsLayout } from '../../src/ui/rollouts-screen.js';
-import { transcriptRows, wrap } from '../../src/ui/transcript.js';
+import { wrap } from '../../src/ui/line-fit.js';
+import { transcriptRows } from '../../src/ui/transcript.js';
 import { initialState, reduce } from '../../src/ui/state.js';
 
 let seq = 0;
@@ -84,6 +85,18 @@ describe('transcript rows', () => {
     expect(transcriptRows(lines, 60, true).filter((r) => r.kind === 'output')).toHaveLength(20);
     expect(wrap('abc', 10)).toEqual(['abc']);
     expect(wrap('x'.repeat(25), 10)).toEqual(['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(5)]);
+  });
+});
+
+describe("a transcript's tool results", () => {
+  const finished = (callId: string, output: string): RolloutEventBody => ({ type: 'tool-call-finished', step: 1, callId, name: 'bash', input: { command: `echo ${callId}` }, output, isError: false, exitCode: 0, durationMs: 1 });
+  const order = (run: RunView) => run.rollouts.r2!.transcript.map((l) => (l.kind === 'output' ? `out:${l.lines!.join()}` : `${l.kind}:${l.callId}`));
+
+  it('come right under their own call when calls made together finish one after another, in either order', () => {
+    const started = (callId: string): RolloutEventBody => ({ type: 'tool-call-started', step: 1, callId, name: 'bash' });
+    const both = feed(newRunView('img', 'removal', 'offline', 2), { type: 'step-started', step: 1 }, started('a'), started('b'));
+    expect(order(feed(both, finished('a', 'from a'), finished('b', 'from b')))).toEqual(['tool:a', 'out:from a', 'tool:b', 'out:from b']);
+    expect(order(feed(both, finished('b', 'from b'), finished('a', 'from a')))).toEqual(['tool:a', 'out:from a', 'tool:b', 'out:from b']);
   });
 });
 
