@@ -22,8 +22,8 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
   },
   images: {
     load: async () => (await import('./commands/images.js')).imagesCommand,
-    summary: 'list repo images; `images build <dir>` builds one',
-    synopsis: 'bugbench images [--json]\nbugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--setup CMD] [--json]',
+    summary: 'list repo images; `images build <dir>` builds one, `images add IMAGE` adopts one as it is',
+    synopsis: 'bugbench images [--json]\nbugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--setup CMD] [--json]\nbugbench images add IMAGE [--root PATH] [--user U] [--test-cmd CMD] [--again] [--json]',
   },
   inject: {
     load: async () => (await import('./commands/inject.js')).injectCommand,

@@ -1,9 +1,14 @@
-/** `bugbench images [--json]` and `bugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--setup CMD] [--json]` */
+/**
+ * `bugbench images [--json]`, `bugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--setup CMD] [--json]`
+ * and `bugbench images add IMAGE [--root PATH] [--user U] [--test-cmd CMD] [--again] [--json]`
+ */
 import { UsageError } from '../errors.js';
 import { expandHome } from '../paths.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { buildImageOverBugs } from '../pipeline/image-build.js';
+import { adoptImage } from '../sandbox/adopt.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-images.js';
+import { REPO_DIR } from '../sandbox/sandbox.js';
 import { countsByImage, describeCounts } from '../store/queries.js';
 import { openStore } from '../store/store.js';
 import { parseFlags, printJson, stderrProgress } from './args.js';
@@ -11,11 +16,12 @@ import { formatTable } from './table.js';
 
 export async function imagesCommand(args: string[]): Promise<number> {
   if (args[0] === 'build') return buildCommand(args.slice(1));
+  if (args[0] === 'add') return addCommand(args.slice(1));
   const { values } = parseFlags('images', args, { json: { type: 'boolean', default: false } });
   const images = await listRepoImages(defaultContainerEngine(), countsByImage(openStore().all('bugs')));
   if (values.json) {
     printJson(
-      images.map(({ id, tag, repo, commit, created, sizeBytes, bugs, bugCounts, language, warning }) => ({
+      images.map(({ id, tag, repo, commit, created, sizeBytes, bugs, bugCounts, language, warning, root, user, adopted }) => ({
         id,
         tag,
         repo,
@@ -26,6 +32,9 @@ export async function imagesCommand(args: string[]): Promise<number> {
         bugCounts,
         language: language ?? '',
         warning: warning ?? '',
+        root: root ?? REPO_DIR,
+        user: user || 'root',
+        adopted: adopted ?? false,
       })),
     );
   } else process.stdout.write(formatImages(images));
@@ -47,10 +56,26 @@ async function buildCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+/** Adopts an image bugbench did not build, as it is (sandbox/adopt.ts), with what the user says in place of what would be found. */
+async function addCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(
+    'images add',
+    args,
+    { root: { type: 'string' }, user: { type: 'string' }, 'test-cmd': { type: 'string' }, again: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+    1,
+  );
+  const image = positionals[0];
+  if (!image) throw new UsageError('images add: name the image, e.g. `bugbench images add sweb.eval.x86_64.django__django-11099:latest`');
+  const adopted = await adoptImage(defaultContainerEngine(), image, { root: values.root, user: values.user, testCommand: values['test-cmd'], again: values.again, progress: stderrProgress });
+  if (values.json) printJson({ ...adopted, root: adopted.world.root, user: adopted.world.user || 'image default', adopted: true });
+  else process.stdout.write(`${adopted.image}: ${adopted.language || 'language not recognised'} repository at ${adopted.world.root} (uid ${adopted.world.uid}), commit ${adopted.commit.slice(0, 12)}; sandboxes start from ${adopted.runImage}\n`);
+  return 0;
+}
+
 export function formatImages(images: RepoImage[]): string {
   if (images.length === 0) return 'no repo images yet; build one with `bugbench images build <dir>` or run `bugbench doctor --fix`\n';
   const rows = images.map((i) => [
-    i.tag,
+    i.adopted ? `${i.tag} (adopted, ${i.root})` : i.tag,
     i.repo,
     i.language || '?',
     i.commit.slice(0, 12),
