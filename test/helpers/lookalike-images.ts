@@ -19,7 +19,9 @@ import { listSamples, replaySample } from '../../src/sandbox/docker-api/samples.
 
 export const FUTURE_MARKER = 'FUTURE-FIX-7f3a9c-DO-NOT-LEAK';
 
-const git = (cwd: string, ...args: string[]) => execa('git', ['-c', 'user.name=Upstream Dev', '-c', 'user.email=dev@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd });
+// Fixed dates: the same commits, so the same image (and the same adoption) every time the tests build it.
+const DATES = { GIT_AUTHOR_DATE: '2026-01-02T03:04:05Z', GIT_COMMITTER_DATE: '2026-01-02T03:04:05Z' };
+const git = (cwd: string, ...args: string[]) => execa('git', ['-c', 'user.name=Upstream Dev', '-c', 'user.email=dev@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd, env: DATES });
 
 /** A sample's repository with commits past HEAD on a branch, a tag and a stash, each carrying FUTURE_MARKER; HEAD left where the sample ends. */
 export async function repoWithFuture(sampleName: string, dir: string): Promise<string> {
@@ -63,4 +65,28 @@ export async function buildSwebenchLookalike(tag = 'sweb.eval.x86_64.knotcfg__kn
     ].join('\n'),
   );
   return { tag, head };
+}
+
+/**
+ * A JavaScript image run by a user of its own, as many projects' images are:
+ * `USER app`, the repository (the vercraft sample, with the node_modules its
+ * sample image installed) at /home/app/vercraft owned by that user, WORKDIR
+ * there. Nothing in it may need root, and every file bugbench writes must be
+ * the user's.
+ */
+export async function buildNonRootNodeLookalike(tag = 'example/vercraft-app:1.0'): Promise<{ tag: string }> {
+  const context = mkdtempSync(join(tmpdir(), 'bugbench-node-'));
+  await dockerBuild(
+    context,
+    tag,
+    [
+      'FROM bugbench/repo-vercraft:latest AS installed',
+      'FROM bugbench/base-node:bookworm',
+      'RUN useradd -m -u 1000 -s /bin/bash app',
+      'COPY --from=installed --chown=app:app /repo /home/app/vercraft',
+      'USER app',
+      'WORKDIR /home/app/vercraft',
+    ].join('\n'),
+  );
+  return { tag };
 }

@@ -5,21 +5,27 @@
  * into offline, and exported, and nothing from past HEAD is ever shown.
  */
 import { execSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workspaceDir } from '../../src/paths.js';
-import { bugbench } from '../helpers/cli.js';
+import { openSandbox } from '../../src/sandbox/engine-table.js';
+import { bugbench as run } from '../helpers/cli.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
-import { buildSwebenchLookalike, FUTURE_MARKER } from '../helpers/lookalike-images.js';
+import { buildNonRootNodeLookalike, buildSwebenchLookalike, FUTURE_MARKER } from '../helpers/lookalike-images.js';
 
 const SWEB = 'sweb.eval.x86_64.knotcfg__knotcfg-1:latest';
+const NODE_APP = 'example/vercraft-app:1.0';
 let head = '';
+
+// A workspace of its own: adoptions, bugs and duplicates of earlier runs of this file play no part.
+const HOME = mkdtempSync(join(tmpdir(), 'bugbench-adopted-'));
+const bugbench = (args: string[], options: { timeout?: number } = {}) => run(args, { ...options, env: { BUGBENCH_HOME: HOME } });
 
 /** Every file of the workspace that holds `text` (trajectories, logs, artifacts, records). */
 function filesHolding(text: string): string[] {
   try {
-    return execSync(`grep -rlF ${JSON.stringify(text)} ${JSON.stringify(workspaceDir())}`, { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+    return execSync(`grep -rlF ${JSON.stringify(text)} ${JSON.stringify(HOME)}`, { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
   } catch {
     return [];
   }
@@ -28,10 +34,11 @@ function filesHolding(text: string): string[] {
 describe('an image bugbench did not build', () => {
   beforeAll(async () => {
     ({ head } = await buildSwebenchLookalike(SWEB));
+    await buildNonRootNodeLookalike(NODE_APP);
   }, 300_000);
 
   afterAll(() => {
-    execSync(`docker rmi -f ${SWEB} >/dev/null 2>&1 || true`);
+    execSync(`docker rmi -f ${SWEB} ${NODE_APP} >/dev/null 2>&1 || true`);
   });
 
   it('is adopted as it is: /testbed, its login shell\'s environment, HEAD, Python; nothing past HEAD in its snapshot', async () => {
@@ -55,7 +62,8 @@ describe('an image bugbench did not build', () => {
     const run = await bugbench(['inject', '--image', SWEB, '--strategy', 'removal+history', '--policy', 'offline', '-n', '2', '--seed', '11', '--json', ...INJECTION_TEST_FLAGS], { timeout: 600_000 });
     expect(run.exitCode, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);
-    expect(result.yield.valid, JSON.stringify(result.rollouts, null, 1)).toBeGreaterThanOrEqual(1);
+    // Valid by its checks (a bug an earlier run of the same seed made is valid too, and recorded as a duplicate).
+    expect(result.bugs.filter((b: { valid: boolean }) => b.valid).length, JSON.stringify(result.rollouts, null, 1)).toBeGreaterThanOrEqual(1);
     const valid = result.bugs.find((b: { valid: boolean }) => b.valid);
     const meta = JSON.parse(readFileSync(join(valid.artifactDir, 'meta.json'), 'utf8'));
     expect(meta).toMatchObject({ baseCommit: head, image: { tag: SWEB } });
@@ -72,7 +80,7 @@ describe('an image bugbench did not build', () => {
   }, 900_000);
 
   it('refuses bad input clearly and records nothing', async () => {
-    const records = () => readFileSync(join(workspaceDir(), 'adopted-images.json'), 'utf8');
+    const records = () => readFileSync(join(HOME, 'adopted-images.json'), 'utf8');
     const before = records();
     const missing = await bugbench(['images', 'add', 'no-such-image:nope']);
     expect(missing.exitCode).not.toBe(0);
@@ -85,4 +93,30 @@ describe('an image bugbench did not build', () => {
     expect(bare.stderr).toMatch(/no git work tree at its WorkingDir .* name it with --root/);
     expect(records()).toBe(before);
   }, 300_000);
+
+  it('runs as the image\'s own user: a non-root JavaScript image makes a valid bug, and every file bugbench wrote is that user\'s', async () => {
+    const added = await bugbench(['images', 'add', NODE_APP, '--again']);
+    expect(added.stderr).toMatch(/found the repository at \/home\/app\/vercraft \(app, uid 1000\)/);
+    const run = await bugbench(['inject', '--image', NODE_APP, '--strategy', 'removal', '--policy', 'offline', '-n', '1', '--seed', '11', '--json', ...INJECTION_TEST_FLAGS], { timeout: 600_000 });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.bugs.filter((b: { valid: boolean }) => b.valid).length, JSON.stringify(result.rollouts, null, 1)).toBe(1);
+    const listed = JSON.parse((await bugbench(['images', '--json'])).stdout);
+    expect(listed).toContainEqual(expect.objectContaining({ tag: NODE_APP, root: '/home/app/vercraft', language: 'node', adopted: true }));
+
+    const home = process.env.BUGBENCH_HOME;
+    process.env.BUGBENCH_HOME = HOME; // the adoption recorded there
+    const sandbox = await openSandbox({ image: NODE_APP, runId: 'test-adopted-owner' }).finally(() => (process.env.BUGBENCH_HOME = home));
+    try {
+      await sandbox.writeFiles([
+        { path: 'src/new/deep/x.ts', content: 'export const x = 1;\n' },
+        { path: '/bugbench/artifact/test_script.sh', content: 'true\n', mode: 0o755 },
+        { path: '/tmp/work/helper.py', content: '' },
+      ]);
+      const owners = await sandbox.run('id -un; stat -c %U src/new src/new/deep src/new/deep/x.ts /bugbench /bugbench/artifact /bugbench/artifact/test_script.sh /tmp/work; mkdir -p /bugbench/run && touch /tmp/work/log');
+      expect(owners.stdout.trim().split('\n')).toEqual(Array(8).fill('app'));
+    } finally {
+      await sandbox.remove();
+    }
+  }, 900_000);
 });

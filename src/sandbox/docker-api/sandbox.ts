@@ -268,11 +268,14 @@ const BUGBENCH_DIR = '/bugbench';
 /** git refuses a work tree another user owns ("dubious ownership"); the sandbox's repository is the one to trust. */
 const GIT_TRUSTS_THE_REPOSITORY = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' };
 
-/** The folders above `paths` that a write may make: those below the repository's root, and bugbench's own. */
+/** Where the image's user may make folders: below the repository's root, bugbench's own folder, the temporary ones. */
+const USER_TREES = [BUGBENCH_DIR, '/tmp', '/var/tmp'];
+
+/** The folders above `paths` that a write may make in the user's trees (the folder of a tree itself is left as it is). */
 export function ownedFolders(paths: string[], root: string): string[] {
   const folders = new Set<string>();
   for (const path of paths) {
-    for (const top of [root, BUGBENCH_DIR]) {
+    for (const top of [root, ...USER_TREES]) {
       if (!path.startsWith(`${top}/`)) continue;
       let folder = posix.dirname(path);
       while (folder.length > top.length) {
