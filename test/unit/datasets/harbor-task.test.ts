@@ -94,7 +94,7 @@ describe('a Harbor task of a bug', () => {
     const byPath = new Map(files.map((f) => [f.path, f]));
     expect([...byPath.keys()]).toEqual(expect.arrayContaining(['instruction.md', 'task.toml', 'environment/Dockerfile', 'environment/setup.sh', 'solution/solve.sh', 'solution/fix.diff', 'tests/test.sh', 'tests/spec.json', 'tests/oracle/tests/test_lexer.py']));
     expect(String(byPath.get('instruction.md')!.content)).toContain('The lexer reads 1e3 as an integer.');
-    expect(String(byPath.get('environment/setup.sh')!.content)).toContain('rm -rf /bugbench /repo/.git');
+    expect(String(byPath.get('environment/setup.sh')!.content)).toContain('rm -rf .git; rm -rf /bugbench 2>/dev/null || find /bugbench -mindepth 1 -delete');
     const spec = JSON.parse(String(byPath.get('tests/spec.json')!.content));
     expect(spec).toMatchObject({ fail_to_pass: m.failToPass, pass_to_pass: m.passToPass, test_timeout_sec: 90, clear: ['tests/test_lexer.py'], files: [{ path: 'tests/test_lexer.py', mode: '644' }] });
   });

@@ -27,7 +27,7 @@ describe('a run’s yield', () => {
       tx.put('rollouts', rollout(5, null));
     });
     const result = runResult(store, 'run-1');
-    expect(result.yield).toEqual({ rollouts: 6, submitted: 6, featuresThatBroke: null, valid: 2 });
+    expect(result.yield).toEqual({ rollouts: 6, submitted: 5, featuresThatBroke: null, valid: 2 });
     expect(result.bugs.filter((b) => b.status === 'duplicate').every((b) => b.valid)).toBe(true);
     expect(runRows(store)[0]!.bugs).toEqual({ submitted: 5, valid: result.yield.valid });
   });
