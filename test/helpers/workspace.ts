@@ -15,7 +15,8 @@ import { bugRecord, VALID_CHECK } from './records.js';
 
 export const IMAGE = 'bugbench/repo-ratekit:latest';
 
-const HEALTHY: DoctorReport = {
+/** A doctor's report of a machine where everything is up, for cores that must not ask Docker. */
+export const HEALTHY: DoctorReport = {
   engine: { ok: true, version: 'test', host: 'test' },
   engines: [],
   baseImage: { ok: true, tag: 'test' },

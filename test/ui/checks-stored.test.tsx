@@ -9,7 +9,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DoctorReport } from '../../src/pipeline/doctor.js';
 import type { HigherOrderResult } from '../../src/pipeline/higher-order.js';
 import { workbenchCore, type WorkbenchCore } from '../../src/pipeline/workbench-core.js';
 import type { AttemptRecord } from '../../src/store/records.js';
@@ -17,19 +16,12 @@ import { Store } from '../../src/store/store.js';
 import { App } from '../../src/ui/app.js';
 import { bugRecord, VALID_CHECK } from '../helpers/records.js';
 import { renderIn } from '../helpers/terminal.js';
+import { HEALTHY } from '../helpers/workspace.js';
 
 const SIZE = { columns: 80, rows: 24 };
 const IMAGE = 'bugbench/repo-ratekit:latest';
 const PARENT = 'ratekit-removal-1d5c1fcc';
 const CHILD = 'ratekit-removal-7e2a90b4';
-const HEALTHY: DoctorReport = {
-  engine: { ok: true, version: 'test', host: 'test' },
-  engines: [],
-  baseImage: { ok: true, tag: 'test' },
-  sampleImages: [],
-  anthropicKey: false,
-  cluster: { ok: false, detail: 'not asked' },
-};
 
 let term: ReturnType<typeof renderIn> | undefined;
 afterEach(() => term?.unmount());

@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RolloutEvent, RolloutEventBody } from '../../src/agent/events.js';
-import type { DoctorReport } from '../../src/pipeline/doctor.js';
 import type { AttemptSummary, CoreEvent, Report } from '../../src/pipeline/events.js';
 import type { InjectResult, InjectSettings } from '../../src/pipeline/inject.js';
 import type { SolveResult } from '../../src/pipeline/solve.js';
@@ -20,17 +19,10 @@ import { Store } from '../../src/store/store.js';
 import { App } from '../../src/ui/app.js';
 import { bugRecord, VALID_CHECK } from '../helpers/records.js';
 import { renderIn } from '../helpers/terminal.js';
+import { HEALTHY } from '../helpers/workspace.js';
 
 const SIZE = { columns: 80, rows: 24 };
 const IMAGE = 'bugbench/repo-knotcfg:latest';
-const HEALTHY: DoctorReport = {
-  engine: { ok: true, version: 'test', host: 'test' },
-  engines: [],
-  baseImage: { ok: true, tag: 'test' },
-  sampleImages: [],
-  anthropicKey: false,
-  cluster: { ok: false, detail: 'not asked' },
-};
 
 let term: ReturnType<typeof renderIn> | undefined;
 afterEach(() => term?.unmount());

@@ -8,24 +8,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DoctorReport } from '../../src/pipeline/doctor.js';
 import type { Report } from '../../src/pipeline/events.js';
 import type { InjectResult, InjectSettings } from '../../src/pipeline/inject.js';
 import { workbenchCore, type WorkbenchCore } from '../../src/pipeline/workbench-core.js';
 import { Store } from '../../src/store/store.js';
 import { App } from '../../src/ui/app.js';
 import { renderIn } from '../helpers/terminal.js';
+import { HEALTHY } from '../helpers/workspace.js';
 
 const SIZE = { columns: 80, rows: 24 };
 const IMAGE = 'bugbench/repo-ratekit:latest';
-const HEALTHY: DoctorReport = {
-  engine: { ok: true, version: 'test', host: 'test' },
-  engines: [],
-  baseImage: { ok: true, tag: 'test' },
-  sampleImages: [],
-  anthropicKey: false,
-  cluster: { ok: false, detail: 'not asked' },
-};
 const DOWN = '\u001B[B';
 
 let term: ReturnType<typeof renderIn> | undefined;

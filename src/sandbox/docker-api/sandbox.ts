@@ -208,13 +208,7 @@ export class DockerSandbox extends RepoSandbox {
       AttachStdout: true,
       AttachStderr: true,
     });
-    const stream = await exec.start({ hijack: true, stdin: false });
-    stream.resume();
-    await new Promise<void>((resolve) => {
-      stream.on('end', resolve);
-      stream.on('close', resolve);
-      stream.on('error', () => resolve());
-    });
+    await drained(exec);
   }
 
   async writeFiles(files: FileToWrite[]): Promise<void> {
@@ -238,13 +232,7 @@ export class DockerSandbox extends RepoSandbox {
   /** Runs a short command as root, whoever the image's user is (only for bugbench's own folders). */
   private async asRoot(command: string): Promise<void> {
     const exec = await this.container.exec({ Cmd: ['bash', '-c', command], User: '0', AttachStdout: true, AttachStderr: true });
-    const stream = await exec.start({ hijack: true, stdin: false });
-    stream.resume();
-    await new Promise<void>((resolve) => {
-      stream.on('end', resolve);
-      stream.on('close', resolve);
-      stream.on('error', () => resolve());
-    });
+    await drained(exec);
     const { ExitCode } = await exec.inspect();
     if (ExitCode !== 0) throw new SandboxError(`\`${command}\` failed as root in ${this.image} (exit ${ExitCode})`);
   }
@@ -285,6 +273,17 @@ export function ownedFolders(paths: string[], root: string): string[] {
     }
   }
   return [...folders].sort();
+}
+
+/** Starts a short exec of bugbench's own and waits for its output to end, reading none of it. */
+async function drained(exec: Docker.Exec): Promise<void> {
+  const stream = await exec.start({ hijack: true, stdin: false });
+  stream.resume();
+  await new Promise<void>((resolve) => {
+    stream.on('end', resolve);
+    stream.on('close', resolve);
+    stream.on('error', () => resolve());
+  });
 }
 
 function isRemovalInProgress(error: unknown): boolean {
