@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname } from 'node:path';
 import { errorMessage, ImageNotAdoptedError, ImageNotFoundError, UsageError } from '../errors.js';
 import { workspacePath } from '../paths.js';
-import { LABEL_COMMIT } from './labels.js';
+import { LABEL_BASE, LABEL_COMMIT } from './labels.js';
 import type { ContainerEngine } from './port.js';
 import { BUILT_WORLD, type ImageWorld } from './sandbox.js';
 
@@ -71,9 +71,9 @@ export interface ImageRun {
   adopted?: AdoptedImage;
 }
 
-/** True for an image bugbench built (its labels say which commit it holds). */
+/** True for an image bugbench built: a repo image (its labels say which commit it holds) or one of its bases. */
 export function builtByBugbench(labels: Record<string, string>): boolean {
-  return LABEL_COMMIT in labels;
+  return Boolean(labels[LABEL_COMMIT] || labels[LABEL_BASE]);
 }
 
 /**

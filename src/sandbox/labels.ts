@@ -9,3 +9,5 @@ export const LABEL_LANGUAGE = 'bugbench.language';
 export const LABEL_SETUP = 'bugbench.setup';
 /** A warning found while building the image (package.json's engines field not met by the image's Node); '' for none. */
 export const LABEL_WARNING = 'bugbench.warning';
+/** On bugbench's base images (the Debian suite they hold). */
+export const LABEL_BASE = 'bugbench.base';

@@ -40,6 +40,9 @@ export async function repoWithFuture(sampleName: string, dir: string): Promise<s
   return head;
 }
 
+/** An image from elsewhere carries none of bugbench's labels: the one its base gave it is cleared. */
+const NOT_OURS = 'LABEL bugbench.base="" bugbench.base-recipe="" bugbench.toolchain=""';
+
 async function dockerBuild(context: string, tag: string, dockerfile: string): Promise<void> {
   writeFileSync(join(context, 'Dockerfile'), dockerfile);
   await execa('docker', ['build', '--network', 'none', '-q', '-t', tag, context]);
@@ -54,6 +57,7 @@ export async function buildSwebenchLookalike(tag = 'sweb.eval.x86_64.knotcfg__kn
     tag,
     [
       'FROM bugbench/base:bookworm',
+      NOT_OURS,
       // The interpreter lives in a conda-style environment only: no python3 on the default PATH.
       'RUN mkdir -p /opt/miniconda3/envs/testbed/bin /opt/miniconda3/etc/profile.d && mv /usr/bin/python3.11 /opt/miniconda3/envs/testbed/bin/ && rm /usr/bin/python3 \\',
       ' && ln -s python3.11 /opt/miniconda3/envs/testbed/bin/python3 && ln -s python3.11 /opt/miniconda3/envs/testbed/bin/python',
@@ -82,11 +86,18 @@ export async function buildNonRootNodeLookalike(tag = 'example/vercraft-app:1.0'
     [
       'FROM bugbench/repo-vercraft:latest AS installed',
       'FROM bugbench/base-node:bookworm',
+      NOT_OURS,
       'RUN useradd -m -u 1000 -s /bin/bash app',
       'COPY --from=installed --chown=app:app /repo /home/app/vercraft',
       'USER app',
       'WORKDIR /home/app/vercraft',
     ].join('\n'),
   );
+  return { tag };
+}
+
+/** An image from elsewhere with no repository in it at all (a WORKDIR that is no work tree). */
+export async function buildNoRepoImage(tag = 'example/no-repo:1.0'): Promise<{ tag: string }> {
+  await dockerBuild(mkdtempSync(join(tmpdir(), 'bugbench-norepo-')), tag, ['FROM bugbench/base:bookworm', NOT_OURS, 'WORKDIR /srv'].join('\n'));
   return { tag };
 }

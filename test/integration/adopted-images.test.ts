@@ -5,17 +5,18 @@
  * into offline, and exported, and nothing from past HEAD is ever shown.
  */
 import { execSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSandbox } from '../../src/sandbox/engine-table.js';
 import { bugbench as run } from '../helpers/cli.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
-import { buildNonRootNodeLookalike, buildSwebenchLookalike, FUTURE_MARKER } from '../helpers/lookalike-images.js';
+import { buildNonRootNodeLookalike, buildNoRepoImage, buildSwebenchLookalike, FUTURE_MARKER } from '../helpers/lookalike-images.js';
 
 const SWEB = 'sweb.eval.x86_64.knotcfg__knotcfg-1:latest';
 const NODE_APP = 'example/vercraft-app:1.0';
+const NO_REPO = 'example/no-repo:1.0';
 let head = '';
 
 // A workspace of its own: adoptions, bugs and duplicates of earlier runs of this file play no part.
@@ -35,10 +36,11 @@ describe('an image bugbench did not build', () => {
   beforeAll(async () => {
     ({ head } = await buildSwebenchLookalike(SWEB));
     await buildNonRootNodeLookalike(NODE_APP);
+    await buildNoRepoImage(NO_REPO);
   }, 300_000);
 
   afterAll(() => {
-    execSync(`docker rmi -f ${SWEB} ${NODE_APP} >/dev/null 2>&1 || true`);
+    execSync(`docker rmi -f ${SWEB} ${NODE_APP} ${NO_REPO} >/dev/null 2>&1 || true`);
   });
 
   it('is adopted as it is: /testbed, its login shell\'s environment, HEAD, Python; nothing past HEAD in its snapshot', async () => {
@@ -80,7 +82,7 @@ describe('an image bugbench did not build', () => {
   }, 900_000);
 
   it('refuses bad input clearly and records nothing', async () => {
-    const records = () => readFileSync(join(HOME, 'adopted-images.json'), 'utf8');
+    const records = () => (existsSync(join(HOME, 'adopted-images.json')) ? readFileSync(join(HOME, 'adopted-images.json'), 'utf8') : '');
     const before = records();
     const missing = await bugbench(['images', 'add', 'no-such-image:nope']);
     expect(missing.exitCode).not.toBe(0);
@@ -89,8 +91,10 @@ describe('an image bugbench did not build', () => {
     expect(root.stderr).toMatch(/--root \/opt is not the top of a git work tree/);
     const user = await bugbench(['images', 'add', SWEB, '--user', 'ghost']);
     expect(user.stderr).toMatch(/user ghost does not exist/);
-    const bare = await bugbench(['images', 'add', 'bugbench/base:bookworm']);
-    expect(bare.stderr).toMatch(/no git work tree at its WorkingDir .* name it with --root/);
+    const bare = await bugbench(['images', 'add', NO_REPO]);
+    expect(bare.stderr).toMatch(/no git work tree at its WorkingDir \(\/srv\) or .* name it with --root/);
+    const ours = await bugbench(['images', 'add', 'bugbench/base:bookworm']);
+    expect(ours.stderr).toMatch(/bugbench built it; it needs no adopting/);
     expect(records()).toBe(before);
   }, 300_000);
 
