@@ -9,8 +9,9 @@ runs tests/test.sh, which runs this file. In order:
    infrastructure the version the agent started from. Test infrastructure
    the agent added (a conftest.py, a pytest.ini, a module under a test
    folder) is deleted. Editing, deleting or hiding tests thus gains nothing.
-2. The artifact's test script runs in /repo under its time limit, its output
-   in /logs/verifier/test.log.
+2. The artifact's test script runs at the repository's root (spec.json
+   "repo_dir": /repo in bugbench's images, an adopted image's own root such
+   as /testbed) under its time limit, its output in /logs/verifier/test.log.
 3. The artifact's parser reads the log; its map goes to
    /logs/verifier/test_map.json.
 4. Solved iff every FAIL_TO_PASS and PASS_TO_PASS test is in the map as
@@ -19,7 +20,8 @@ runs tests/test.sh, which runs this file. In order:
    to /logs/verifier/reward.txt, the verdict with the failing tests to
    /logs/verifier/results.json.
 
-Only the Python standard library is used: it runs with the image's python3.
+Only the Python standard library is used: it runs with the image's python3,
+as the image's user (Harbor's default), who owns the repository.
 """
 import json
 import os
@@ -58,7 +60,7 @@ def remove(path):
 
 
 def remove_in(repo, rel):
-    """Removes /repo/rel; a link or file where one of its folders should be is removed instead (nothing outside /repo is touched)."""
+    """Removes repo/rel; a link or file where one of its folders should be is removed instead (nothing outside repo is touched)."""
     here = repo
     for part in rel.split("/")[:-1]:
         here = os.path.join(here, part)
@@ -71,7 +73,7 @@ def remove_in(repo, rel):
 
 
 def make_parents(repo, rel):
-    """Creates the folders above `rel`, replacing any file or link in their place (no write leaves /repo)."""
+    """Creates the folders above `rel`, replacing any file or link in their place (no write leaves repo)."""
     here = repo
     for part in rel.split("/")[:-1]:
         here = os.path.join(here, part)
@@ -82,7 +84,7 @@ def make_parents(repo, rel):
 
 
 def work_tree_files(repo):
-    """Every file and link under /repo but .git, as paths relative to it."""
+    """Every file and link under repo but .git, as paths relative to it."""
     found = []
     for folder, dirs, files in os.walk(repo):
         rel_folder = os.path.relpath(folder, repo)

@@ -6,9 +6,11 @@
  * pipeline/image-build.ts); and when neither holds it, the bug cannot run
  * as it was checked, which is said rather than guessed.
  */
-import { BugImageGoneError, errorMessage } from '../errors.js';
+import { BugImageGoneError, errorMessage, ImageNotAdoptedError, ImageNotFoundError } from '../errors.js';
+import { imageRun, readAdoptedImages } from '../sandbox/adopted-images.js';
 import { splitTag } from '../sandbox/image-names.js';
 import type { ContainerEngine } from '../sandbox/port.js';
+import { BUILT_WORLD, type ImageWorld } from '../sandbox/sandbox.js';
 
 /** The tag a rebuild leaves on the image it replaced: the same repository, `id-` and the first 12 hex of its id. */
 export function keptTag(tag: string, imageId: string): string {
@@ -24,9 +26,17 @@ export interface BugImage {
   kept: boolean;
 }
 
+/** The world a bug's image gives the tasks made of it: where the repository is, whose it is, its environment. */
+export interface ImageWorldOf {
+  world: ImageWorld;
+  /** An image bugbench did not build (its repository may hold history past HEAD). */
+  adopted: boolean;
+}
+
 /** Resolves bugs' images against one engine, asking it about each tag once. */
 export class BugImages {
   private readonly ids = new Map<string, Promise<string | undefined>>();
+  private readonly worlds = new Map<string, Promise<ImageWorldOf>>();
   /** Why the engine could not be asked (with `lenient`, bugs then keep their tags). */
   unanswered: string | undefined;
 
@@ -61,5 +71,28 @@ export class BugImages {
     if ((await this.idOf(kept)) === checkedOn) return { image: kept, kept: true };
     const what = now ? `${bug.image} is now image ${short(now)}, not ${short(checkedOn)} the bug was checked on,` : `${bug.image} is not on this engine,`;
     throw new BugImageGoneError(bug.id, `its image ${what} and no ${kept} keeps the old one; check it again on the new image (\`bugbench check ${bug.id}\`) or work where the old image is`);
+  }
+
+  /**
+   * The world of `image`, the one place every export reads a task's root and
+   * user from: an image bugbench built keeps /repo and root; an adopted one
+   * what its adoption found; ImageNotFoundError or ImageNotAdoptedError when
+   * it is neither. With `lenient`, an engine that does not answer leaves the
+   * adoption record of that name, else bugbench's own world.
+   */
+  worldOf(image: string): Promise<ImageWorldOf> {
+    let found = this.worlds.get(image);
+    if (!found) {
+      found = imageRun(this.engine, image)
+        .then((run) => ({ world: run.world, adopted: run.adopted !== undefined }))
+        .catch((error: unknown) => {
+          if (!this.lenient || error instanceof ImageNotFoundError || error instanceof ImageNotAdoptedError) throw error;
+          this.unanswered ??= errorMessage(error);
+          const record = readAdoptedImages().find((r) => r.image === image);
+          return record ? { world: record.world, adopted: true } : { world: BUILT_WORLD, adopted: false };
+        });
+      this.worlds.set(image, found);
+    }
+    return found;
   }
 }

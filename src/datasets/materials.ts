@@ -4,7 +4,7 @@
  * FAIL_TO_PASS / PASS_TO_PASS of its latest valid check.
  */
 import { readFileSync } from 'node:fs';
-import { BugImageGoneError } from '../errors.js';
+import { BugImageGoneError, ImageNotAdoptedError, ImageNotFoundError } from '../errors.js';
 import type { BugImages } from '../bugs/bug-image.js';
 import { readJsonFile } from '../store/json-file.js';
 import { join } from 'node:path';
@@ -39,11 +39,12 @@ export interface BugMaterial extends TaskMaterial {
 export class ExportSkip extends Error {}
 
 /**
- * Reads a bug's files. Synchronous on purpose: an export reads hundreds of
- * thousands of small files, and here each async read costs more in thread
- * hops than the read itself (measured 3× slower).
+ * Reads a bug's files; where they run comes from its image (placedMaterial).
+ * Synchronous on purpose: an export reads hundreds of thousands of small
+ * files, and here each async read costs more in thread hops than the read
+ * itself (measured 3× slower).
  */
-export function loadMaterial(store: Store, record: BugRecord): BugMaterial {
+export function loadMaterial(store: Store, record: BugRecord): Omit<BugMaterial, 'world' | 'adopted'> {
   const checks = checkFolder(record);
   if (!record.check?.valid || !checks) throw new ExportSkip(`${record.id} has no valid check report`);
   const dir = store.abs(bugFolder(record.id));
@@ -84,13 +85,19 @@ export function loadMaterial(store: Store, record: BugRecord): BugMaterial {
   };
 }
 
-/** A bug's material on the image it runs on (bugs/bug-image.ts), or ExportSkip when that image is gone. */
+/**
+ * A bug's material on the image it runs on (bugs/bug-image.ts), in that
+ * image's world (its root and user: /repo and root for bugbench's images), or
+ * ExportSkip when that image is gone.
+ */
 export async function placedMaterial(store: Store, bug: BugRecord, images: BugImages): Promise<BugMaterial> {
   const m = loadMaterial(store, bug);
   try {
-    return { ...m, image: (await images.of(bug, m.imageId)).image };
+    const { image } = await images.of(bug, m.imageId);
+    const { world, adopted } = await images.worldOf(image);
+    return { ...m, image, world, adopted };
   } catch (error) {
-    if (error instanceof BugImageGoneError) throw new ExportSkip(error.message);
+    if (error instanceof BugImageGoneError || error instanceof ImageNotFoundError || error instanceof ImageNotAdoptedError) throw new ExportSkip(error.message);
     throw error;
   }
 }

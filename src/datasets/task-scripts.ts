@@ -1,15 +1,23 @@
 /**
  * Self-contained bash scripts for a task: one builds the solver's starting
- * state in /repo of the task's image (original → bug → weakening → parent
- * prediction, then a fresh repository of one commit, as SPEC §5 says); one
- * evaluates a candidate patch from a fresh container of the image and prints
- * the parsed test map. Every diff and script travels inside them, so a
- * trainer needs nothing but the image and the line of the dataset.
+ * state at the repository's root in the task's image (/repo in bugbench's
+ * own; original → bug → weakening → parent prediction, then a fresh
+ * repository of one commit, as SPEC §5 says); one evaluates a candidate patch
+ * from a fresh container of the image and prints the parsed test map. Every
+ * diff and script travels inside them, and the variables an adopted image's
+ * login shell sets, so a trainer needs nothing but the image and the line of
+ * the dataset.
  */
 import { SCRUB_HISTORY } from '../pipeline/starting-state.js';
+import { PAST_HEAD_REMOVAL } from '../sandbox/adopt.js';
+import type { ImageWorld } from '../sandbox/sandbox.js';
 import { hereDoc, shellQuote } from '../sandbox/shell-text.js';
 
 export interface TaskMaterial {
+  /** The image's world: the repository's root (/repo in bugbench's own), its user, what its login shell adds to the environment. */
+  world: ImageWorld;
+  /** The image was adopted: its repository may hold history past HEAD (branches, tags, stashes), removed first. */
+  adopted: boolean;
   baseCommit: string;
   bugPatch: string;
   weakenPatch: string;
@@ -26,10 +34,22 @@ function writeFile(path: string, text: string): string {
 }
 
 const quote = shellQuote;
+/** A path as a shell word: as it is when nothing in it needs quoting (so /repo reads as before), else quoted. */
+export const shellPath = (path: string) => (/^[\w./-]+$/.test(path) ? path : quote(path));
 
-/** The lines that put /repo at the original commit and apply the task's diffs, stopping at the first that fails. */
+/** The variables of `env` a shell (and a Dockerfile's ENV) can set: those whose name is a shell name. */
+export function settableEnv(env: Record<string, string>): [string, string][] {
+  return Object.entries(env).filter(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
+}
+
+/** The variables the image's login shell sets (a SWE-bench image's conda environment), for a plain `bash` to have them too. */
+function environment(task: TaskMaterial): string[] {
+  return settableEnv(task.world.env).map(([name, value]) => `export ${name}=${quote(value)}`);
+}
+
+/** The lines that put the repository at the original commit and apply the task's diffs, stopping at the first that fails. */
 function buggyState(task: TaskMaterial): string[] {
-  const lines = ['cd /repo', `git reset -q --hard ${quote(task.baseCommit)}`, 'git clean -q -fd'];
+  const lines = [`cd ${shellPath(task.world.root)}`, `git reset -q --hard ${quote(task.baseCommit)}`, 'git clean -q -fd'];
   const patches: [string, string | null][] = [
     ['bug', task.bugPatch],
     ['weaken', task.weakenPatch],
@@ -45,13 +65,17 @@ function buggyState(task: TaskMaterial): string[] {
 /**
  * Builds the solver's starting state: the buggy code, no history, and none of
  * the diffs left behind (the bug's diff is the answer), exactly as the
- * solver's container is made (SCRUB_HISTORY).
+ * solver's container is made (SCRUB_HISTORY). An adopted image's history past
+ * HEAD goes first, as its snapshot's did (PAST_HEAD_REMOVAL).
  */
 export function setupScript(task: TaskMaterial): string {
+  const pastHead = task.adopted ? [`cd ${shellPath(task.world.root)}`, '# The history past HEAD (branches, tags, stashes, remotes, reflogs), as bugbench removed it on adopting the image.', PAST_HEAD_REMOVAL] : [];
   return [
     '#!/bin/bash',
-    '# Builds the starting state of a bugbench task in /repo: its history is replaced by one commit.',
+    `# Builds the starting state of a bugbench task in ${task.world.root}: its history is replaced by one commit.`,
     'set -euo pipefail',
+    ...environment(task),
+    ...pastHead,
     ...buggyState(task),
     'rm -f /tmp/bugbench-bug.diff /tmp/bugbench-weaken.diff /tmp/bugbench-pred.diff',
     ...SCRUB_HISTORY,
@@ -72,6 +96,7 @@ export function evalScript(task: TaskMaterial): string {
     '#!/bin/bash',
     '# Evaluates a candidate patch for a bugbench task; prints {test id: "passed"|"failed"} as JSON.',
     'set -euo pipefail',
+    ...environment(task),
     'candidate="${1:-/tmp/candidate.diff}"',
     ...buggyState(task),
     'if [ -s "$candidate" ]; then git apply --whitespace=nowarn "$candidate"; fi',

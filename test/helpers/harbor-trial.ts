@@ -6,12 +6,17 @@
  * src/harbor/verifier/verifier.py):
  *
  *   1. build environment/ (no network: the repo image is all it needs);
- *   2. start the agent's container, without network, /logs/agent and
- *      /logs/verifier made as Harbor mounts them;
+ *   2. start the agent's container, without network, as the image's USER in
+ *      its WORKDIR (Harbor's `docker compose exec` names no user unless the
+ *      task does), /logs/agent and /logs/verifier made as Harbor mounts them
+ *      and open to any user (Harbor chmods them 777);
  *   3. the agent's turn: the oracle agent copies solution/ to /solution and
  *      runs solve.sh; here also "nothing" or a cheat of the test's own;
  *   4. copy tests/ to /tests and run `bash /tests/test.sh`, its output in
  *      /logs/verifier/test-stdout.txt;
+ *
+ * Uploads are root's, as `docker compose cp` makes them; commands run with
+ * `bash -c` and no variables of bugbench's (not even its git safe.directory).
  *   5. read the reward: /logs/verifier/reward.json first, else reward.txt.
  *
  * Harbor itself is a Python package this machine cannot install (no PyPI),
@@ -24,7 +29,7 @@ import { parse } from 'smol-toml';
 import { dockerClient } from '../../src/sandbox/docker-api/client.js';
 import { followProgress } from '../../src/sandbox/docker-api/image-progress.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
-import { openSandbox } from '../../src/sandbox/engine-table.js';
+import { defaultContainerEngine } from '../../src/sandbox/engine-table.js';
 import { packFiles, type FileEntry } from '../../src/sandbox/tar.js';
 
 /** Every file under `dir`, named relative to it (with `prefix`), with its mode. */
@@ -54,10 +59,25 @@ export async function removeImage(tag: string, docker: Docker = dockerClient()):
   await docker.getImage(tag).remove({ force: true }).catch(() => undefined);
 }
 
+/** Git as Harbor's commands see it: bugbench's sandboxes trust every repository, Harbor's do not. */
+export const HARBOR_EXEC_ENV = { GIT_CONFIG_COUNT: '0' };
+
+/** Runs `command` as root in the container, as Harbor prepares its log folders. */
+async function asRoot(id: string, command: string, docker: Docker = dockerClient()): Promise<void> {
+  const exec = await docker.getContainer(id).exec({ Cmd: ['bash', '-c', command], User: '0', AttachStdout: true, AttachStderr: true });
+  const stream = await exec.start({ hijack: true, stdin: false });
+  stream.resume();
+  await new Promise<void>((resolve) => stream.on('end', () => resolve()));
+  const { ExitCode } = await exec.inspect();
+  if (ExitCode !== 0) throw new Error(`${command} exited with ${ExitCode}`);
+}
+
 /** Step 2: the agent's container, as Harbor starts it (no network: the task says allow_internet = false). */
-export async function startEnvironment(tag: string, runId: string): Promise<Sandbox> {
-  const sandbox = await openSandbox({ image: tag, runId });
-  await sandbox.run('mkdir -p /logs/agent /logs/verifier /logs/artifacts', { workdir: '/' });
+export async function startEnvironment(tag: string, runId: string, docker: Docker = dockerClient()): Promise<Sandbox> {
+  const { Config } = await docker.getImage(tag).inspect();
+  const world = { root: Config.WorkingDir || '/', user: '', uid: 0, gid: 0, env: {} };
+  const sandbox = await defaultContainerEngine().createSandbox({ image: tag, runId, world });
+  await asRoot(sandbox.id, 'mkdir -p /logs/agent /logs/verifier /logs/artifacts && chmod 777 /logs/agent /logs/verifier /logs/artifacts', docker);
   return sandbox;
 }
 
@@ -82,13 +102,13 @@ export async function runTrial(taskDir: string, tag: string, agent: Agent, runId
   try {
     if (agent === 'oracle') {
       await upload(sandbox, join(taskDir, 'solution'), '/solution');
-      await sandbox.run('bash /solution/solve.sh > /logs/agent/oracle.txt 2>&1', { timeoutMs: 120_000 });
+      await sandbox.run('bash /solution/solve.sh > /logs/agent/oracle.txt 2>&1', { timeoutMs: 120_000, env: HARBOR_EXEC_ENV });
     } else if (agent !== 'nothing') {
       await agent(sandbox);
     }
     const config = parse(readFileSync(join(taskDir, 'task.toml'), 'utf8')) as { verifier: { timeout_sec: number } };
     await upload(sandbox, join(taskDir, 'tests'), '/tests');
-    await sandbox.exec('bash /tests/test.sh > /logs/verifier/test-stdout.txt 2>&1', { timeoutMs: config.verifier.timeout_sec * 1000 });
+    await sandbox.exec('bash /tests/test.sh > /logs/verifier/test-stdout.txt 2>&1', { timeoutMs: config.verifier.timeout_sec * 1000, env: HARBOR_EXEC_ENV });
     const read = async (name: string) => (await sandbox.exec(`cat /logs/verifier/${name}`, { workdir: '/' })).stdout;
     const json = await sandbox.exec('test -f /logs/verifier/reward.json', { workdir: '/' });
     const rewardFile = json.exitCode === 0 ? 'reward.json' : 'reward.txt';

@@ -5,7 +5,8 @@
  *
  *   instruction.md          the task text the solver gets (template or bug report)
  *   task.toml               name, limits, resources, no internet, provenance
- *   environment/Dockerfile  FROM the repo image; the starting state, history scrubbed
+ *   environment/Dockerfile  FROM the repo image (an adopted image by its own name); the
+ *                           starting state at its root, as its user, history scrubbed
  *   environment/setup.sh    the script that builds it (the `rl` export's setup script)
  *   solution/solve.sh       applies solution/fix.diff (Harbor's oracle agent runs it)
  *   tests/test.sh           Harbor's verifier entry: runs tests/verify.py
@@ -16,7 +17,7 @@
  */
 import { renderPrompt } from '../../agent/prompts.js';
 import type { BugMaterial } from '../materials.js';
-import { setupScript } from '../task-scripts.js';
+import { settableEnv, setupScript, shellPath } from '../task-scripts.js';
 import type { TestFiles } from './test-files.js';
 import { harborTaskName, PARSER_TIMEOUT_SEC, taskToml } from './task-toml.js';
 
@@ -41,11 +42,32 @@ export function taskFolder(bugId: string): string {
 }
 
 export function instruction(m: BugMaterial): string {
-  return `${renderPrompt('harbor-instruction', { repo_root: '/repo', issue: m.problemStatement.trimEnd() })}\n`;
+  return `${renderPrompt('harbor-instruction', { repo_root: m.world.root, issue: m.problemStatement.trimEnd() })}\n`;
+}
+
+/** A value as a Dockerfile ENV takes it: in double quotes, with `\`, `"` and `$` (which ENV would expand) escaped. */
+const envValue = (value: string) => `"${value.replace(/[\\"$]/g, (c) => `\\${c}`)}"`;
+
+/**
+ * What an adopted image adds to the Dockerfile: the variables its login shell
+ * sets (Harbor runs `bash -c`, which reads no profile: a SWE-bench image's
+ * conda environment would be missing), and the user `--user` chose instead of
+ * the image's own. bugbench's own images need neither.
+ */
+function adoptedWorld(m: BugMaterial): string[] {
+  if (!m.adopted) return [];
+  const env = settableEnv(m.world.env).filter(([, value]) => !value.includes('\n'));
+  return [
+    ...(env.length > 0 ? ['# What the image\'s login shell sets, for the agent and the verifier.', `ENV ${env.map(([name, value]) => `${name}=${envValue(value)}`).join(' \\\n    ')}`] : []),
+    ...(m.world.user ? [`USER ${m.world.user}`] : []),
+  ];
 }
 
 export function dockerfile(m: BugMaterial, imageId: string): string {
   const r = m.record;
+  const { root, uid, gid } = m.world;
+  // The image's user builds the starting state, so that it owns the repository it works in and may remove the script.
+  const copy = uid === 0 ? 'COPY' : `COPY --chown=${uid}:${gid}`;
   return [
     `# The starting state of bugbench bug ${r.id}, as its solvers get it:`,
     `# the original code with the bug${r.order > 1 ? ", the parent's failed repair" : ''} and the weakened tests,`,
@@ -55,9 +77,10 @@ export function dockerfile(m: BugMaterial, imageId: string): string {
     `FROM ${m.image}`,
     `LABEL bugbench.bug="${r.id}" bugbench.image-id="${imageId}"`,
     'ENV PYTHONDONTWRITEBYTECODE=1',
-    'COPY setup.sh /tmp/bugbench-setup.sh',
+    ...adoptedWorld(m),
+    `${copy} setup.sh /tmp/bugbench-setup.sh`,
     'RUN bash /tmp/bugbench-setup.sh && rm -f /tmp/bugbench-setup.sh',
-    'WORKDIR /repo',
+    `WORKDIR ${root}`,
     '',
   ].join('\n');
 }
@@ -66,9 +89,9 @@ export function solveScript(m: BugMaterial): string {
   const what = m.record.order > 1 ? 'the gold patch of this higher-order bug' : 'the reverse of the injected bug';
   return [
     '#!/bin/bash',
-    `# The reference fix of bugbench bug ${m.record.id}: ${what}, applied to /repo.`,
+    `# The reference fix of bugbench bug ${m.record.id}: ${what}, applied to ${m.world.root}.`,
     'set -euo pipefail',
-    'cd /repo',
+    `cd ${shellPath(m.world.root)}`,
     'git apply --whitespace=nowarn "$(dirname "$(readlink -f "$0")")/fix.diff"',
     '',
   ].join('\n');
@@ -88,7 +111,7 @@ export const TEST_SH = [
 export function verifierSpec(m: BugMaterial, files: TestFiles) {
   return {
     bug_id: m.record.id,
-    repo_dir: '/repo',
+    repo_dir: m.world.root,
     fail_to_pass: m.failToPass,
     pass_to_pass: m.passToPass,
     test_timeout_sec: m.testTimeoutSec,

@@ -67,7 +67,7 @@ export function taskConfig(m: BugMaterial, imageId: string) {
     schema_version: HARBOR_SCHEMA_VERSION,
     task: {
       name: harborTaskName(r.id),
-      description: `Repair bug ${r.id} (${r.strategy}, order ${r.order}) in ${r.repo}; the repository is at /repo.`,
+      description: `Repair bug ${r.id} (${r.strategy}, order ${r.order}) in ${r.repo}; the repository is at ${m.world.root}.`,
       authors: [{ name: 'bugbench' }],
       keywords,
     },

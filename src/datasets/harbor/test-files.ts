@@ -69,7 +69,7 @@ const PATHS_FILE = '/tmp/bugbench-harbor-paths';
 /** Test files bigger than this in all are refused rather than read half. */
 const MAX_TEST_BYTES = 256 * 1024 * 1024;
 
-/** The starting state's files, listed in a container where it stands in /repo. */
+/** The starting state's files, listed in a container where it stands at the repository's root. */
 export async function listStartingState(sandbox: Sandbox): Promise<StartingListing> {
   const list = async (args: string) => {
     const result = await sandbox.exec(`git ls-files -z ${args}`, { timeoutMs: 120_000, maxOutputBytes: 64 * 1024 * 1024 });
@@ -82,7 +82,7 @@ export async function listStartingState(sandbox: Sandbox): Promise<StartingListi
 /**
  * Reads the oracle test files at `base` and the starting state's `restore`
  * files from the work tree, in a container where the starting state stands
- * in /repo (and git still has the original history).
+ * at the repository's root (and git still has the original history).
  */
 export async function readTestFiles(sandbox: Sandbox, base: string, testFiles: string[], restore: string[]): Promise<RestoredFile[]> {
   await sandbox.writeFile(`${PATHS_FILE}-oracle`, testFiles.map((p) => `${p}\0`).join(''));

@@ -8,7 +8,12 @@ import { dockerfile, harborTaskFiles, solveScript, TEST_SH } from '../../../src/
 import { AGENT_TIMEOUT_SEC, harborTaskName, taskToml, VERIFIER_MARGIN_SEC } from '../../../src/datasets/harbor/task-toml.js';
 import { chooseTestFiles, parseRecords } from '../../../src/datasets/harbor/test-files.js';
 import type { BugMaterial } from '../../../src/datasets/materials.js';
+import { SCRUB_HISTORY } from '../../../src/pipeline/starting-state.js';
+import { rlTask } from '../../../src/datasets/rl.js';
 import { isScriptedSolver } from '../../../src/datasets/sft.js';
+import { evalScript, setupScript } from '../../../src/datasets/task-scripts.js';
+import { PAST_HEAD_REMOVAL } from '../../../src/sandbox/adopt.js';
+import { BUILT_WORLD, type ImageWorld } from '../../../src/sandbox/sandbox.js';
 import type { BugRecord } from '../../../src/store/records.js';
 
 function material(overrides: Partial<BugRecord> = {}): BugMaterial {
@@ -41,6 +46,8 @@ function material(overrides: Partial<BugRecord> = {}): BugMaterial {
     record,
     imageId: 'sha256:1234',
     image: record.image,
+    world: BUILT_WORLD,
+    adopted: false,
     baseCommit: record.baseCommit,
     bugPatch: 'diff --git a/k/lexer.py b/k/lexer.py\n',
     weakenPatch: '',
@@ -94,7 +101,7 @@ describe('a Harbor task of a bug', () => {
     const byPath = new Map(files.map((f) => [f.path, f]));
     expect([...byPath.keys()]).toEqual(expect.arrayContaining(['instruction.md', 'task.toml', 'environment/Dockerfile', 'environment/setup.sh', 'solution/solve.sh', 'solution/fix.diff', 'tests/test.sh', 'tests/spec.json', 'tests/oracle/tests/test_lexer.py']));
     expect(String(byPath.get('instruction.md')!.content)).toContain('The lexer reads 1e3 as an integer.');
-    expect(String(byPath.get('environment/setup.sh')!.content)).toContain('rm -rf .git; rm -rf /bugbench 2>/dev/null || find /bugbench -mindepth 1 -delete');
+    expect(String(byPath.get('environment/setup.sh')!.content)).toContain(SCRUB_HISTORY.join('\n'));
     const spec = JSON.parse(String(byPath.get('tests/spec.json')!.content));
     expect(spec).toMatchObject({ fail_to_pass: m.failToPass, pass_to_pass: m.passToPass, test_timeout_sec: 90, clear: ['tests/test_lexer.py'], files: [{ path: 'tests/test_lexer.py', mode: '644' }] });
   });
@@ -123,6 +130,52 @@ describe('a Harbor task of a bug', () => {
   it('knows the scripted solvers the sft export leaves out', () => {
     expect(['offline/oracle', 'offline/partial', 'offline/noop'].every(isScriptedSolver)).toBe(true);
     expect(isScriptedSolver('claude-sonnet-4-5')).toBe(false);
+  });
+});
+
+/** A bug of an adopted SWE-bench-style image run as a user of its own: /testbed, conda's PATH from the login shell. */
+function adoptedMaterial(world: Partial<ImageWorld> = {}): BugMaterial {
+  const m = material({ image: 'sweb.eval.x86_64.knotcfg__knotcfg-1:latest' });
+  const env = { PATH: '/opt/miniconda3/envs/testbed/bin:/usr/bin:/bin', CONDA_DEFAULT_ENV: 'testbed', ODD: 'a "quoted" $HOME \\ value', 'BASH_FUNC_x%%': '() { :; }' };
+  return { ...m, world: { root: '/testbed', user: '', uid: 1000, gid: 1000, env, ...world }, adopted: true };
+}
+
+describe('a task of an adopted image', () => {
+  it('builds FROM the image by its own name, as its user, at its root, with its login shell\'s variables, removing the history past HEAD', () => {
+    const m = adoptedMaterial();
+    const text = dockerfile(m, 'sha256:1234');
+    expect(text).toMatch(/^FROM sweb\.eval\.x86_64\.knotcfg__knotcfg-1:latest$/m);
+    expect(text).not.toMatch(/bugbench\/adopted-/);
+    expect(text).toMatch(/^COPY --chown=1000:1000 setup\.sh \/tmp\/bugbench-setup\.sh$/m);
+    expect(text).toMatch(/^WORKDIR \/testbed$/m);
+    expect(text).toContain('PATH="/opt/miniconda3/envs/testbed/bin:/usr/bin:/bin"');
+    expect(text).toContain('ODD="a \\"quoted\\" \\$HOME \\\\ value"');
+    expect(text).not.toContain('BASH_FUNC');
+    expect(text).not.toMatch(/^USER /m);
+    expect(dockerfile(adoptedMaterial({ user: 'dev' }), 'sha256:1234')).toMatch(/^USER dev$/m);
+
+    const setup = setupScript(m);
+    expect(setup).toContain(PAST_HEAD_REMOVAL);
+    expect(setup.indexOf(PAST_HEAD_REMOVAL)).toBeLessThan(setup.indexOf('git reset -q --hard'));
+    expect(setup).toMatch(/^cd \/testbed$/m);
+    expect(setup).not.toContain('/repo');
+    expect(setup).toContain("export PATH='/opt/miniconda3/envs/testbed/bin:/usr/bin:/bin'");
+    expect(evalScript(m)).toMatch(/^cd \/testbed$/m);
+    expect(evalScript(m)).toContain("export CONDA_DEFAULT_ENV='testbed'");
+    expect(setupScript(material())).not.toContain(PAST_HEAD_REMOVAL);
+    expect(setupScript({ ...m, world: { ...m.world, root: '/home/my repo' } })).toMatch(/^cd '\/home\/my repo'$/m);
+  });
+
+  it('names its root in the instruction, task.toml, the oracle, the verifier\'s spec and the RL row', () => {
+    const m = adoptedMaterial();
+    const files = new Map(harborTaskFiles(m, { imageId: 'sha256:1234', verifier: '# verify', testFiles: { clear: [], files: [], keep: [] } }).map((f) => [f.path, String(f.content)]));
+    expect(files.get('instruction.md')).toContain('in the repository at /testbed:');
+    expect((parse(files.get('task.toml')!) as { task: { description: string } }).task.description).toMatch(/the repository is at \/testbed\.$/);
+    expect(files.get('solution/solve.sh')).toMatch(/^cd \/testbed$/m);
+    expect(JSON.parse(files.get('tests/spec.json')!).repo_dir).toBe('/testbed');
+    for (const [path, text] of files) if (path !== 'tests/verify.py') expect(text, path).not.toContain('/repo');
+    expect(rlTask(m)).toMatchObject({ image: 'sweb.eval.x86_64.knotcfg__knotcfg-1:latest', workdir: '/testbed', instance: { image_name: 'sweb.eval.x86_64.knotcfg__knotcfg-1:latest' } });
+    expect(rlTask(material()).workdir).toBe('/repo');
   });
 });
 
