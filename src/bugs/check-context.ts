@@ -27,6 +27,7 @@ import { LaneQueue } from './lane-queue.js';
 import { installArtifact, runTests, TEST_COMMAND, type RunRecord } from './test-run.js';
 import { brokenTests, keptTests } from './test-results.js';
 import { analyzeWeakening } from './weakening-probe.js';
+import { ParserHost } from './parser-host.js';
 import { summarizeWeakening, weakeningScope, type WeakeningAnalysis, type WeakeningScope, type WeakeningSummary } from './weakening.js';
 
 export { fileOf } from './diff.js';
@@ -66,8 +67,12 @@ export class CheckContext {
   /** The check now running, for labelling the events of its own commands. */
   current: CheckName = 'test-files';
 
+  /** Where the parser runs if the image has no python3; its container is made only then. */
+  private readonly parserHost: ParserHost;
+
   constructor(readonly setup: CheckSetup) {
     this.runId = setup.runId ?? `check-${randomUUID().slice(0, 8)}`;
+    this.parserHost = new ParserHost({ runId: this.runId, parser: setup.artifact.testParser, engine: setup.engine });
   }
 
   get artifact(): BugArtifact {
@@ -168,6 +173,7 @@ export class CheckContext {
       timeoutMs: this.params.testTimeoutSec * 1000,
       logDir: this.setup.logDir,
       onOutput: (stream, text) => this.emit({ type: 'run-output', check, label, stream, text }),
+      parserHost: this.parserHost,
     });
     this.emit({ type: 'run-finished', check, run });
     return run;
@@ -316,7 +322,7 @@ export class CheckContext {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.lanes.map((s) => s.then((sandbox) => sandbox.remove()).catch(() => undefined)));
+    await Promise.all([...this.lanes.map((s) => s.then((sandbox) => sandbox.remove()).catch(() => undefined)), this.parserHost.close()]);
     const volume = await this.sharedVolume?.catch(() => undefined);
     if (volume) await (this.setup.engine ?? defaultContainerEngine()).removeVolume(volume).catch(() => undefined);
   }

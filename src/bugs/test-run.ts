@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { SandboxError } from '../errors.js';
 import type { OutputStream, Sandbox } from '../sandbox/sandbox.js';
 import { ARTIFACT_MOUNT, DIFFS_IN_CONTAINER, LOG_IN_CONTAINER, RUN_DIR, TEST_FILES_IN_CONTAINER, WEAKENING_SCRIPT } from './container-paths.js';
+import type { ParserHost } from './parser-host.js';
 import { STATE_APPLY_FAILED, stateFailure, type StateScript } from './repo-state.js';
 
 export { ARTIFACT_MOUNT } from './container-paths.js';
@@ -35,7 +36,7 @@ export interface RunRecord {
   limitSec: number;
   logPath: string;
   results: TestMap;
-  parser: { command: string; exitCode: number; durationMs: number; error?: string; output?: string };
+  parser: { command: string; exitCode: number; durationMs: number; error?: string; output?: string; /** Where it ran, when not in the bug's container. */ where?: string };
   /** The parser's map held to bugbench's own reading of the log. */
   audit: ParserAudit;
 }
@@ -53,7 +54,12 @@ export interface RunOptions {
   /** How many other containers may hold the lock before this run gets it (their turns extend the wait). */
   lockQueue?: number;
   onOutput?: (stream: OutputStream, text: string) => void;
+  /** Where the parser runs when the image has no python3 (without one, such a run says it could not parse). */
+  parserHost?: ParserHost;
 }
+
+/** The parser's exit in the run script when the container has no python3 to run it. */
+const NO_INTERPRETER = 200;
 
 /** Copies the artifact's scripts and diffs (and bugbench's helper scripts) into the container, where every run of the bug reads them. */
 export async function installArtifact(sandbox: Sandbox, artifact: BugArtifact): Promise<void> {
@@ -102,8 +108,9 @@ function runScript(timeoutSec: number, prepare?: StateScript, lock?: string): st
     'rc=$?',
     ...now('end'),
     ...(lock ? ['exec 9>&-'] : []),
-    `timeout -s KILL ${PARSER_TIMEOUT_MS / 1000} python3 ${ARTIFACT_MOUNT}/test_parser.py < ${LOG_IN_CONTAINER} > ${RUN_DIR}/parsed 2> ${RUN_DIR}/parser-stderr`,
-    'pexit=$?',
+    // An image without python3 (Go's official ones) leaves the parser to bugbench's own container (parser-host.ts).
+    `if command -v python3 >/dev/null 2>&1; then timeout -s KILL ${PARSER_TIMEOUT_MS / 1000} python3 ${ARTIFACT_MOUNT}/test_parser.py < ${LOG_IN_CONTAINER} > ${RUN_DIR}/parsed 2> ${RUN_DIR}/parser-stderr; pexit=$?`,
+    `else : > ${RUN_DIR}/parsed; : > ${RUN_DIR}/parser-stderr; pexit=${NO_INTERPRETER}; fi`,
     ...now('pend'),
     // One byte past the limit comes back, so an over-long output is seen as such.
     `{ printf '${SUMMARY_TAG} %s %s %s\\n' "$(( (end - start) / 1000 ))" "$pexit" "$(( (pend - end) / 1000 ))"; head -c ${MAX_PARSER_OUTPUT_BYTES + 1} ${RUN_DIR}/parsed | base64 -w0; echo; tail -c 4000 ${RUN_DIR}/parser-stderr | base64 -w0; echo; } >&2`,
@@ -171,14 +178,16 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
   const durationMs = summary?.durationMs ?? exec.durationMs;
   const exitCode = exec.timedOut ? 137 : exec.exitCode;
   const timedOut = exec.timedOut || ((exitCode === 137 || exitCode === 124) && durationMs >= limitSec * 1000 - 50);
-  const parserExit = summary?.parserExit ?? -1;
-  const parserStderr = summary?.parserStderr ?? '';
-  const parsedText = summary?.parsed ?? '';
+  const elsewhere = summary?.parserExit === NO_INTERPRETER ? await parseElsewhere(sandbox, options) : undefined;
+  const parserExit = elsewhere?.exitCode ?? summary?.parserExit ?? -1;
+  const parserStderr = elsewhere?.stderr ?? summary?.parserStderr ?? '';
+  const parsedText = elsewhere?.stdout ?? summary?.parsed ?? '';
   let results: TestMap = {};
   let error: string | undefined;
   if (!summary) error = 'the parser did not run';
+  else if (summary.parserExit === NO_INTERPRETER && !options.parserHost) error = 'the image has no python3 to run the parser';
   else if (parserExit === 137) error = `the parser did not finish within ${PARSER_TIMEOUT_MS / 1000} s`;
-  else if (summary.parsedBytes > MAX_PARSER_OUTPUT_BYTES) error = `the parser printed more than ${MAX_PARSER_OUTPUT_BYTES} bytes, the limit`;
+  else if ((elsewhere ? Buffer.byteLength(elsewhere.stdout) : summary.parsedBytes) > MAX_PARSER_OUTPUT_BYTES || elsewhere?.truncated) error = `the parser printed more than ${MAX_PARSER_OUTPUT_BYTES} bytes, the limit`;
   else if (parserExit !== 0) {
     error = `the parser exited with ${parserExit}: ${parserStderr.trim().split('\n').slice(-1)[0] ?? ''}`.trim();
   } else {
@@ -202,8 +211,9 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
     results,
     parser: {
       command: `python3 ${ARTIFACT_MOUNT}/test_parser.py < ${LOG_IN_CONTAINER}`,
+      ...(elsewhere ? { where: options.parserHost!.where } : {}),
       exitCode: parserExit,
-      durationMs: summary?.parserDurationMs ?? 0,
+      durationMs: elsewhere?.durationMs ?? summary?.parserDurationMs ?? 0,
       error,
       output: error ? (parsedText.slice(0, 2000) + parserStderr).slice(0, 2000) : undefined,
     },
@@ -213,4 +223,11 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
         ? { status: 'unverified', reader: reading?.reader, why: 'the parser gave no map' }
         : auditParser(results, reading),
   };
+}
+
+/** The run's log, read out of the bug's container, parsed where python3 is (undefined when there is no such place). */
+async function parseElsewhere(sandbox: Sandbox, options: RunOptions) {
+  if (!options.parserHost) return undefined;
+  const log = await sandbox.readFile(LOG_IN_CONTAINER, { maxBytes: 256 * 1024 * 1024 });
+  return options.parserHost.parse(log, PARSER_TIMEOUT_MS / 1000, MAX_PARSER_OUTPUT_BYTES + 1);
 }

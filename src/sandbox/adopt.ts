@@ -54,9 +54,27 @@ export function parseEnv(text: string): Record<string, string> {
   return env;
 }
 
-/** What the login shell adds to or changes in a plain shell's environment, less the shell's own noise. */
+/**
+ * What the login shell adds to or changes in a plain shell's environment, less
+ * the shell's own noise. PATH is the login shell's with the image's own
+ * entries kept after it: Debian's /etc/profile sets PATH anew, which would
+ * drop what the image's ENV put there (the official golang images' Go).
+ */
 export function loginEnvironment(plain: Record<string, string>, login: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(login).filter(([name, value]) => !SHELL_NOISE.test(name) && plain[name] !== value));
+  const changed: Record<string, string> = {};
+  for (const [name, value] of Object.entries(login)) {
+    if (SHELL_NOISE.test(name)) continue;
+    const merged = name === 'PATH' && plain.PATH !== undefined ? joinPaths(value, plain.PATH) : value;
+    if (plain[name] !== merged) changed[name] = merged;
+  }
+  return changed;
+}
+
+/** `first`'s entries, then those of `then` it lacks. */
+function joinPaths(first: string, then: string): string {
+  const entries = first.split(':').filter(Boolean);
+  for (const entry of then.split(':').filter(Boolean)) if (!entries.includes(entry)) entries.push(entry);
+  return entries.join(':');
 }
 
 /** The script that finds the work tree: the given root only, or the WorkingDir and the common roots in order. */

@@ -36,3 +36,6 @@ export function splitTag(image: string): [string, string] {
   const colon = image.lastIndexOf(':');
   return colon > slash ? [image.slice(0, colon), image.slice(colon + 1)] : [image, 'latest'];
 }
+
+/** bugbench's base image: Debian with python3, pytest and git (docker-api/base-image.ts builds it). */
+export const BASE_IMAGE = process.env.BUGBENCH_BASE_IMAGE || 'bugbench/base:bookworm';

@@ -101,3 +101,27 @@ export async function buildNoRepoImage(tag = 'example/no-repo:1.0'): Promise<{ t
   await dockerBuild(mkdtempSync(join(tmpdir(), 'bugbench-norepo-')), tag, ['FROM bugbench/base:bookworm', NOT_OURS, 'WORKDIR /srv'].join('\n'));
   return { tag };
 }
+
+/**
+ * A Multi-SWE-bench Go image (their Dockerfiles: `FROM golang`, the repository
+ * cloned to /home/<repo>, WORKDIR there): Go on PATH only through the image's
+ * ENV, as the official golang images put it, and no python3 at all. The
+ * repository is the ratekit sample, with history past HEAD as above.
+ */
+export async function buildMultiSwebenchGoLookalike(tag = 'mswebench/example_m_ratekit:pr-1'): Promise<{ tag: string; head: string }> {
+  const context = mkdtempSync(join(tmpdir(), 'bugbench-mswe-'));
+  const head = await repoWithFuture('ratekit', join(context, 'ratekit'));
+  await dockerBuild(
+    context,
+    tag,
+    [
+      'FROM bugbench/base-go:bookworm',
+      NOT_OURS,
+      'RUN rm -f /usr/bin/go /usr/bin/gofmt /usr/bin/python3* && rm -rf /usr/lib/python3*',
+      'ENV PATH=/usr/lib/go-1.19/bin:$PATH',
+      'COPY ratekit /home/ratekit',
+      'WORKDIR /home/ratekit',
+    ].join('\n'),
+  );
+  return { tag, head };
+}

@@ -11,12 +11,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSandbox } from '../../src/sandbox/engine-table.js';
 import { bugbench as run } from '../helpers/cli.js';
+import { artifactPath } from '../helpers/artifacts.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
-import { buildNonRootNodeLookalike, buildNoRepoImage, buildSwebenchLookalike, FUTURE_MARKER } from '../helpers/lookalike-images.js';
+import { buildMultiSwebenchGoLookalike, buildNonRootNodeLookalike, buildNoRepoImage, buildSwebenchLookalike, FUTURE_MARKER } from '../helpers/lookalike-images.js';
 
 const SWEB = 'sweb.eval.x86_64.knotcfg__knotcfg-1:latest';
 const NODE_APP = 'example/vercraft-app:1.0';
 const NO_REPO = 'example/no-repo:1.0';
+const GO_IMAGE = 'mswebench/example_m_ratekit:pr-1';
 let head = '';
 
 // A workspace of its own: adoptions, bugs and duplicates of earlier runs of this file play no part.
@@ -37,10 +39,11 @@ describe('an image bugbench did not build', () => {
     ({ head } = await buildSwebenchLookalike(SWEB));
     await buildNonRootNodeLookalike(NODE_APP);
     await buildNoRepoImage(NO_REPO);
+    await buildMultiSwebenchGoLookalike(GO_IMAGE);
   }, 300_000);
 
   afterAll(() => {
-    execSync(`docker rmi -f ${SWEB} ${NODE_APP} ${NO_REPO} >/dev/null 2>&1 || true`);
+    execSync(`docker rmi -f ${SWEB} ${NODE_APP} ${NO_REPO} ${GO_IMAGE} >/dev/null 2>&1 || true`);
   });
 
   it('is adopted as it is: /testbed, its login shell\'s environment, HEAD, Python; nothing past HEAD in its snapshot', async () => {
@@ -123,4 +126,18 @@ describe('an image bugbench did not build', () => {
       await sandbox.remove();
     }
   }, 900_000);
+
+  it('checks a Go bug on a Multi-SWE-bench image with no python3: the parser runs in bugbench\'s base and the check says so', async () => {
+    const added = await bugbench(['images', 'add', GO_IMAGE, '--json']);
+    expect(added.exitCode, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ root: '/home/ratekit', language: 'go' });
+    expect(execSync(`docker run --rm --network none ${GO_IMAGE} bash -c 'command -v python3 || echo none; command -v go'`, { encoding: 'utf8' })).toBe('none\n/usr/lib/go-1.19/bin/go\n');
+    // The bench's two-file Go bug, written for the ratekit sample, judged on this image as it is.
+    const checked = await bugbench(['check', artifactPath('go-valid-two-files'), '--image', GO_IMAGE, '--buggy-runs', '2', '--json'], { timeout: 300_000 });
+    const report = JSON.parse(checked.stdout);
+    expect(report.valid, checked.stderr.slice(-2000)).toBe(true);
+    expect(report.FAIL_TO_PASS).toEqual(['example.com/ratekit/backoff/TestDelayCappedForLargeAttempts', 'example.com/ratekit/lru/TestKeysMostRecentFirst']);
+    const parser = report.checks.find((c: { name: string }) => c.name === 'parser');
+    expect(parser.reason).toMatch(/\(it ran in a container of bugbench\/base:bookworm, as the image has no python3\); bugbench's own reading \(go test -v\) agrees on every test/);
+  }, 600_000);
 });

@@ -17,7 +17,8 @@ export async function parserCheck(ctx: CheckContext): Promise<CheckOutcome> {
     run.audit.status === 'agrees'
       ? `bugbench's own reading (${run.audit.reader}) agrees on every test`
       : `parser unverified: ${run.audit.why}`;
-  return { verdict: 'pass', reason: `the parser read ${count} test result(s) from the original run's log; ${audit}`, runs: [run] };
+  const where = run.parser.where ? ` (it ran ${run.parser.where})` : '';
+  return { verdict: 'pass', reason: `the parser read ${count} test result(s) from the original run's log${where}; ${audit}`, runs: [run] };
 }
 
 export async function testScriptCheck(ctx: CheckContext): Promise<CheckOutcome> {

@@ -21,7 +21,8 @@ import { splitTag } from '../image-names.js';
 
 export { splitTag } from '../image-names.js';
 
-export const BASE_IMAGE = process.env.BUGBENCH_BASE_IMAGE || 'bugbench/base:bookworm';
+export { BASE_IMAGE } from '../image-names.js';
+import { BASE_IMAGE } from '../image-names.js';
 const SUITE = 'bookworm';
 const PACKAGES = ['python3', 'python3-pytest', 'git', 'ca-certificates'];
 

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { loginEnvironment, parseEnv, snapshotName } from '../../../src/sandbox/adopt.js';
+
+const SYSTEM = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+describe('what adopting an image keeps of its login shell', () => {
+  it('keeps what the login shell adds (SWE-bench\'s conda environment) and drops the shell\'s own variables', () => {
+    const plain = { PATH: SYSTEM, HOME: '/root', HOSTNAME: 'a1' };
+    const login = { PATH: `/opt/miniconda3/envs/testbed/bin:${SYSTEM}`, HOME: '/root', HOSTNAME: 'a1', SHLVL: '2', CONDA_DEFAULT_ENV: 'testbed', PS1: '$ ' };
+    expect(loginEnvironment(plain, login)).toEqual({ PATH: `/opt/miniconda3/envs/testbed/bin:${SYSTEM}`, CONDA_DEFAULT_ENV: 'testbed' });
+  });
+
+  it('keeps the image\'s own PATH entries that /etc/profile drops (the golang images\' Go)', () => {
+    const plain = { PATH: `/usr/local/go/bin:${SYSTEM}` };
+    expect(loginEnvironment(plain, { PATH: SYSTEM })).toEqual({ PATH: `${SYSTEM}:/usr/local/go/bin` });
+    expect(loginEnvironment(plain, { PATH: `/usr/local/go/bin:${SYSTEM}` })).toEqual({});
+  });
+
+  it('reads env -0 output and names snapshots by image and id', () => {
+    expect(parseEnv('A=1\0B=x=y\0\0')).toEqual({ A: '1', B: 'x=y' });
+    expect(snapshotName('docker.io/swebench/sweb.eval.x86_64.django__django-11099:latest', 'sha256:0123456789abcdef')).toBe('bugbench/adopted-swebench-sweb.eval.x86_64.django__django-11099:0123456789ab');
+  });
+});
