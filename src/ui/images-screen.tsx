@@ -38,6 +38,7 @@ const ADOPT_TONES: Record<AdoptLine['tone'], { color?: string; dimColor?: boolea
   working: { color: 'yellow' },
   log: { dimColor: true },
   error: { color: 'red' },
+  hint: { dimColor: true },
   done: { color: 'green' },
 };
 

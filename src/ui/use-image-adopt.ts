@@ -6,7 +6,7 @@
  * on screen whole, and nothing is recorded.
  */
 import type { Key } from 'ink';
-import { errorMessage } from '../errors.js';
+import { BugbenchError, errorMessage } from '../errors.js';
 import type { WorkbenchCore } from '../pipeline/workbench-core.js';
 import { clip, wrap } from './line-fit.js';
 import { useLatestReducer } from './use-latest-reducer.js';
@@ -22,6 +22,8 @@ export interface ImageAdoptState {
   adopting: string | null;
   log: string[];
   error: string | null;
+  /** What to do about a refusal the screen cannot take (a root or user to name: the CLI's flags). */
+  hint: string | null;
   /** The image adopted last: the name it is listed under and where its repository is. */
   adopted: { tag: string; root: string } | null;
 }
@@ -35,15 +37,15 @@ export type ImageAdoptEvent =
   | { type: 'dismiss' }
   | { type: 'start'; name: string }
   | { type: 'progress'; message: string }
-  | { type: 'failed'; message: string }
+  | { type: 'failed'; message: string; hint?: string }
   | { type: 'adopted'; tag: string; root: string };
 
-export const initialImageAdopt: ImageAdoptState = { typing: null, adopting: null, log: [], error: null, adopted: null };
+export const initialImageAdopt: ImageAdoptState = { typing: null, adopting: null, log: [], error: null, hint: null, adopted: null };
 
 export function reduceImageAdopt(state: ImageAdoptState, event: ImageAdoptEvent): ImageAdoptState {
   switch (event.type) {
     case 'ask':
-      return state.adopting ? state : { ...state, typing: '', error: null, adopted: null };
+      return state.adopting ? state : { ...state, typing: '', error: null, hint: null, adopted: null };
     case 'text':
       return state.typing === null ? state : { ...state, typing: state.typing + event.text };
     case 'erase':
@@ -51,13 +53,13 @@ export function reduceImageAdopt(state: ImageAdoptState, event: ImageAdoptEvent)
     case 'close':
       return state.typing === null ? state : { ...state, typing: null };
     case 'dismiss':
-      return state.error === null && state.adopted === null && state.typing === null ? state : { ...state, typing: null, error: null, adopted: null };
+      return state.error === null && state.adopted === null && state.typing === null ? state : { ...state, typing: null, error: null, hint: null, adopted: null };
     case 'start':
-      return { ...state, typing: null, adopting: event.name, log: [], error: null, adopted: null };
+      return { ...state, typing: null, adopting: event.name, log: [], error: null, hint: null, adopted: null };
     case 'progress':
       return { ...state, log: [...state.log, event.message].slice(-ADOPT_LOG_LINES) };
     case 'failed':
-      return { ...state, adopting: null, error: event.message };
+      return { ...state, adopting: null, error: event.message, hint: event.hint ?? null };
     case 'adopted':
       return { ...state, adopting: null, adopted: { tag: event.tag, root: event.root } };
   }
@@ -66,7 +68,7 @@ export function reduceImageAdopt(state: ImageAdoptState, event: ImageAdoptEvent)
 /** One row of the adoption panel: its text (already fitted to the columns) and how it is shown. */
 export interface AdoptLine {
   text: string;
-  tone: 'field' | 'working' | 'log' | 'error' | 'done';
+  tone: 'field' | 'working' | 'log' | 'error' | 'hint' | 'done';
 }
 
 /**
@@ -79,9 +81,19 @@ export function adoptPanelLines(state: ImageAdoptState, columns: number): AdoptL
   const wrapped = (text: string, tone: AdoptLine['tone']) => wrap(text, width, '  ').map((line) => ({ text: line, tone }));
   if (state.typing !== null) return [{ text: state.typing, tone: 'field' }];
   if (state.adopting) return [...wrapped(`adopting ${state.adopting}…`, 'working'), ...state.log.map((line) => ({ text: clip(line, width), tone: 'log' as const }))];
-  if (state.error) return wrapped(state.error, 'error');
+  if (state.error) return [...wrapped(state.error, 'error'), ...(state.hint ? wrapped(state.hint, 'hint') : [])];
   if (state.adopted) return wrapped(`adopted ${state.adopted.tag} (repository at ${state.adopted.root}); it is selected`, 'done');
   return [];
+}
+
+/**
+ * What to do about a refusal only a flag of `bugbench images add` can answer:
+ * the image was found but bugbench could not adopt it as it is (no work tree
+ * where it looked, a user it lacks); the field takes a name only.
+ */
+export function refusalHint(name: string, error: unknown): { hint?: string } {
+  if (!(error instanceof BugbenchError) || error.code !== 'BB_IMAGE_ADOPTION') return {};
+  return { hint: `to name its repository's root or the user to run as, from a shell: bugbench images add ${name} --root PATH --user U` };
 }
 
 export interface ImageAdoptModel {
@@ -106,7 +118,7 @@ export function useImageAdopt(core: WorkbenchCore, work: WorkSet, onAdopted: (ta
         await onAdopted(image.tag).catch(() => undefined);
         dispatch({ type: 'adopted', tag: image.tag, root: image.root });
       })
-      .catch((error: unknown) => dispatch({ type: 'failed', message: errorMessage(error) }));
+      .catch((error: unknown) => dispatch({ type: 'failed', message: errorMessage(error), ...refusalHint(name, error) }));
     // Adopting cannot be stopped half-way (its snapshot is being made); quitting waits for it.
     work.add('image-adopt', new AbortController(), done);
   };

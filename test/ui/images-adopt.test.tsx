@@ -15,7 +15,8 @@ import type { Progress } from '../../src/progress.js';
 import { workbenchCore, type WorkbenchCore } from '../../src/pipeline/workbench-core.js';
 import type { RepoImage } from '../../src/sandbox/repo-images.js';
 import { Store } from '../../src/store/store.js';
-import { ADOPT_LOG_LINES, adoptPanelLines, initialImageAdopt, reduceImageAdopt } from '../../src/ui/use-image-adopt.js';
+import { ImageAdoptionError, ImageNotFoundError } from '../../src/errors.js';
+import { ADOPT_LOG_LINES, adoptPanelLines, initialImageAdopt, reduceImageAdopt, refusalHint } from '../../src/ui/use-image-adopt.js';
 import { fits } from '../helpers/terminal.js';
 import { openWorkbench } from '../helpers/workbench.js';
 
@@ -83,6 +84,15 @@ describe('the adoption panel', () => {
     expect(lines.length).toBeGreaterThan(1);
     expect(Math.max(...lines.map((l) => [...l.text].length))).toBeLessThanOrEqual(80);
     expect(lines.map((l) => l.text.trim()).join(' ')).toBe(message);
+  });
+
+  it('says how to name a root or a user when bugbench could not adopt an image it found, and nothing more for one that is not there', () => {
+    const found = refusalHint('img:1', new ImageAdoptionError('img:1', 'no git work tree …; name it with --root'));
+    expect(found.hint).toBe("to name its repository's root or the user to run as, from a shell: bugbench images add img:1 --root PATH --user U");
+    expect(refusalHint('img:1', new ImageNotFoundError('img:1'))).toEqual({});
+    const state = reduceImageAdopt(reduceImageAdopt(initialImageAdopt, { type: 'start', name: 'img:1' }), { type: 'failed', message: 'cannot adopt img:1: …', ...found });
+    expect(adoptPanelLines(state, 200).map((l) => l.tone)).toEqual(['error', 'hint']);
+    expect(reduceImageAdopt(state, { type: 'ask' }).hint).toBeNull();
   });
 });
 
@@ -185,12 +195,14 @@ describe('an adoption refused, over the real core', () => {
     stdin.write('\r');
     await until(() => expect(flat(frame())).toContain('image no-such-image:nope does not exist; list images with `bugbench images` or build one with `bugbench images build <dir>`'));
     expect(fits(frame(), SIZE).widest).toBeLessThanOrEqual(SIZE.columns);
+    expect(frame()).not.toContain('from a shell');
 
     await press('a', 'adopt the image named:');
     expect(frame()).not.toContain('does not exist');
     stdin.write('bugbench/base:bookworm');
     stdin.write('\r');
     await until(() => expect(flat(frame())).toMatch(/cannot adopt bugbench\/base:bookworm: no git work tree at its WorkingDir \(\S+\) or \/testbed, \/repo, \/app, \/workspace, \/src, \/home\/\*, \/work\/\*; name it with --root/), 60_000);
+    expect(flat(frame())).toContain('from a shell: bugbench images add bugbench/base:bookworm --root PATH --user U');
     const { lines, widest } = fits(frame(), SIZE);
     expect(widest).toBeLessThanOrEqual(SIZE.columns);
     expect(lines).toBeLessThan(SIZE.rows);
