@@ -35,7 +35,8 @@ describe('bugbench tui on an image it did not build', () => {
   }, 300_000);
 
   afterAll(() => {
-    execSync(`docker rmi -f ${SWEB} >/dev/null 2>&1 || true`);
+    // The image and the snapshot its adoption made (sandbox/adopt.ts names it bugbench/adopted-<name>:<id>).
+    execSync(`docker rmi -f ${SWEB} $(docker images -q --filter reference='bugbench/adopted-${SWEB.split(':')[0]}') >/dev/null 2>&1 || true`);
   });
 
   it('adopts a SWE-bench look-alike with a and makes a valid bug on it offline at 80×24', async () => {
