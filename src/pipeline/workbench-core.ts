@@ -11,6 +11,7 @@ import { readTrajectory, type Trajectory } from '../agent/trajectory.js';
 import { errorMessage } from '../errors.js';
 import type { Progress } from '../progress.js';
 import { expandHome } from '../paths.js';
+import { adoptImage } from '../sandbox/adopt.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { engineStatuses, type EngineStatus } from '../sandbox/engines.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-images.js';
@@ -55,6 +56,8 @@ export interface WorkbenchCore {
   engines(): Promise<EngineStatus[]>;
   /** `kept`: the tag a rebuild left on the image the tag's bugs were checked on (pipeline/image-build.ts). */
   buildImage(dir: string, progress: Progress): Promise<{ tag: string; kept?: { tag: string; bugs: number } }>;
+  /** Adopts an image bugbench did not build, as it is (sandbox/adopt.ts): `tag` is the name it is listed under, `root` where its repository is. */
+  adoptImage(name: string, progress: Progress): Promise<{ tag: string; root: string }>;
 
   /** A seed for a new run: a different one each time. */
   newSeed(): number;
@@ -119,6 +122,10 @@ export function workbenchCore(given?: Store): WorkbenchCore {
     buildImage: async (dir, progress) => {
       const built = await buildImageOverBugs(defaultContainerEngine(), store(), { dir: expandHome(dir), progress });
       return { tag: built.tag, ...(built.kept ? { kept: { tag: built.kept.tag, bugs: built.kept.bugs } } : {}) };
+    },
+    adoptImage: async (name, progress) => {
+      const adopted = await adoptImage(defaultContainerEngine(), name, { progress });
+      return { tag: adopted.image, root: adopted.world.root };
     },
 
     newSeed: () => {

@@ -29,6 +29,7 @@ import { initialState, reduce, type ViewState } from './state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { useChecks } from './use-checks.js';
+import { useImageAdopt } from './use-image-adopt.js';
 import { useImageBuild } from './use-image-build.js';
 import { useReview } from './use-review.js';
 import { WorkSet } from './work.js';
@@ -59,11 +60,14 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
     [review.openBug, dispatch],
   );
   const rollouts = useRollouts(ready, state.run, openInReview, () => work.cancel('inject'));
-  const imageBuild = useImageBuild(core, work, async (tag) => {
+  /** Reads the list again and selects `tag`: a built or adopted image is there when its panel says so. */
+  const showImage = async (tag: string) => {
     const [images, engines] = await Promise.all([core.listImages(), core.engines()]);
     dispatch({ type: 'images-loaded', images, engines });
     dispatch({ type: 'select-image', tag });
-  });
+  };
+  const imageBuild = useImageBuild(core, work, showImage);
+  const imageAdopt = useImageAdopt(core, work, showImage);
   const training = useTraining(ready);
 
   useEffect(() => {
@@ -144,7 +148,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
   /** The current screen takes text now: every key is its. */
   function capturing(): boolean {
     const { screen } = latest();
-    return (screen === 'review' && review.capturing()) || (screen === 'training' && training.capturing()) || (screen === 'images' && imageBuild.capturing());
+    return (screen === 'review' && review.capturing()) || (screen === 'training' && training.capturing()) || (screen === 'images' && (imageBuild.capturing() || imageAdopt.capturing()));
   }
 
   function route(input: string, key: Key): void {
@@ -175,11 +179,20 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
     routeScreen(input, key);
   }
 
+  /** A key for building or adopting an image: the open field takes every key; b or a opens one, putting away what the other said. */
+  function imageTask(input: string, key: Key): boolean {
+    if (imageAdopt.capturing()) return imageAdopt.onKey(input, key);
+    if (imageBuild.capturing()) return imageBuild.onKey(input, key);
+    if (input === 'b') imageAdopt.dismiss();
+    if (input === 'a') imageBuild.dismiss();
+    return imageBuild.onKey(input, key) || imageAdopt.onKey(input, key);
+  }
+
   function routeScreen(input: string, key: Key): void {
     const state = latest();
     switch (state.screen) {
       case 'images':
-        if (imageBuild.onKey(input, key)) return;
+        if (imageTask(input, key)) return;
         if (key.upArrow || input === 'k') dispatch({ type: 'cursor', delta: -1 });
         else if (key.downArrow || input === 'j') dispatch({ type: 'cursor', delta: 1 });
         else if (key.return || input === 'i') dispatch({ type: 'go', screen: 'run' });
@@ -238,7 +251,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
         ) : state.help ? (
           <HelpOverlay screen={state.screen} />
         ) : state.screen === 'images' ? (
-          <ImagesScreen state={state} build={imageBuild.state} rows={body} columns={columns} />
+          <ImagesScreen state={state} build={imageBuild.state} adopt={imageAdopt.state} rows={body} columns={columns} />
         ) : state.screen === 'run' ? (
           <InjectSetupScreen state={state} running={work.labels().includes('inject')} />
         ) : state.screen === 'rollouts' ? (

@@ -23,8 +23,9 @@ export const SCREENS: ScreenInfo[] = [
       ['↑/↓ j/k', 'select an image'],
       ['enter', 'set up a run on it'],
       ['b', 'build an image from a git repository (type its path, enter)'],
+      ['a', 'adopt an image bugbench did not build, as it is: a SWE-bench instance image, your own (type its name, enter)'],
     ],
-    footer: [['↑/↓', 'select'], ['enter', 'run on it'], ['b', 'build']],
+    footer: [['↑/↓', 'select'], ['enter', 'run on it'], ['b', 'build'], ['a', 'adopt']],
   },
   {
     id: 'run',

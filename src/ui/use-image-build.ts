@@ -30,6 +30,8 @@ export type ImageBuildEvent =
   | { type: 'text'; text: string }
   | { type: 'erase' }
   | { type: 'close' }
+  /** Another piece of work on the screen took the panel: what the last build said is put away. */
+  | { type: 'dismiss' }
   | { type: 'start'; dir: string }
   | { type: 'progress'; message: string }
   | { type: 'failed'; message: string }
@@ -47,6 +49,8 @@ export function reduceImageBuild(state: ImageBuildState, event: ImageBuildEvent)
       return state.typing === null ? state : { ...state, typing: state.typing.slice(0, -1) };
     case 'close':
       return { ...state, typing: null };
+    case 'dismiss':
+      return state.error === null && state.built === null && state.typing === null ? state : { ...state, typing: null, error: null, built: null, kept: null };
     case 'start':
       return { ...state, typing: null, building: event.dir, log: [], error: null, built: null, kept: null };
     case 'progress':
@@ -63,6 +67,8 @@ export interface ImageBuildModel {
   capturing: () => boolean;
   /** A key on the Images screen; true when it was the build's. */
   onKey: (input: string, key: Key) => boolean;
+  /** Puts away what the last build said (another piece of work takes the panel). */
+  dismiss: () => void;
 }
 
 export function useImageBuild(core: WorkbenchCore, work: WorkSet, onBuilt: (tag: string) => Promise<void>): ImageBuildModel {
@@ -99,5 +105,5 @@ export function useImageBuild(core: WorkbenchCore, work: WorkSet, onBuilt: (tag:
     return true;
   };
 
-  return { state, capturing: () => latest().typing !== null, onKey };
+  return { state, capturing: () => latest().typing !== null, onKey, dismiss: () => dispatch({ type: 'dismiss' }) };
 }
