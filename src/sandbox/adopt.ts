@@ -179,6 +179,7 @@ export async function adoptImage(engine: ContainerEngine, image: string, options
       imageId: info.id,
       runImage,
       world,
+      userName: name ?? '',
       commit: head.stdout.trim(),
       language: language?.id ?? '',
       testCommand: options.testCommand ?? language?.testCommand(repo) ?? '',

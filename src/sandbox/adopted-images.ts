@@ -22,6 +22,8 @@ export interface AdoptedImage {
   /** The image sandboxes are made from: the adopted one with no history past HEAD. */
   runImage: string;
   world: ImageWorld;
+  /** The name of the user commands run as, as the image knows it (older records: absent). */
+  userName?: string;
   /** HEAD's commit in the repository. */
   commit: string;
   /** Language id ('' when none of bugbench's languages recognised the repository). */

@@ -132,7 +132,7 @@ export async function listRepoImages(engine: ContainerEngine, bugCounts: Map<str
       testCommand: record.testCommand,
       language: record.language,
       root: record.world.root,
-      user: record.world.user || String(record.world.uid === 0 ? 'root' : record.world.uid),
+      user: record.userName || record.world.user || (record.world.uid === 0 ? 'root' : `uid ${record.world.uid}`),
       adopted: true,
     });
   }
