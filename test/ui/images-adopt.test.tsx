@@ -19,6 +19,7 @@ import { ImageAdoptionError, ImageNotFoundError } from '../../src/errors.js';
 import { ADOPT_LOG_LINES, adoptPanelLines, initialImageAdopt, reduceImageAdopt, refusalHint } from '../../src/ui/use-image-adopt.js';
 import { fits } from '../helpers/terminal.js';
 import { openWorkbench } from '../helpers/workbench.js';
+import { buildNoRepoImage } from '../helpers/lookalike-images.js';
 
 const SIZE = { columns: 80, rows: 24 };
 const SWEB = 'sweb.eval.x86_64.knotcfg__knotcfg-1:latest';
@@ -176,6 +177,7 @@ describe('an adoption refused, over the real core', () => {
   });
 
   it('shows why, whole and wrapped at 80 columns, and records nothing: an image that does not exist, one with no work tree', async () => {
+    const { tag: noRepo } = await buildNoRepoImage();
     const real = workbenchCore(Store.open({ root: home }));
     const listed: RepoImage[][] = [];
     const core: WorkbenchCore = {
@@ -199,10 +201,10 @@ describe('an adoption refused, over the real core', () => {
 
     await press('a', 'adopt the image named:');
     expect(frame()).not.toContain('does not exist');
-    stdin.write('bugbench/base:bookworm');
+    stdin.write(noRepo);
     stdin.write('\r');
-    await until(() => expect(flat(frame())).toMatch(/cannot adopt bugbench\/base:bookworm: no git work tree at its WorkingDir \(\S+\) or \/testbed, \/repo, \/app, \/workspace, \/src, \/home\/\*, \/work\/\*; name it with --root/), 60_000);
-    expect(flat(frame())).toContain('from a shell: bugbench images add bugbench/base:bookworm --root PATH --user U');
+    await until(() => expect(flat(frame())).toMatch(/cannot adopt example\/no-repo:1\.0: no git work tree at its WorkingDir \(\/srv\) or \/testbed, \/repo, \/app, \/workspace, \/src, \/home\/\*, \/work\/\*; name it with --root/), 60_000);
+    expect(flat(frame())).toContain(`from a shell: bugbench images add ${noRepo} --root PATH --user U`);
     const { lines, widest } = fits(frame(), SIZE);
     expect(widest).toBeLessThanOrEqual(SIZE.columns);
     expect(lines).toBeLessThan(SIZE.rows);
