@@ -86,8 +86,9 @@ export class BugImages {
       found = imageRun(this.engine, image)
         .then((run) => ({ world: run.world, adopted: run.adopted !== undefined }))
         .catch((error: unknown) => {
-          if (!this.lenient || error instanceof ImageNotFoundError || error instanceof ImageNotAdoptedError) throw error;
-          this.unanswered ??= errorMessage(error);
+          if (!this.lenient) throw error;
+          // A JSONL row needs no image on this engine: the record of its adoption says where its repository is, else /repo.
+          if (!(error instanceof ImageNotFoundError || error instanceof ImageNotAdoptedError)) this.unanswered ??= errorMessage(error);
           const record = readAdoptedImages().find((r) => r.image === image);
           return record ? { world: record.world, adopted: true } : { world: BUILT_WORLD, adopted: false };
         });
