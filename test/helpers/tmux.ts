@@ -13,27 +13,36 @@ export const STATE_LIMIT_MS = 20 * 60_000;
 export const E2E_TEST_LIMIT_MS = 3 * STATE_LIMIT_MS;
 
 /** A real terminal: a detached tmux session running one command. */
+/**
+ * Runs tmux on a server of the session's own (`-L`): with one shared server,
+ * a test that kills its last session stops the server while another test's
+ * new-session is connecting to it, which then fails at once.
+ */
+function tmux(session: string, args: string[], options: { reject?: boolean } = {}) {
+  return execa('tmux', ['-L', session, ...args], options);
+}
+
 export class TmuxSession {
   private constructor(readonly name: string) {}
 
   static async start(command: string, size = { columns: 120, rows: 40 }): Promise<TmuxSession> {
     const name = `bugbench-e2e-${process.pid}-${Date.now()}`;
-    await execa('tmux', ['new-session', '-d', '-s', name, '-x', String(size.columns), '-y', String(size.rows), command]);
+    await tmux(name, ['new-session', '-d', '-s', name, '-x', String(size.columns), '-y', String(size.rows), command]);
     return new TmuxSession(name);
   }
 
   async screen(): Promise<string> {
-    const result = await execa('tmux', ['capture-pane', '-p', '-t', this.name], { reject: false });
+    const result = await tmux(this.name, ['capture-pane', '-p', '-t', this.name], { reject: false });
     return result.stdout;
   }
 
   async keys(...keys: string[]): Promise<void> {
-    await execa('tmux', ['send-keys', '-t', this.name, '--', ...keys]);
+    await tmux(this.name, ['send-keys', '-t', this.name, '--', ...keys]);
   }
 
   /** The terminal takes a new size, as when its window is resized. */
   async resize(columns: number, rows: number): Promise<void> {
-    await execa('tmux', ['resize-window', '-t', this.name, '-x', String(columns), '-y', String(rows)]);
+    await tmux(this.name, ['resize-window', '-t', this.name, '-x', String(columns), '-y', String(rows)]);
   }
 
   async waitFor(pattern: RegExp, timeout = 30_000): Promise<string> {
@@ -71,10 +80,10 @@ export class TmuxSession {
 
   /** From now on, everything the program writes to the terminal is appended to `file`, raw. */
   async record(file: string): Promise<void> {
-    await execa('tmux', ['pipe-pane', '-o', '-t', this.name, `cat >> '${file}'`]);
+    await tmux(this.name, ['pipe-pane', '-o', '-t', this.name, `cat >> '${file}'`]);
   }
 
   async kill(): Promise<void> {
-    await execa('tmux', ['kill-session', '-t', this.name], { reject: false });
+    await tmux(this.name, ['kill-session', '-t', this.name], { reject: false });
   }
 }

@@ -141,7 +141,8 @@ describe('images build in each language', () => {
     const listed = await bugbench(['images', '--json']);
     const row = (JSON.parse(listed.stdout) as Record<string, unknown>[]).find((i) => i.tag === tag);
     expect(row).toMatchObject({ repo: 'ledger-project', language: 'python' });
-    expect(Object.keys(row!).sort()).toEqual(['bugCounts', 'bugs', 'commit', 'created', 'id', 'language', 'repo', 'sizeBytes', 'tag']);
+    expect(Object.keys(row!).sort()).toEqual(['adopted', 'bugCounts', 'bugs', 'commit', 'created', 'id', 'language', 'repo', 'root', 'sizeBytes', 'tag', 'user', 'warning']);
+    expect(row).toMatchObject({ root: '/repo', user: 'root', adopted: false, warning: '' });
   });
 });
 
