@@ -35,7 +35,7 @@ export function imagesOfRollouts(settings: CorpusSettings & { seed: number }, in
 /** The images of an images file: one a line; blank lines and `#` comments are left out. */
 export function parseImageList(text: string, file: string): string[] {
   const images = text
-    .split('\n')
+    .split(/\r?\n/)
     .map((line) => line.replace(/#.*$/, '').trim())
     .filter((line) => line !== '');
   if (images.length === 0) throw new UsageError(`inject: ${file} names no image; write one image a line`);
