@@ -1,6 +1,7 @@
 /**
  * An injection run: N rollouts (C at a time) of an injector in fresh
- * containers of one image. The run and each rollout are records in the
+ * containers of one image, or of a corpus of images dealt round-robin
+ * (corpus.ts). The run and each rollout are records in the
  * workspace store from the start; a submitted artifact becomes a bug (moved
  * into `bugs/<id>/` whole, then recorded) and is judged by the nine checks.
  * A run a dead process left behind is `interrupted`; `resumeInjection`
