@@ -33,6 +33,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
       '  [-n N] [--concurrency C] [--seed X] [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD]\n' +
       '  [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--buggy-runs N] [--max-weakened-tests N]\n' +
       '  [--cluster slurm --tasks T] [--json]\n' +
+      'bugbench inject --images FILE (or --image T1 --image T2 …) --strategy S …   (one run over a corpus: rollout i on image (seed + i) mod k)\n' +
       'bugbench inject --resume RUN-ID [--tasks T] [--json]   (finishes an interrupted or cancelled run with its own options)',
   },
   runs: {

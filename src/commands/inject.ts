@@ -1,14 +1,17 @@
 /**
- * `bugbench inject --image T --strategy S [--policy anthropic|openai|offline] [--model M] [--base-url URL]
+ * `bugbench inject --image T [--image T2 …] [--images FILE] --strategy S [--policy anthropic|openai|offline] [--model M] [--base-url URL]
  *   [--api-key KEY] [--price-in USD] [--price-out USD] [-n N] [--concurrency C] [--seed X]
  *   [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD] [--min-passing N] [--min-changed-files N]
  *   [--min-failing N] [--timeout S] [--buggy-runs N] [--max-weakened-tests N] [--json]`
  * `bugbench inject --resume RUN-ID [--json]` finishes an interrupted or cancelled run with its own options.
+ * Several images (repeated --image, or a file of them) make a run over a corpus (pipeline/corpus.ts).
  */
+import { readFileSync } from 'node:fs';
 import { DEFAULT_CHECK_PARAMS, type CheckParams } from '../bugs/meta.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_CONCURRENCY, resumeInjection, runInjection, STRATEGIES, type InjectResult, type InjectSettings, type InjectStrategy } from '../pipeline/inject.js';
 import { POLICY_FLAGS, policySettings } from './policy-flags.js';
+import { corpusFrom, parseImageList } from '../pipeline/corpus.js';
 import { clusterOf, resumeClusterInjection, submitClusterInjection } from '../pipeline/cluster-run.js';
 import type { Deps } from '../pipeline/events.js';
 import { runResult } from '../pipeline/run-result.js';
@@ -19,7 +22,8 @@ import { cancelOnInterrupt } from './interrupt.js';
 import { lineReporter } from './reporter.js';
 
 const FLAGS = {
-  image: { type: 'string' },
+  image: { type: 'string', multiple: true },
+  images: { type: 'string' },
   strategy: { type: 'string' },
   ...POLICY_FLAGS,
   n: { type: 'string', short: 'n' },
@@ -96,8 +100,24 @@ export async function injectCommand(args: string[]): Promise<number> {
 
 type Values = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
 
+/** The run's images: repeated --image, then the lines of --images FILE. */
+function imagesFrom(values: Values): string[] {
+  let listed: string[] = [];
+  if (values.images !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(values.images, 'utf8');
+    } catch (error) {
+      throw new UsageError(`inject: cannot read the images file ${values.images} (${(error as NodeJS.ErrnoException).code ?? String(error)}); give a file with one image a line`);
+    }
+    listed = parseImageList(text, values.images);
+  }
+  return corpusFrom(values.image ?? [], listed);
+}
+
 function settingsFrom(values: Values): InjectSettings {
-  if (!values.image) throw new UsageError('inject: give the repo image with --image TAG (see `bugbench images`)');
+  const images = imagesFrom(values);
+  if (images.length === 0) throw new UsageError('inject: give the repo image with --image TAG (see `bugbench images`)');
   if (!values.strategy) throw new UsageError(`inject: give --strategy, one of ${STRATEGIES.join(', ')}`);
   const params: CheckParams = {
     minPassingTests: positiveInt('min-passing', values['min-passing']) ?? DEFAULT_CHECK_PARAMS.minPassingTests,
@@ -109,7 +129,8 @@ function settingsFrom(values: Values): InjectSettings {
   const maxWeakened = positiveInt('max-weakened-tests', values['max-weakened-tests']);
   if (maxWeakened !== undefined) params.maxWeakenedTests = maxWeakened;
   return {
-    image: values.image,
+    image: images[0]!,
+    ...(images.length > 1 ? { images } : {}),
     strategy: values.strategy as InjectStrategy,
     ...policySettings('inject', values),
     n: positiveInt('n', values.n, 1) ?? 1,

@@ -1,5 +1,6 @@
 /** `bugbench runs [--json]`: every run of the workspace, newest first, with what it made. */
 import { reconcileClusterRun } from '../pipeline/cluster-run.js';
+import { imagesLabel } from '../pipeline/corpus.js';
 import { recoveredStore } from '../pipeline/startup.js';
 import type { Store } from '../store/store.js';
 import { countsAsValid, type RunRecord } from '../store/records.js';
@@ -58,7 +59,7 @@ export async function runsCommand(args: string[]): Promise<number> {
     process.stdout.write(
       formatTable(
         ['RUN', 'KIND', 'STATUS', 'IMAGE', 'STRATEGY', 'POLICY', 'ROLLOUTS', 'RESULT', 'STARTED', 'WHERE'],
-        rows.map((r) => [r.id, r.kind, r.status, r.image, r.strategy, r.policy, `${r.rollouts.finished}/${r.rollouts.total}`, result(r), r.startedAt.slice(0, 16).replace('T', ' '), r.cluster ? `slurm job ${r.cluster.jobId} (${r.cluster.tasks} tasks)` : 'here']),
+        rows.map((r) => [r.id, r.kind, r.status, imagesLabel(r), r.strategy, r.policy, `${r.rollouts.finished}/${r.rollouts.total}`, result(r), r.startedAt.slice(0, 16).replace('T', ' '), r.cluster ? `slurm job ${r.cluster.jobId} (${r.cluster.tasks} tasks)` : 'here']),
       ),
     );
     const resumable = rows.filter((r) => r.kind === 'inject' && (r.status === 'interrupted' || r.status === 'cancelled'));

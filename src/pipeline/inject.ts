@@ -1,6 +1,7 @@
 /**
  * An injection run: N rollouts (C at a time) of an injector in fresh
- * containers of one image. The run and each rollout are records in the
+ * containers of one image, or of a corpus of images dealt round-robin
+ * (corpus.ts). The run and each rollout are records in the
  * workspace store from the start; a submitted artifact becomes a bug (moved
  * into `bugs/<id>/` whole, then recorded) and is judged by the nine checks.
  * A run a dead process left behind is `interrupted`; `resumeInjection`
@@ -32,6 +33,7 @@ import { analyseBug } from './analysis.js';
 import type { RunPlacement as Placement } from './run-engines.js';
 import type { PolicyName } from './policy.js';
 import { runRollout } from './rollout.js';
+import { corpusOf, imageOfRollout, imagesOfRollouts } from './corpus.js';
 import { finishRun, newRunId, recordRun, runDir, runItems, type RunFloor } from './run-orchestrator.js';
 import { injectedBug, runResult, type InjectResult } from './run-result.js';
 
@@ -52,7 +54,10 @@ export function runConcurrency(settings: Pick<InjectSettings, 'n' | 'concurrency
 
 /** What a run is: plain data, kept in its record as it is, so `--resume` runs the rest the same way. */
 export interface InjectSettings extends ModelSettings {
+  /** The run's image; with several, the first (corpus.ts). */
   image: string;
+  /** A run over a corpus: every image, its rollouts dealt round-robin over them from the seed. */
+  images?: string[];
   strategy: InjectStrategy;
   policy: PolicyName;
   model?: string;
@@ -93,8 +98,15 @@ async function imageFacts(engine: ContainerEngine, image: string, report: Report
   }
 }
 
-/** Everything that can be wrong with the settings, found before any container starts. */
-async function prepare(settings: InjectSettings, engine: ContainerEngine, report: Report = ignore): Promise<ImageFacts> {
+/** Each image's facts, by tag. */
+export type CorpusFacts = Map<string, ImageFacts>;
+
+/**
+ * Everything that can be wrong with the settings, found before any container
+ * starts: among them each image the rollouts `indices` run on, checked or
+ * adopted (an error names the image).
+ */
+async function prepare(settings: InjectSettings, engine: ContainerEngine, report: Report = ignore, indices: readonly number[] = [...Array(settings.n).keys()]): Promise<CorpusFacts> {
   if (!STRATEGIES.includes(settings.strategy)) {
     throw new UsageError(`unknown strategy "${settings.strategy}"; use one of ${STRATEGIES.join(', ')}`);
   }
@@ -105,9 +117,13 @@ async function prepare(settings: InjectSettings, engine: ContainerEngine, report
   }
   if (!Number.isInteger(settings.n) || settings.n < 1) throw new UsageError('-n must be a positive integer');
   if (!Number.isInteger(settings.concurrency) || settings.concurrency < 1) throw new UsageError('--concurrency must be a positive integer');
-  const image = await imageFacts(engine, settings.image, report);
+  const facts: CorpusFacts = new Map();
+  for (const tag of imagesOfRollouts(settings, indices)) {
+    const image = await imageFacts(engine, tag, report);
+    facts.set(tag, { baseCommit: image.commit, imageId: image.imageId, repo: image.repo, root: image.root });
+  }
   await verifyPolicy(settings);
-  return { baseCommit: image.commit, imageId: image.imageId, repo: image.repo, root: image.root };
+  return facts;
 }
 
 export async function runInjection(settings: InjectSettings, deps: Deps, report: Report = ignore): Promise<InjectResult> {
@@ -117,17 +133,22 @@ export async function runInjection(settings: InjectSettings, deps: Deps, report:
 }
 
 /** Checks the settings and records the run with its rollouts (pending); `cluster` marks a run made by a job array. */
-export async function createInjectionRun(settings: InjectSettings, deps: Deps, opening: { cluster?: RunRecord['cluster']; report?: Report } = {}): Promise<{ runId: string; facts: ImageFacts }> {
+export async function createInjectionRun(settings: InjectSettings, deps: Deps, opening: { cluster?: RunRecord['cluster']; report?: Report } = {}): Promise<{ runId: string; facts: CorpusFacts }> {
   const { store } = deps;
   const { cluster } = opening;
   const facts = await prepare(settings, deps.engine ?? defaultContainerEngine(), opening.report);
   const runId = newRunId('run');
   // The settings are kept as they are: they never hold an API key (the flag sets this process's environment).
-  const run = { kind: 'inject', image: settings.image, strategy: settings.strategy, policy: settings.policy, model: modelName(settings), baseUrl: identityOf(settings, '').baseUrl, n: settings.n, options: { ...settings } } as const;
-  recordRun(store, runId, { ...run, ...(cluster ? { cluster } : {}) }, { role: 'injector', prefix: 'r' }, (tx) => {
+  const corpus = corpusOf(settings);
+  const run = { kind: 'inject', image: settings.image, ...(corpus.length > 1 ? { images: corpus } : {}), strategy: settings.strategy, policy: settings.policy, model: modelName(settings), baseUrl: identityOf(settings, '').baseUrl, n: settings.n, options: { ...settings } } as const;
+  recordRun(store, runId, { ...run, ...(cluster ? { cluster } : {}) }, { role: 'injector', prefix: 'r' }, (tx, ids) => {
     const now = new Date().toISOString();
-    const seen = tx.get('images', settings.image);
-    tx.put('images', { id: settings.image, imageId: facts.imageId, repo: facts.repo, commit: facts.baseCommit, firstSeen: seen?.firstSeen ?? now, lastUsed: now });
+    for (const [tag, image] of facts) {
+      const seen = tx.get('images', tag);
+      tx.put('images', { id: tag, imageId: image.imageId, repo: image.repo, commit: image.baseCommit, firstSeen: seen?.firstSeen ?? now, lastUsed: now });
+    }
+    // Each rollout of a corpus keeps its image, so a resume or a cluster task runs it there.
+    if (corpus.length > 1) ids.forEach((id, index) => tx.patch('rollouts', id, { image: imageOfRollout(settings, index) }));
   });
   return { runId, facts };
 }
@@ -156,8 +177,8 @@ export async function resumeInjection(runId: string, deps: Deps, report: Report 
   if (run.status === 'running' && processAlive(run.owner)) {
     throw new RunNotResumableError(`run ${runId} is still running (process ${run.owner.pid} on ${run.owner.host})`);
   }
-  const facts = await prepare(settings, deps.engine ?? defaultContainerEngine());
   const { indices: again, recheck } = unfinishedWork(store, runId);
+  const facts = await prepare(settings, deps.engine ?? defaultContainerEngine(), ignore, again);
   store.transact((tx) => tx.patch('runs', runId, { status: 'running', owner: currentProcess(), finishedAt: null, error: null }));
   report({ type: 'run-started', runId, kind: 'inject' });
   return executeRun(runId, settings, facts, again, recheck, deps, report);
@@ -173,11 +194,11 @@ export function unfinishedWork(store: Store, runId: string): { indices: number[]
 /** One cluster task's share of a recorded run, with this node's engine(s); the run's status is left to whoever follows the job array. */
 export async function runInjectionShare(runId: string, share: { indices: number[]; recheck: string[] }, deps: Deps, report: Report = ignore): Promise<void> {
   const settings = recordedSettings(deps.store, runId);
-  const facts = await prepare(settings, deps.engine ?? defaultContainerEngine());
+  const facts = await prepare(settings, deps.engine ?? defaultContainerEngine(), ignore, share.indices);
   await runShare(runId, settings, facts, share.indices, share.recheck, deps, report);
 }
 
-async function executeRun(runId: string, settings: InjectSettings, facts: ImageFacts, indices: number[], recheck: string[], deps: Deps, report: Report): Promise<InjectResult> {
+async function executeRun(runId: string, settings: InjectSettings, facts: CorpusFacts, indices: number[], recheck: string[], deps: Deps, report: Report): Promise<InjectResult> {
   await finishRun(deps.store, runId, deps, report, () => runShare(runId, settings, facts, indices, recheck, deps, report));
   return runResult(deps.store, runId);
 }
@@ -185,14 +206,16 @@ async function executeRun(runId: string, settings: InjectSettings, facts: ImageF
 type Work = { recheck: string } | { index: number };
 
 /** Runs rollouts (by index) and checks bugs again, each placed on the run's engines; returns once their containers are gone. */
-async function runShare(runId: string, settings: InjectSettings, facts: ImageFacts, indices: number[], recheck: string[], deps: Deps, report: Report): Promise<void> {
+async function runShare(runId: string, settings: InjectSettings, facts: CorpusFacts, indices: number[], recheck: string[], deps: Deps, report: Report): Promise<void> {
   const { store } = deps;
   const runBudget = new Budget(settings.runBudgetUsd);
   runBudget.add(store.all('rollouts').reduce((sum, r) => (r.runId === runId ? sum + r.costUsd : sum), 0));
   // BugPilot's analyses of the run's bugs were paid from its budget too.
   runBudget.add(store.all('bugs').reduce((sum, b) => (b.runId === runId && b.order === 1 ? sum + (b.analysis?.costUsd ?? 0) : sum), 0));
   const work: Work[] = [...recheck.map((id) => ({ recheck: id })), ...indices.map((index) => ({ index }))];
-  await runItems(settings.image, runConcurrency(settings), work, deps, report, async (item, floor) => {
+  // The images of the rollouts and of the bugs checked again are put on every engine of the run.
+  const images = [...new Set([...facts.keys(), ...recheck.map((id) => store.get('bugs', id)?.image ?? settings.image)])];
+  await runItems(images.length > 0 ? images : [settings.image], runConcurrency(settings), work, deps, report, async (item, floor) => {
     // The checks of a bug are placed like a rollout; a verdict from an engine that was lost is replaced by the next try's.
     const check = (bugId: string, rolloutId: string) =>
       floor.engines.run(`${rolloutId}-check`, (placement) => checkOn(placement, bugId, rolloutId, settings, runBudget, deps, report));
@@ -201,7 +224,8 @@ async function runShare(runId: string, settings: InjectSettings, facts: ImageFac
       return check(bug.id, bug.rollout ?? bug.id);
     }
     const rolloutId = `${runId}-r${item.index + 1}`;
-    const bugId = await floor.engines.run(rolloutId, (placement) => injectionRollout(runId, item.index, settings, facts, runBudget, floor, placement, deps, report));
+    const image = imageOfRollout(settings, item.index);
+    const bugId = await floor.engines.run(rolloutId, (placement) => injectionRollout(runId, item.index, { tag: image, ...facts.get(image)! }, settings, runBudget, floor, placement, deps, report));
     if (bugId) await check(bugId, rolloutId);
   });
 }
@@ -220,12 +244,12 @@ async function checkOn(placement: Placement, bugId: string, rolloutId: string, s
   report({ type: 'bug', bug: { ...injectedBug(store, store.get('bugs', bug.id) ?? bug), ...(analysisError ? { analysisError } : {}) } });
 }
 
-/** One injector rollout; a submitted artifact becomes a bug record (status `checking`). Returns its id. */
+/** One injector rollout on its image; a submitted artifact becomes a bug record (status `checking`). Returns its id. */
 async function injectionRollout(
   runId: string,
   index: number,
+  facts: ImageFacts & { tag: string },
   settings: InjectSettings,
-  facts: ImageFacts,
   runBudget: Budget,
   floor: RunFloor,
   placement: Placement,
@@ -245,7 +269,7 @@ async function injectionRollout(
     role: 'injector',
     strategy: settings.strategy,
     policy: settings.policy,
-    image: settings.image,
+    image: facts.tag,
     model: injectorModel(settings, index, prompt),
     system: prompts.system,
     task: prompts.task,
@@ -269,7 +293,7 @@ async function injectionRollout(
   }
   if (prompt === 'featadd') {
     // A feature is a bug only if the tests, run now, show that it broke something.
-    const found = await findFeatureBug(staging, { image: settings.image, baseCommit: facts.baseCommit, params: settings.params, runId: `${rolloutId}-feature`, signal: placement.signal, engine: placement.port });
+    const found = await findFeatureBug(staging, { image: facts.tag, baseCommit: facts.baseCommit, params: settings.params, runId: `${rolloutId}-feature`, signal: placement.signal, engine: placement.port });
     await placement.confirm();
     if (found.kind !== 'broke') {
       const detail = found.kind === 'no-bug' ? `no bug: the feature kept every test passing (${found.passed})` : `no bug: ${found.reason}`;
@@ -280,7 +304,7 @@ async function injectionRollout(
     store.transact((tx) => tx.patch('rollouts', rolloutId, { detail: `the feature broke ${found.broken.length} test(s)` }));
   }
   const bug = addBug(store, staging, {
-    image: settings.image,
+    image: facts.tag,
     imageId: facts.imageId,
     repo: facts.repo,
     baseCommit: facts.baseCommit,

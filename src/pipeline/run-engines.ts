@@ -1,6 +1,6 @@
 /**
  * The engines of one run: every configured engine that answers, the run's
- * image put on each of them first (copied from one that has it), and the pool
+ * images put on each of them first (copied from one that has it), and the pool
  * that places the run's work.
  */
 import type { ContainerEngine } from '../sandbox/port.js';
@@ -46,9 +46,9 @@ export async function liveEngines(options: RunEngineOptions = {}): Promise<RunEn
   return engines;
 }
 
-/** Opens the run's engines, makes sure `image` is on each, and returns the pool that places work on them. */
-export async function openRunEngines(image: string, options: RunEngineOptions = {}): Promise<EnginePool<RunEngine>> {
+/** Opens the run's engines, makes sure each of `images` is on each, and returns the pool that places work on them. */
+export async function openRunEngines(images: readonly string[], options: RunEngineOptions = {}): Promise<EnginePool<RunEngine>> {
   const engines = await liveEngines(options);
-  if (engines.length > 1) await ensureImageOnEngines(image, engines.map((e) => ({ name: e.name, engine: e.port })), options.report);
+  if (engines.length > 1) for (const image of images) await ensureImageOnEngines(image, engines.map((e) => ({ name: e.name, engine: e.port })), options.report);
   return new EnginePool(engines, { ...options.pool, signal: options.signal, report: options.report });
 }

@@ -93,13 +93,13 @@ export interface RunFloor {
 }
 
 /**
- * Places `items` on the run's engines (the image copied where missing), at
+ * Places `items` on the run's engines (the run's images copied where missing), at
  * most `concurrency` at a time; an item's turn lasts until `each` settles.
  * Returns once every item, everything it left lingering and every container
  * removal is done.
  */
-export async function runItems<T>(image: string, concurrency: number, items: readonly T[], deps: Deps, report: Report, each: (item: T, floor: RunFloor) => Promise<void>): Promise<void> {
-  const engines = await openRunEngines(image, { engine: deps.engine, signal: deps.signal, report: (event) => report({ type: 'engine', event }) });
+export async function runItems<T>(images: readonly string[], concurrency: number, items: readonly T[], deps: Deps, report: Report, each: (item: T, floor: RunFloor) => Promise<void>): Promise<void> {
+  const engines = await openRunEngines(images, { engine: deps.engine, signal: deps.signal, report: (event) => report({ type: 'engine', event }) });
   const removals: Promise<void>[] = [];
   const lingering: Promise<void>[] = [];
   const floor: RunFloor = {

@@ -15,6 +15,8 @@ export interface RolloutSummary {
   trajectory: string;
   bugId: string | null;
   detail?: string;
+  /** A rollout of a run over a corpus: its image. */
+  image?: string;
 }
 
 /** What a run yielded: rollouts, submissions, features that broke something (FeatAdd), valid bugs. */
@@ -80,6 +82,7 @@ export function runResult(store: Store, runId: string): InjectResult {
       trajectory: store.abs(r.trajectory),
       bugId: r.bugId,
       ...(r.detail ? { detail: r.detail } : {}),
+      ...(r.image ? { image: r.image } : {}),
     })),
   };
 }

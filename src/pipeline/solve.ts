@@ -223,7 +223,7 @@ async function runAttempts(runId: string, indices: number[], settings: SolveSett
   const onAbort = () => void sides.close();
   deps.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await runItems(context.bug.image, settings.concurrency, indices, deps, report, (i, floor) =>
+    await runItems([context.bug.image], settings.concurrency, indices, deps, report, (i, floor) =>
       new Promise<void>((agentEnded, failed) => {
         const whole = floor.engines.run(`${runId}-a${i + 1}`, (placement) => attemptOn({ runId, i, settings, context, sides, runBudget, floor, placement, agentEnded }, deps, report));
         floor.linger(whole);

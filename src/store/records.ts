@@ -112,7 +112,10 @@ export interface RunRecord {
   id: string;
   kind: 'inject' | 'solve';
   status: RunStatus;
+  /** The run's image; a run over a corpus: its first image, with every image in `images`. */
   image: string;
+  /** A run over a corpus of images (pipeline/corpus.ts): every image, in order; absent on a run of one image. */
+  images?: string[];
   strategy: string;
   policy: string;
   model: string;
@@ -154,6 +157,8 @@ export interface RolloutRecord {
   role: 'injector' | 'solver';
   index: number;
   status: RolloutStatus;
+  /** A rollout of a run over a corpus: the image it runs on (else the run's image). */
+  image?: string | null;
   steps: number;
   costUsd: number;
   tokens: number;

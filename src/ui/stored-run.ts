@@ -6,6 +6,7 @@
 import { describeWhere } from '../agent/events.js';
 import type { Trajectory } from '../agent/trajectory.js';
 import { CHECK_NAMES } from '../bugs/check-types.js';
+import { imagesLabel } from '../pipeline/corpus.js';
 import type { WorkbenchCore } from '../pipeline/workbench-core.js';
 import type { RolloutRecord, RunRecord } from '../store/records.js';
 import { applyRolloutEvent, emptyRollout, tagOf, type RolloutStatus, type RolloutView, type RunView } from './run-state.js';
@@ -45,7 +46,7 @@ function judgedAttempt(records: RunRecords, id: string): RolloutView['attempt'] 
 export function storedRunView(records: RunRecords, run: RunRecord): RunView {
   const views = records.rolloutsOf(run.id).map((r) => rolloutView(records, r));
   return {
-    image: run.image,
+    image: imagesLabel(run),
     strategy: run.strategy,
     policy: run.policy,
     tags: views.map((v) => v.tag),

@@ -88,6 +88,24 @@ describe('injection on Slurm', () => {
     expect(new Set(events.filter((e) => e.type === 'finished').map((e) => e.rollout)).size).toBe(4);
   }, 600_000);
 
+  it('spreads a run over a corpus of images across the tasks, each rollout on the image the seed gave it', async () => {
+    const { home, env } = workspace();
+    const images = ['bugbench/repo-knotcfg:latest', 'bugbench/repo-slotsmith:latest', 'bugbench/repo-ratekit:latest'];
+    const args = ['inject', ...images.flatMap((image) => ['--image', image]), '--strategy', 'removal', '--policy', 'offline', '--seed', '4', '--cluster', 'slurm', '--tasks', '2', '-n', '3', '--json', ...INJECTION_TEST_FLAGS];
+    const done = await bugbench(args, { env, timeout: 500_000 });
+    expect(done.exitCode, done.stderr).toBe(0);
+    const result = JSON.parse(done.stdout);
+    // Seed 4 over 3 images starts at the second; the tasks run rollouts 1, 3 and 2.
+    const expected = [images[1], images[2], images[0]];
+    expect(result.rollouts.map((r: { image: string }) => r.image)).toEqual(expected);
+    expect(result.bugs.every((b: { valid: boolean }) => b.valid)).toBe(true);
+    const store = Store.open({ root: home });
+    expect(result.bugs.map((b: { id: string }) => store.get('bugs', b.id)!.image)).toEqual(expected);
+    // Each task's containers were of the rollout's image.
+    const starts = result.rollouts.map((r: { trajectory: string }) => JSON.parse(readFileSync(r.trajectory, 'utf8').split('\n')[0]!));
+    expect(starts.map((e: { image: string; where: { task: number } }) => [e.image, e.where.task])).toEqual([[images[1], 0], [images[2], 1], [images[0], 0]]);
+  }, 600_000);
+
   it('cancels the whole array on Ctrl-C', async () => {
     const { home, env } = workspace();
     const child = execa('node', [BIN, ...INJECT, '-n', '4'], { env, reject: false });

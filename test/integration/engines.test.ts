@@ -114,6 +114,26 @@ describe('several Docker engines', () => {
     expect(text.stdout).toMatch(/^ok +engine second at unix:\/\/\S+: Docker \S+, 1 slot\(s\); .*bugbench\/repo-knotcfg:latest/m);
   }, 600_000);
 
+  it('copies every image of a corpus to an engine that lacks it before the run places work there', async () => {
+    const corpus = [IMAGE, 'bugbench/repo-slotsmith:latest'];
+    for (const image of corpus) await dockerClient(second).getImage(image).remove({ force: true }).catch(() => undefined);
+    process.env.DOCKER_HOST = `${FIRST}?slots=1,${second}?slots=1&name=second`;
+    const events: RunEngineEvent[] = [];
+    const result = await runInjection(
+      { image: IMAGE, images: corpus, strategy: 'removal', policy: 'offline', n: 2, concurrency: 2, seed: 0, params: INJECTION_TEST_PARAMS, maxSteps: 100 },
+      { store: openStore() },
+      (event) => (event.type === 'engine' ? events.push(event.event) : undefined),
+    );
+    const copies = events.filter((e) => e.type === 'image-copy-finished') as Extract<RunEngineEvent, { type: 'image-copy-finished' }>[];
+    expect(copies.map((e) => [e.image, e.to]).sort()).toEqual(corpus.map((image) => [image, 'second']).sort());
+    const lastCopy = Math.max(...events.flatMap((e, i) => (e.type === 'image-copy-finished' ? [i] : [])));
+    expect(events.findIndex((e) => e.type === 'placed')).toBeGreaterThan(lastCopy);
+    for (const image of corpus) expect((await dockerClient(second).getImage(image).inspect()).Id).toBe((await dockerClient(FIRST).getImage(image).inspect()).Id);
+    const store = openStore();
+    expect(result.rollouts.map((r) => r.reason)).toEqual(['submitted', 'submitted']);
+    expect(result.bugs.map((b) => store.get('bugs', b.id)!.image)).toEqual(corpus);
+  }, 600_000);
+
   it('spreads solver attempts over both engines with the same results as on one', async () => {
     const store = openStore();
     const bug = store.all('bugs').find((b) => b.image === IMAGE && b.check?.valid && b.status === 'valid');

@@ -23,6 +23,14 @@ describe('the Rollouts screen', () => {
     await term.press(']', ids[1]!);
   });
 
+  it('names a run over a corpus by its count of images', async () => {
+    const store = workspace();
+    putRun(store, { id: 'run-corpus', kind: 'inject', n: 3, image: IMAGE, images: [IMAGE, 'bugbench/repo-knotcfg:latest', 'sweb.eval.x86_64.x__x-1:latest'] }, 1);
+    term = await openWorkbench(coreOf(store));
+    await term.press('3', /r1 transcript/);
+    expect(term.frame().split('\n')[1]).toContain('removal on 3 images');
+  });
+
   it('keeps the place scrolled to when f unfolds the long outputs (issue 34, item 19)', async () => {
     const store = workspace();
     putRun(store, { id: 'run-1', kind: 'inject', n: 1 }, 1);
