@@ -30,8 +30,9 @@ describe('bugbench tui on the Go sample', () => {
     await session.keys('Enter');
     await session.waitFor(/New injection run on bugbench\/repo-ratekit:latest/);
     await session.waitFor(/› strategy +‹ removal › offline: removal, history, direct \(Go\)/);
-    // One bug, one at a time.
-    await session.keys('Down', 'BSpace', '1', 'Down', '-');
+    // One bug, typed into the form (the 1 replaces the 3); 2 at a time then runs one rollout, as the CLI does.
+    await session.keys('Down', '1');
+    await session.waitFor(/at a time +2 runs 1: one rollout a bug/);
     await session.waitFor(/enter starts the run/);
     await session.keys('Enter');
     await session.waitForState(/[▶✓] (bash|editor) /);
