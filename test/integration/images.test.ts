@@ -41,7 +41,8 @@ describe('bugbench images build', () => {
     const images = JSON.parse(listed.stdout) as Record<string, unknown>[];
     const row = images.find((i) => i.tag === TAG);
     expect(row).toMatchObject({ repo: 'tinylib', commit: result.commit, bugs: 0 });
-    expect(Object.keys(row!).sort()).toEqual(['bugCounts', 'bugs', 'commit', 'created', 'id', 'language', 'repo', 'sizeBytes', 'tag', 'warning']);
+    expect(Object.keys(row!).sort()).toEqual(['adopted', 'bugCounts', 'bugs', 'commit', 'created', 'id', 'language', 'repo', 'root', 'sizeBytes', 'tag', 'user', 'warning']);
+    expect(row).toMatchObject({ root: '/repo', user: 'root', adopted: false });
     expect(row!.warning).toBe('');
 
     const sandbox = await openSandbox({ image: TAG, runId: 'test-images' });
