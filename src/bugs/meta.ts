@@ -19,7 +19,7 @@ export interface CheckParams {
 /**
  * Five runs of the buggy state: a test that fails on a coin flip fails all
  * five, and so passes for a valid bug, with probability 2^-5 = 1/32, so the
- * checks reject such a bug with probability 31/32 ≈ 96.9% (see the README).
+ * checks reject such a bug with probability 31/32 ≈ 96.9% (see docs/reference/artifact-and-checks.md).
  */
 export const DEFAULT_BUGGY_RUNS = 5;
 

@@ -4,7 +4,7 @@
  * `bugbench.config.json` ("training" section), and — for Slurm only, when
  * neither names a slurmrestd — the file `scripts/slurm-up` writes for the local
  * cluster (`$BUGBENCH_SLURM_DIR/bugbench.config.json`, default
- * /tmp/bugbench-slurm). See the README's "Training engines" section.
+ * /tmp/bugbench-slurm). See docs/guide/training.md.
  *
  *   {
  *     "training": {
