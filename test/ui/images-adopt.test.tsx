@@ -10,7 +10,6 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DoctorReport } from '../../src/pipeline/doctor.js';
 import type { Progress } from '../../src/progress.js';
 import { workbenchCore, type WorkbenchCore } from '../../src/pipeline/workbench-core.js';
 import type { RepoImage } from '../../src/sandbox/repo-images.js';
@@ -20,17 +19,10 @@ import { ADOPT_LOG_LINES, adoptPanelLines, initialImageAdopt, reduceImageAdopt, 
 import { fits } from '../helpers/terminal.js';
 import { openWorkbench } from '../helpers/workbench.js';
 import { buildNoRepoImage } from '../helpers/lookalike-images.js';
+import { HEALTHY } from '../helpers/workspace.js';
 
 const SIZE = { columns: 80, rows: 24 };
 const SWEB = 'sweb.eval.x86_64.knotcfg__knotcfg-1:latest';
-const HEALTHY: DoctorReport = {
-  engine: { ok: true, version: 'test', host: 'test' },
-  engines: [],
-  baseImage: { ok: true, tag: 'test' },
-  sampleImages: [],
-  anthropicKey: false,
-  cluster: { ok: false, detail: 'not asked' },
-};
 const BUILT: RepoImage = {
   id: 'sha256:bb',
   tag: 'bugbench/repo-knotcfg:latest',
