@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readLog } from '../../../src/bugs/log-readers/index.js';
 import { NODE_TAP_READER, TAP_READER } from '../../../src/bugs/log-readers/tap.js';
 import { auditParser } from '../../../src/bugs/parser-audit.js';
-import { cutBefore, fixtureLog, readInPieces } from './log-reader-fixtures.js';
+import { cutBefore, fixtureLog, readInPieces, resolveNames } from './log-reader-fixtures.js';
 
 const log = (name: string) => fixtureLog('tap', name);
 
@@ -24,7 +24,7 @@ describe('the TAP reader', () => {
   it('reads node --test (TAP by default when not a terminal) over two files: subtests, describe blocks optional, skips left out, TODO expected to fail', () => {
     expect(readLog(log('node-test-default.log'))).toMatchObject({ reader: NODE_TAP_READER, results: { ...CALC, 'prints look-alikes': 'passed' }, optional: SUITES });
     expect(readLog(log('node-test-reporter-tap.log'))).toMatchObject({ reader: NODE_TAP_READER, results: CALC, optional: SUITES });
-    expect(readLog(log('node-test-default.log'))?.aliases?.['math > nested > throws']).toEqual(['math nested throws', 'throws']);
+    expect(resolveNames(readLog(log('node-test-default.log')), ['math nested throws', 'throws'])).toEqual({ 'math nested throws': 'math > nested > throws', throws: 'math > nested > throws' });
   });
 
   it('reads a test file that fails to load as a failed test named by its path', () => {
