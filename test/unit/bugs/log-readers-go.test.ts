@@ -79,6 +79,14 @@ describe('the go test reader', () => {
     expect(readLog(log('no-v.log'))).toEqual({ reader: GO_VERBOSE_READER, why: expect.stringMatching(/package example.com\/rd\/calc lists no test it ran \(run go test with -v or -json/) });
   });
 
+  it('does not read result lines with no run line and no package line, and an empty parser does not agree with them', () => {
+    // What a compiled test binary prints without -test.v: the failures, then FAIL, no package line.
+    const fragment = '--- FAIL: TestSub (0.00s)\n    calc_test.go:13: Sub(5, 3) = 3, want 2\n--- PASS: TestAdd (0.00s)\nFAIL\n';
+    expect(readLog(fragment)).toEqual({ reader: GO_VERBOSE_READER, why: expect.stringMatching(/^2 result line\(s\) \("--- PASS: …"\) with no "=== RUN" line and no line closing their package/) });
+    expect(auditParser({}, readLog(fragment))).toMatchObject({ status: 'unverified', reader: GO_VERBOSE_READER });
+    expect(auditParser({ TestSub: 'failed', TestAdd: 'passed' }, readLog(fragment)).status).toBe('unverified');
+  });
+
   it('does not read a run cut short', () => {
     expect(readLog(cutBefore(log('v-mixed.log'), 'FAIL\texample.com/rd/calc'))?.why).toMatch(/the last package never finished/);
     expect(readLog(cutBefore(log('json-interleaved.log'), '"Action":"fail","Package":"example.com/rd/slowb","Elapsed"'))?.why).toMatch(/package example.com\/rd\/slowb never finished/);
