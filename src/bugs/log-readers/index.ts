@@ -22,8 +22,9 @@ import { jestVerboseReader } from './jest-verbose.js';
 import { junitXmlReader } from './junit-xml.js';
 import { mochaSpecReader } from './mocha-spec.js';
 import { nodeSpecReader } from './node-spec.js';
-import { pytestSummaryReader } from './pytest-summary.js';
+import { pytestReader } from './pytest.js';
 import { tapReader } from './tap.js';
+import { unittestReader } from './unittest.js';
 import { vitestVerboseReader } from './vitest-verbose.js';
 import { worstOutcome } from './test-ids.js';
 import type { LogOutcome, LogReader, LogReading } from './types.js';
@@ -33,7 +34,8 @@ export { PYTEST_READER } from './pytest-summary.js';
 export { worstOutcome } from './test-ids.js';
 
 export const READERS: (() => LogReader)[] = [
-  pytestSummaryReader,
+  pytestReader,
+  unittestReader,
   goTestReader,
   cargoTestReader,
   tapReader,
