@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { BugRecord } from '../../src/store/records.js';
-import { bugRow, detailLines, diffLines } from '../../src/ui/review-lines.js';
-import { initialReview, reduceReview, shownBug } from '../../src/ui/review-state.js';
+import type { BugRecord } from '../../../src/store/records.js';
+import { bugRow, detailLines, diffLines } from '../../../src/ui/review-lines.js';
+import { initialReview, reduceReview, shownBug } from '../../../src/ui/review-state.js';
 
 const bug = (id: string, extra: Partial<BugRecord> = {}): BugRecord => ({
   id,

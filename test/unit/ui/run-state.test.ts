@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { RolloutEvent, RolloutEventBody } from '../../src/agent/events.js';
-import { newRunView, OUTPUT_LIMIT, reduceRun, runProgress, TRANSCRIPT_LIMIT, type RunView } from '../../src/ui/run-state.js';
-import { rolloutRow, rolloutsLayout } from '../../src/ui/rollouts-screen.js';
-import { wrap } from '../../src/ui/line-fit.js';
-import { transcriptRows } from '../../src/ui/transcript.js';
-import { initialState, reduce } from '../../src/ui/state.js';
+import type { RolloutEvent, RolloutEventBody } from '../../../src/agent/events.js';
+import { newRunView, OUTPUT_LIMIT, reduceRun, runProgress, TRANSCRIPT_LIMIT, type RunView } from '../../../src/ui/run-state.js';
+import { rolloutRow, rolloutsLayout } from '../../../src/ui/rollouts-screen.js';
+import { wrap } from '../../../src/ui/line-fit.js';
+import { transcriptRows } from '../../../src/ui/transcript.js';
+import { initialState, reduce } from '../../../src/ui/state.js';
 
 let seq = 0;
 const ev = (body: RolloutEventBody, t = 0): RolloutEvent => ({ ...body, seq: seq++, t }) as RolloutEvent;

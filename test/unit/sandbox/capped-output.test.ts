@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CappedOutput } from '../../src/sandbox/capped-output.js';
+import { CappedOutput } from '../../../src/sandbox/capped-output.js';
 
 describe('CappedOutput', () => {
   it('keeps everything under the cap', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DiffParseError, parseDiff, touchedPaths, unsafePathReason } from '../../src/bugs/diff.js';
+import { DiffParseError, parseDiff, touchedPaths, unsafePathReason } from '../../../src/bugs/diff.js';
 
 const modify = `diff --git a/pkg/core.py b/pkg/core.py
 index 1111111..2222222 100644

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { debianMirror, splitTag } from '../../src/sandbox/docker-api/base-image.js';
+import { debianMirror, splitTag } from '../../../src/sandbox/docker-api/base-image.js';
 
 describe('debianMirror', () => {
   it('reads the URI of a deb822 source for bookworm and skips the security archive', () => {

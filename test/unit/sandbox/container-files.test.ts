@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { describe, expect, it } from 'vitest';
-import { formatBytes, parseInspection, readRefusal, treeOf } from '../../src/sandbox/container-files.js';
-import { readOneFile } from '../../src/sandbox/tar.js';
+import { formatBytes, parseInspection, readRefusal, treeOf } from '../../../src/sandbox/container-files.js';
+import { readOneFile } from '../../../src/sandbox/tar.js';
 
 const MiB = 1024 * 1024;
 const file = (path: string, size = 10, real = path) => ({ path, real, kind: 'file' as const, size });

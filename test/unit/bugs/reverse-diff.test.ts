@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { reverseDiff } from '../../src/bugs/reverse-diff.js';
+import { reverseDiff } from '../../../src/bugs/reverse-diff.js';
 
 const ORIGINAL: Record<string, string> = {
   'pkg/core.py': ['def add(a, b):', '    return a + b', '', '', 'def sub(a, b):', '    return a - b', '', '', 'def mul(a, b):', '    return a * b', ''].join('\n'),

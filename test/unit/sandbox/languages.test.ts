@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { StepLines } from '../../src/sandbox/docker-api/build-output.js';
-import { stepScript } from '../../src/sandbox/docker-api/dependency-step.js';
-import { detectLanguage, languageById, languageOfImage, LANGUAGES, type RepoFiles } from '../../src/sandbox/languages.js';
-import { buildSteps, detectTestCommand } from '../../src/sandbox/docker-api/repo-image.js';
-import { listSamples, sampleDigest } from '../../src/sandbox/docker-api/samples.js';
-import { baseDockerfile, recipeDigest } from '../../src/sandbox/docker-api/toolchain-base.js';
+import { StepLines } from '../../../src/sandbox/docker-api/build-output.js';
+import { stepScript } from '../../../src/sandbox/docker-api/dependency-step.js';
+import { detectLanguage, languageById, languageOfImage, LANGUAGES, type RepoFiles } from '../../../src/sandbox/languages.js';
+import { buildSteps, detectTestCommand } from '../../../src/sandbox/docker-api/repo-image.js';
+import { listSamples, sampleDigest } from '../../../src/sandbox/docker-api/samples.js';
+import { baseDockerfile, recipeDigest } from '../../../src/sandbox/docker-api/toolchain-base.js';
 
 const repo = (files: Record<string, string>): RepoFiles => ({ files: Object.keys(files), read: (p) => files[p] });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { initialState, reduce, SETUP_LOG_LINES } from '../../src/ui/state.js';
-import type { RepoImage } from '../../src/sandbox/repo-images.js';
+import { initialState, reduce, SETUP_LOG_LINES } from '../../../src/ui/state.js';
+import type { RepoImage } from '../../../src/sandbox/repo-images.js';
 
 const image = (tag: string): RepoImage => ({ id: tag, tag, repo: 'r', commit: 'c', created: '', sizeBytes: 0, bugs: 0, bugCounts: {}, testCommand: '' });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptLine } from '../../src/ui/run-state.js';
-import { refoldedScroll, transcriptRows } from '../../src/ui/transcript.js';
+import type { TranscriptLine } from '../../../src/ui/run-state.js';
+import { refoldedScroll, transcriptRows } from '../../../src/ui/transcript.js';
 
 const output = (name: string): TranscriptLine => ({ kind: 'output', text: '', lines: Array.from({ length: 20 }, (_, i) => `${name} ${i}`) });
 const lines: TranscriptLine[] = [{ kind: 'text', text: 'intro' }, output('a'), { kind: 'text', text: 'middle' }, output('b'), { kind: 'text', text: 'end' }];

@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expandHome } from '../../src/paths.js';
-import { workbenchCore } from '../../src/pipeline/workbench-core.js';
-import { Store } from '../../src/store/store.js';
+import { expandHome } from '../../../src/paths.js';
+import { workbenchCore } from '../../../src/pipeline/workbench-core.js';
+import { Store } from '../../../src/store/store.js';
 
 const savedHome = process.env.HOME;
 afterEach(() => {

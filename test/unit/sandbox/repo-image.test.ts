@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectTestCommand, repoNameFrom } from '../../src/sandbox/docker-api/repo-image.js';
-import { rejectedFiles } from '../../src/sandbox/sandbox.js';
+import { detectTestCommand, repoNameFrom } from '../../../src/sandbox/docker-api/repo-image.js';
+import { rejectedFiles } from '../../../src/sandbox/sandbox.js';
 
 const none = () => undefined;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineStatus } from '../../src/sandbox/engines.js';
-import { enginesLine, imageEngines } from '../../src/ui/images-screen.js';
+import type { EngineStatus } from '../../../src/sandbox/engines.js';
+import { enginesLine, imageEngines } from '../../../src/ui/images-screen.js';
 
 const IMAGE = { tag: 'bugbench/repo-x:latest', id: 'sha256:aa', repo: 'x', commit: 'c', sizeBytes: 1 };
 const engine = (name: string, ok: boolean, slots: number | null, images = [IMAGE]): EngineStatus => ({

@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadArtifact, MAX_FILE_BYTES, parseTestFiles } from '../../src/bugs/artifact.js';
-import { ArtifactError } from '../../src/errors.js';
-import { artifactPath } from '../helpers/artifacts.js';
+import { loadArtifact, MAX_FILE_BYTES, parseTestFiles } from '../../../src/bugs/artifact.js';
+import { ArtifactError } from '../../../src/errors.js';
+import { artifactPath } from '../../helpers/artifacts.js';
 
 function artifactWith(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'bugbench-artifact-'));

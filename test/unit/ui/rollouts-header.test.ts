@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runHeader, type HeaderParts } from '../../src/ui/rollouts-screen.js';
+import { runHeader, type HeaderParts } from '../../../src/ui/rollouts-screen.js';
 
 const ID = 'run-20261126-142735-ab12';
 const parts: HeaderParts = { prefix: 'live: ', what: 'removal+history on bugbench/repo-ratekit:latest', counts: '3/4 done, 1 cancelled, 2 valid', id: ID, run: 1, runs: 3 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brokenTests, keptTests, mapDifferences, notPassingAmong, parseTestMap, ParserOutputError } from '../../src/bugs/test-results.js';
+import { brokenTests, keptTests, mapDifferences, notPassingAmong, parseTestMap, ParserOutputError } from '../../../src/bugs/test-results.js';
 
 describe('parseTestMap', () => {
   it('accepts a map of passed and failed', () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { failureNotes, formatFailureNotes, NO_DETAIL, NO_RESULT } from '../../src/bugs/failure-notes.js';
-import { PACKAGE_ROOT } from '../../src/paths.js';
+import { failureNotes, formatFailureNotes, NO_DETAIL, NO_RESULT } from '../../../src/bugs/failure-notes.js';
+import { PACKAGE_ROOT } from '../../../src/paths.js';
 
 const LOG = `============================= test session starts ==============================
 collected 3 items

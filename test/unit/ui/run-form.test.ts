@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONCURRENCY, runConcurrency } from '../../src/pipeline/inject.js';
-import { FIELDS, focusedField, formErrors, formNotes, formSettings, newRunForm, reduceForm, type FieldId, type FormKey, type RunForm } from '../../src/ui/run-form.js';
+import { DEFAULT_CONCURRENCY, runConcurrency } from '../../../src/pipeline/inject.js';
+import { FIELDS, focusedField, formErrors, formNotes, formSettings, newRunForm, reduceForm, type FieldId, type FormKey, type RunForm } from '../../../src/ui/run-form.js';
 
 function press(form: RunForm, ...keys: FormKey[]): RunForm {
   return keys.reduce(reduceForm, form);

@@ -4,8 +4,8 @@
  * placement and retry rules run in milliseconds.
  */
 import { describe, expect, it } from 'vitest';
-import { EngineError, EnginesBrokenError, EngineUnreachableError } from '../../src/errors.js';
-import { EnginePool, refusalKey, type Placement, type PlacementEvent, type PoolEngine, type PoolOptions } from '../../src/pipeline/placement.js';
+import { EngineError, EnginesBrokenError, EngineUnreachableError } from '../../../src/errors.js';
+import { EnginePool, refusalKey, type Placement, type PlacementEvent, type PoolEngine, type PoolOptions } from '../../../src/pipeline/placement.js';
 
 class FakeEngine implements PoolEngine {
   up = true;

@@ -1,10 +1,10 @@
-import type { CoreEvent } from '../../src/pipeline/events.js';
+import type { CoreEvent } from '../../../src/pipeline/events.js';
 import { appendFileSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { followRun } from '../../src/pipeline/run-follow.js';
-import { Store } from '../../src/store/store.js';
+import { followRun } from '../../../src/pipeline/run-follow.js';
+import { Store } from '../../../src/store/store.js';
 
 const line = (seq: number, text: string) => `${JSON.stringify({ type: 'text-delta', step: 1, text, seq, t: seq })}\n`;
 

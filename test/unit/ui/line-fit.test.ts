@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clip, expandTabs, fit, wrap } from '../../src/ui/line-fit.js';
+import { clip, expandTabs, fit, wrap } from '../../../src/ui/line-fit.js';
 
 describe('fitting a line to the columns', () => {
   it('moves each tab to the next multiple of 4 columns, counted from the start of the line', () => {

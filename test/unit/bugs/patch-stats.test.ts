@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { patchStats } from '../../src/bugs/patch-stats.js';
-import { injectReward, solveRate, solverReward } from '../../src/bugs/rewards.js';
+import { patchStats } from '../../../src/bugs/patch-stats.js';
+import { injectReward, solveRate, solverReward } from '../../../src/bugs/rewards.js';
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { availablePolicies, defaultPolicy } from '../../src/agent/policies.js';
-import { policySettings } from '../../src/commands/policy-flags.js';
-import { rolloutLine } from '../../src/commands/rollout-lines.js';
-import type { RolloutEvent } from '../../src/agent/events.js';
-import { rolloutRow } from '../../src/ui/rollouts-screen.js';
-import { newRunView } from '../../src/ui/run-state.js';
-import { focusedField, formSettings, newRunForm, reduceForm, type RunForm } from '../../src/ui/run-form.js';
+import { availablePolicies, defaultPolicy } from '../../../src/agent/policies.js';
+import { policySettings } from '../../../src/commands/policy-flags.js';
+import { rolloutLine } from '../../../src/commands/rollout-lines.js';
+import type { RolloutEvent } from '../../../src/agent/events.js';
+import { rolloutRow } from '../../../src/ui/rollouts-screen.js';
+import { newRunView } from '../../../src/ui/run-state.js';
+import { focusedField, formSettings, newRunForm, reduceForm, type RunForm } from '../../../src/ui/run-form.js';
 
 const NO_CONFIG = { BUGBENCH_HOME: '/nonexistent-bugbench-home' };
 

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { LABEL_OWNER_HOST, LABEL_OWNER_PID, LABEL_OWNER_START, ownerAlive, ownerLabels, processStartTime } from '../../src/sandbox/owner.js';
+import { LABEL_OWNER_HOST, LABEL_OWNER_PID, LABEL_OWNER_START, ownerAlive, ownerLabels, processStartTime } from '../../../src/sandbox/owner.js';
 
 describe('container owner labels', () => {
   it('say this process is alive', () => {

@@ -1,6 +1,6 @@
 /** The shared flag parser reads negative numbers and `-n=VALUE` as values, so each number's own check speaks (issue 34, item 10). */
 import { describe, expect, it } from 'vitest';
-import { negativesAsValues, parseFlags, positiveInt, positiveNumber } from '../../src/commands/args.js';
+import { negativesAsValues, parseFlags, positiveInt, positiveNumber } from '../../../src/commands/args.js';
 
 const OPTIONS = { n: { type: 'string', short: 'n' }, seed: { type: 'string' }, image: { type: 'string' }, json: { type: 'boolean' } } as const;
 
