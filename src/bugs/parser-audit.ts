@@ -13,6 +13,7 @@
  */
 import { NameIndex, type LogOutcome, type LogReading } from './log-readers/index.js';
 import type { TestMap, TestStatus } from './test-results.js';
+import { unnamedDisagreement, unseenNote } from './unnamed-passes.js';
 
 export interface Disagreement {
   /** The parser's name; a test's id where the parser leaves it out. */
@@ -27,7 +28,7 @@ export interface Disagreement {
 }
 
 export type ParserAudit =
-  | { status: 'agrees'; reader: string }
+  | { status: 'agrees'; reader: string; /** What the reader could not see, when it counted passes it could not name. */ unseen?: string }
   | { status: 'disagrees'; reader: string; disagreements: Disagreement[] }
   | { status: 'unverified'; reader?: string; why: string };
 
@@ -51,10 +52,12 @@ export function auditParser(parsed: TestMap, reading: LogReading | undefined): P
   const named = new Map<string, string>();
   /** Tests a name of the parser could stand for, with others: not reported again as left out. */
   const blurred = new Set<string>();
+  let unnamedPasses = 0;
   for (const [test, said] of Object.entries(parsed)) {
     const ids = index.resolve(test);
     if (ids.length === 0) {
-      disagreements.push({ test, parser: said, log: 'missing' });
+      if (reading.unnamed && said === 'passed') unnamedPasses++;
+      else disagreements.push({ test, parser: said, log: 'missing' });
     } else if (ids.length > 1) {
       for (const id of ids) blurred.add(id);
       disagreements.push({ test, parser: said, log: 'several', candidates: ids.sort().slice(0, SHOWN_CANDIDATES + 1) });
@@ -70,8 +73,10 @@ export function auditParser(parsed: TestMap, reading: LogReading | undefined): P
   for (const [test, shown] of Object.entries(reading.results)) {
     if (!named.has(test) && !blurred.has(test) && !ALLOWED[shown].includes('missing')) disagreements.push({ test, parser: 'missing', log: shown });
   }
+  if (reading.unnamed) disagreements.push(...unnamedDisagreement(reading.unnamed, unnamedPasses));
   disagreements.sort((a, b) => (a.test < b.test ? -1 : a.test > b.test ? 1 : 0));
-  return disagreements.length > 0 ? { status: 'disagrees', reader: reading.reader, disagreements } : { status: 'agrees', reader: reading.reader };
+  if (disagreements.length > 0) return { status: 'disagrees', reader: reading.reader, disagreements };
+  return reading.unnamed ? { status: 'agrees', reader: reading.reader, unseen: unseenNote(reading.unnamed) } : { status: 'agrees', reader: reading.reader };
 }
 
 function describe(d: Disagreement): string {

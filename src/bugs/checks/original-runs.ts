@@ -15,7 +15,7 @@ export async function parserCheck(ctx: CheckContext): Promise<CheckOutcome> {
   const count = Object.keys(run.results).length;
   const audit =
     run.audit.status === 'agrees'
-      ? `bugbench's own reading (${run.audit.reader}) agrees on every test`
+      ? `bugbench's own reading (${run.audit.reader}) agrees on every test${run.audit.unseen ? ` it names; ${run.audit.unseen}` : ''}`
       : run.audit.reader
         ? `PARSER UNVERIFIED: bugbench's reader of this runner (${run.audit.reader}) could not read the log, so the parser's map is taken on trust: ${run.audit.why}`
         : `parser unverified: ${run.audit.why}`;

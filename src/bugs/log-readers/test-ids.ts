@@ -107,6 +107,28 @@ export function junitNames(classname: string, name: string): TestName {
   return { id: classname === '' ? name : `${classname}.${name}`, parts: [...parts, fixed(name, bare)] };
 }
 
+/**
+ * A unittest test: `name` in the class `dotted` names (Python 3.11 prints
+ * "mod.Class.test_x" itself). Id "mod.Class.test_x"; the runner's own line
+ * forms, "test_x (mod.Class)" and "test_x (mod.Class.test_x)", are forms of
+ * the test's part. A class or module fixture (setUpClass) goes by the same
+ * rules, `name` being the fixture.
+ */
+export function unittestNames(name: string, dotted: string): TestName {
+  const id = dotted.endsWith(`.${name}`) ? dotted : `${dotted}.${name}`;
+  const owner = id.slice(0, -name.length - 1);
+  const elements = owner.split('.');
+  const scopes = elements.map((e, i) => (i === elements.length - 1 ? group(e) : scope(e)));
+  return { id, parts: [...scopes, fixed(name, `${name} (${owner})`, `${name} (${id})`)] };
+}
+
+/** A Gradle test event: the class as Gradle prints it, then the test's path ("Inner > deep()", "positive(int) > [1] 1"). */
+export function gradleNames(classname: string, path: string): TestName {
+  const titles = path.split(' > ');
+  const test = junitNames(classname, titles.pop()!);
+  return { id: `${classname} > ${path}`, parts: [...test.parts!.slice(0, -1), ...titles.map(group), test.parts![test.parts!.length - 1]!] };
+}
+
 /** A pytest node id: "tests/test_a.py::TestX::test_y[1-2]" (parameters may hold "::"). */
 export function pytestNames(id: string): TestName {
   const bracket = id.indexOf('[');

@@ -36,6 +36,13 @@ export interface LogReading {
    * test-ids.ts.
    */
   parts?: Record<string, NamePart[]>;
+  /**
+   * Passing tests the log counts but does not name (Surefire's brief console,
+   * jest without --verbose): the parser's passes that match no name are taken
+   * on count, and there must be exactly this many. `why` says what the reader
+   * could not see and how to make the log name every test.
+   */
+  unnamed?: { passed: number; why: string };
   /** Why the results cannot be read in full. */
   why?: string;
 }
