@@ -17,12 +17,18 @@
  */
 import { LineSplitter } from './lines.js';
 import { cargoTestReader } from './cargo-test.js';
+import { catch2ConsoleReader } from './catch2-console.js';
+import { ctestReader } from './ctest.js';
+import { googletestReader } from './googletest.js';
 import { goTestReader } from './go-test.js';
 import { jestVerboseReader } from './jest-verbose.js';
 import { junitXmlReader } from './junit-xml.js';
+import { minitestReader } from './minitest.js';
 import { mochaSpecReader } from './mocha-spec.js';
 import { nodeSpecReader } from './node-spec.js';
+import { phpunitReader } from './phpunit.js';
 import { pytestSummaryReader } from './pytest-summary.js';
+import { rspecDocReader, rspecJsonReader } from './rspec.js';
 import { tapReader } from './tap.js';
 import { vitestVerboseReader } from './vitest-verbose.js';
 import { worstOutcome } from './test-ids.js';
@@ -42,10 +48,21 @@ export const READERS: (() => LogReader)[] = [
   vitestVerboseReader,
   mochaSpecReader,
   nodeSpecReader,
+  // The test frameworks before CTest, whose --output-on-failure shows their runs: their failure details are the cleaner.
+  googletestReader,
+  catch2ConsoleReader,
+  ctestReader,
+  rspecDocReader,
+  rspecJsonReader,
+  minitestReader,
+  phpunitReader,
 ];
 
 /** One reading of a log that several readers claimed. */
-export function joinReadings(readings: LogReading[]): LogReading | undefined {
+export function joinReadings(all: LogReading[]): LogReading | undefined {
+  // A format that names only failing tests gives way to a whole reading of the same log (its JUnit report).
+  const whole = all.filter((r) => !r.namesOnlyFailures);
+  const readings = whole.length > 0 ? whole : all;
   if (readings.length <= 1) return readings[0];
   const reader = readings.map((r) => r.reader).join(' + ');
   const unread = readings.find((r) => !r.results);
