@@ -275,9 +275,12 @@ const php: Language = {
 /**
  * Every language, in the order that settles ties: a repository with both a
  * pytest suite and a package.json is a Python one (as bugbench always read
- * it), one with go.mod and package.json a Go one.
+ * it), one with go.mod and package.json a Go one. Rails and Laravel
+ * applications carry a package.json for their assets, so Ruby and PHP come
+ * before JavaScript; a CMakeLists.txt builds native parts of projects in
+ * every language, so C/C++ comes last.
  */
-export const LANGUAGES: readonly Language[] = [python, go, rust, java, cpp, ruby, php, node];
+export const LANGUAGES: readonly Language[] = [python, go, rust, java, ruby, php, node, cpp];
 
 /** The language a repository is written in: the first with a manifest, else the first with source files; undefined for neither. */
 export function detectLanguage(repo: RepoFiles): Language | undefined {
