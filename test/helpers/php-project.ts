@@ -193,6 +193,20 @@ export const PHP_TESTS = [
   'Slugkit\\Tests\\WordsTest::testRoundsMinutesUp',
 ];
 
+/** The same tests as testdox prints them under their classes. */
+export const PHP_TESTDOX = [
+  'Lower cases words',
+  'Drops punctuation',
+  'Spells out ampersands',
+  'Uses the separator given',
+  'Truncates at a word boundary',
+  'Keeps short slugs',
+  'Counts words across lines',
+  'Empty text has no words',
+  'Short text takes a minute',
+  'Rounds minutes up',
+];
+
 export function makePhpProject(name = 'slugkit'): Promise<string> {
   return makeGitRepo(name, [
     {

@@ -199,6 +199,15 @@ class LedgerBalanceTest < Minitest::Test
 end
 `;
 
+/** The tests minitest runs, as Class#method. */
+export const MINITEST_TESTS = [
+  'LedgerCentsTest#test_whole_amounts',
+  'LedgerCentsTest#test_amounts_with_cents',
+  'LedgerCentsTest#test_negative_amounts',
+  'LedgerBalanceTest#test_sums_every_entry',
+  'LedgerBalanceTest#test_zero_when_empty',
+];
+
 /** The ledger tested with minitest: test/test_helper.rb and test/ledger_test.rb, run by a Rake::TestTask. */
 export function makeMinitestProject(name = 'ledger-mini'): Promise<string> {
   return makeGitRepo(name, [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isTestModulePath, mayHoldTestConfig, testConfigChange, testInfrastructureReason } from '../../../src/bugs/test-infrastructure.js';
 import { cmakeCommands } from '../../../src/bugs/test-infrastructure/cmake-commands.js';
+import { removedInDiff } from '../../../src/bugs/weakening.js';
 
 const CMAKE = `cmake_minimum_required(VERSION 3.16)
 project(tally CXX)
@@ -115,5 +116,24 @@ describe('PHP test infrastructure', () => {
     expect(await testConfigChange('composer.json', composer, change((m) => (m.scripts.test = 'phpunit --filter none')))).toBe("composer.json's test script");
     expect(await testConfigChange('composer.json', composer, change((m) => (m['autoload-dev']['psr-4']['A\\Tests\\'] = 'spec/')))).toBe("composer.json's autoload-dev");
     expect(await testConfigChange('composer.json', composer, change((m) => (m.autoload['psr-4']['A\\'] = 'lib/')))).toBeUndefined();
+  });
+});
+
+describe('tests of C/C++, Ruby and PHP deleted by a weakening, by name', () => {
+  const diff = (removed: string, added = '') => `--- a/x\n+++ b/x\n${removed.split('\n').map((l) => `-${l}`).join('\n')}\n${added ? added.split('\n').map((l) => `+${l}`).join('\n') : ''}\n`;
+
+  it("finds an RSpec example or a Catch2 case by the title its full name ends with, and not when the title stays", () => {
+    expect(removedInDiff('Ledger.format keeps the sign of small negatives', diff("    it 'keeps the sign of small negatives' do"))).toBe(true);
+    expect(removedInDiff('Ledger#balance sums every entry', diff("    it 'sums every entry' do"))).toBe(true);
+    expect(removedInDiff('Ledger#balance sums every entry', diff("    it 'sums every entry' do", "    it 'sums every entry', :slow do"))).toBe(false);
+    expect(removedInDiff('trims spaces around keys and values', diff('TEST_CASE("trims spaces around keys and values", "[parse]") {'))).toBe(true);
+    expect(removedInDiff('Ledger#balance sums every entry', diff("    it 'is zero when empty' do"))).toBe(false);
+  });
+
+  it('finds a PHPUnit test by the method testdox spelled out, and GoogleTest and minitest tests by their names', () => {
+    expect(removedInDiff('Slugkit\\Tests\\Slug::Truncates at a word boundary', diff('    public function testTruncatesAtAWordBoundary(): void'))).toBe(true);
+    expect(removedInDiff('Slugkit\\Tests\\Slug::Keeps short slugs', diff('    public function testTruncatesAtAWordBoundary(): void'))).toBe(false);
+    expect(removedInDiff('StatsTest.MeanOfTenths', diff('TEST(StatsTest, MeanOfTenths) {'))).toBe(true);
+    expect(removedInDiff('LedgerCentsTest#test_whole_amounts', diff('  def test_whole_amounts'))).toBe(true);
   });
 });
