@@ -83,7 +83,7 @@ const CASES: Record<string, Case> = {
     passLine: (name) => new RegExp(`─ ${escape(name)} ✔$`, 'm'),
     tests: JAVA_TESTS,
   },
-  'C/C++ (CMake, GoogleTest, Catch2)': {
+  'cpp (CMake, GoogleTest, Catch2)': {
     language: 'cpp',
     base: 'bugbench/base-cpp:bookworm',
     make: () => makeCppProject(),
@@ -91,7 +91,7 @@ const CASES: Record<string, Case> = {
     passLine: (name) => new RegExp(`Test +#\\d+: ${escape(name)} \\.* +Passed`, 'm'),
     tests: CPP_TESTS,
   },
-  'Ruby (RSpec)': {
+  'ruby (RSpec)': {
     language: 'ruby',
     base: 'bugbench/base-ruby:bookworm',
     make: () => makeRubyProject(),
@@ -100,7 +100,7 @@ const CASES: Record<string, Case> = {
     passLine: (name) => new RegExp(`^ {4}${escape(name.replace(/^Ledger[.#]\w+ /, ''))}$`, 'm'),
     tests: RUBY_TESTS,
   },
-  'Ruby (minitest)': {
+  'ruby (minitest)': {
     language: 'ruby',
     base: 'bugbench/base-ruby:bookworm',
     make: () => makeMinitestProject(),
@@ -108,7 +108,7 @@ const CASES: Record<string, Case> = {
     passLine: (name) => new RegExp(`^${escape(name)} = [\\d.]+ s = \\.$`, 'm'),
     tests: MINITEST_TESTS,
   },
-  'PHP (PHPUnit)': {
+  'php (PHPUnit)': {
     language: 'php',
     base: 'bugbench/base-php:bookworm',
     make: () => makePhpProject(),
@@ -147,7 +147,7 @@ describe('images build in each language', () => {
       `builds a ${name} repository on ${c.base} and its detected tests pass with no network, one line per test`,
       async () => {
         const dir = await c.make();
-        const tag = tagFor(name.replace(/\W+/g, '-'));
+        const tag = tagFor(name.replace(/\W+/g, '-').replace(/-$/, '').toLowerCase());
         const { built, stderr } = await buildJson(dir, tag);
         expect(stderr).toMatch(/installing dependencies|committing/);
         expect(built.language).toBe(c.language);
