@@ -32,6 +32,8 @@ const CASES = [
   { parser: 'ctest.py', folder: 'cpp', logs: /^ctest-(output-on-failure|j2)\.log$/, reader: 'GoogleTest + Catch2 console + ctest' },
   { parser: 'rspec_documentation.py', folder: 'ruby', logs: /^rspec-doc/, reader: 'RSpec' },
   { parser: 'phpunit_testdox.py', folder: 'php', logs: /^phpunit-testdox/, reader: 'PHPUnit' },
+  { parser: 'pytest_verbose.py', folder: 'python', logs: /^(pytest|swebench-pytest)/, reader: 'pytest -v' },
+  { parser: 'unittest_verbose.py', folder: 'python', logs: /^(unittest|django|swebench-django)/, reader: 'unittest -v' },
 ];
 
 let sandbox: Sandbox;
