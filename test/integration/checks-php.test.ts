@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, expectFailsOnly } from '../helpers/check-report.js';
+import { bugbench } from '../helpers/cli.js';
 import { describeCoinFlip, dropBlock, edits, LanguageFixture, PARSERS, summary } from '../helpers/language-artifacts.js';
 import { makePhpProject } from '../helpers/php-project.js';
 
@@ -85,6 +86,12 @@ if __name__ == "__main__":
     expectFailsOnly(report, 'test-files');
     expect(check(report, 'test-files').reason).toBe('bug_inject.diff touches test infrastructure: phpunit.xml.dist (PHPUnit configuration (phpunit.xml.dist))');
   }, 300_000);
+
+  it('is refused by the offline policy before any rollout, which says a model is needed', async () => {
+    const result = await bugbench(['inject', '--image', 'bugbench-test/checks-php:latest', '--strategy', 'removal', '--policy', 'offline', '-n', '1']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/the offline policy cannot inject into bugbench-test\/checks-php:latest: its repository is PHP, .*A model is needed: use --policy anthropic/);
+  });
 
   describeCoinFlip(
     'php',
