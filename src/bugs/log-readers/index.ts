@@ -18,13 +18,19 @@
  */
 import { LineSplitter } from './lines.js';
 import { cargoTestReader } from './cargo-test.js';
+import { catch2ConsoleReader } from './catch2-console.js';
+import { ctestReader } from './ctest.js';
+import { googletestReader } from './googletest.js';
 import { goTestReader } from './go-test.js';
 import { gradleConsoleReader } from './gradle-console.js';
 import { jestVerboseReader } from './jest-verbose.js';
 import { junitXmlReader } from './junit-xml.js';
+import { minitestReader } from './minitest.js';
 import { mochaSpecReader } from './mocha-spec.js';
 import { nodeSpecReader } from './node-spec.js';
+import { phpunitReader } from './phpunit.js';
 import { pytestReader } from './pytest.js';
+import { rspecDocReader, rspecJsonReader } from './rspec.js';
 import { surefireConsoleReader } from './surefire-console.js';
 import { tapReader } from './tap.js';
 import { unittestReader } from './unittest.js';
@@ -50,14 +56,25 @@ export const READERS: (() => LogReader)[] = [
   vitestVerboseReader,
   mochaSpecReader,
   nodeSpecReader,
+  // The test frameworks before CTest, whose --output-on-failure shows their runs: their failure details are the cleaner.
+  googletestReader,
+  catch2ConsoleReader,
+  ctestReader,
+  rspecDocReader,
+  rspecJsonReader,
+  minitestReader,
+  phpunitReader,
 ];
 
 /** One reading of a log that several readers claimed. */
 export function joinReadings(all: LogReading[]): LogReading | undefined {
+  // A format that names only failing tests gives way to a whole reading of the same log (its JUnit report).
+  const whole = all.filter((r) => !r.namesOnlyFailures);
+  const named = whole.length > 0 ? whole : all;
   // A reading that only counts some passes gives way to one that names all of its tests (Surefire's console beside its XML reports).
   const covers = (full: LogReading, part: LogReading) =>
     full !== part && !full.unnamed && full.results !== undefined && Object.keys(part.results!).every((id) => full.results![id] !== undefined || full.optional?.[id] !== undefined);
-  const readings = all.filter((r) => !(r.unnamed && r.results && all.some((full) => covers(full, r))));
+  const readings = named.filter((r) => !(r.unnamed && r.results && named.some((full) => covers(full, r))));
   if (readings.length <= 1) return readings[0];
   const reader = readings.map((r) => r.reader).join(' + ');
   const unread = readings.find((r) => !r.results);

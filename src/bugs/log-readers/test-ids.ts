@@ -142,6 +142,37 @@ export function pytestNames(id: string): TestName {
 }
 
 /** Collects what a reader read, merging a test met twice, and gives the reading. */
+/** A name made of dotted parts as C++ runners print them ("Suite.Test", "Inst/Suite.Test/0"): the suite a group, the rest the test. */
+export function dottedNames(name: string): TestName {
+  const dot = name.indexOf('.');
+  if (dot <= 0 || dot === name.length - 1) return { id: name };
+  return { id: name, parts: [group(name.slice(0, dot)), fixed(name.slice(dot + 1))] };
+}
+
+/** minitest's `Class#test_x`: the class (its `::` modules as scopes) a group, then the method. */
+export function minitestNames(klass: string, method: string): TestName {
+  const modules = klass.split('::');
+  const last = modules.pop()!;
+  return { id: `${klass}#${method}`, parts: [...modules.map(scope), group(last), fixed(method)] };
+}
+
+/**
+ * RSpec's example `full` (its full description) made of its titles: each
+ * enclosing title a group, the example's own title the test. A title that
+ * starts with "#", "." or "::" is glued to the one before it in the full
+ * description; it may be written without that mark too.
+ */
+export function rspecNames(full: string, titles: string[]): TestName {
+  const forms = (title: string) => [title, title.replace(/^(#|\.|::)/, '')];
+  const parts = titles.map((t, i) => (i === titles.length - 1 ? fixed(...forms(t)) : { forms: forms(t), drop: 'group' as const }));
+  return { id: full, parts };
+}
+
+/** PHPUnit's `Namespace\Class::test`: the class, written with or without its namespace (backslashes or dots), a group; then the test. */
+export function phpunitNames(id: string, classForms: string[], test: string): TestName {
+  return { id, parts: [{ forms: [...new Set(classForms)], drop: 'group' }, fixed(test)] };
+}
+
 export class ResultSet {
   private readonly results = new Map<string, { outcome: LogOutcome; optional: boolean; parts?: NamePart[] }>();
   private overflow = false;

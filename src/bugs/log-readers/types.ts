@@ -45,6 +45,13 @@ export interface LogReading {
   unnamed?: { passed: number; why: string };
   /** Why the results cannot be read in full. */
   why?: string;
+  /**
+   * The reader knows the format but it never names every test (a progress
+   * line of dots): when another reader reads the same log in full (a JUnit
+   * report printed after the run), that reading stands and this one is
+   * dropped; alone, its `why` leaves the log unread.
+   */
+  namesOnlyFailures?: boolean;
 }
 
 /** Reads one format, a line at a time. */
