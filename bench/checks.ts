@@ -12,9 +12,10 @@
  * rounds moves less than the ratio of the medians).
  *
  * `--fixture NAME` (or BENCH_FIXTURE) picks the bug: `python` (the default,
- * pytest on the knotcfg sample) or `go` (go test -v on the ratekit sample,
- * the Go parser verified by bugbench's reader). Both break two files, so
- * their runs are the same in number and kind.
+ * pytest on the knotcfg sample), `go` (go test -v on the ratekit sample,
+ * the Go parser verified by bugbench's reader) or `typescript` (npm test:
+ * tsc, then node --test's TAP, on the vercraft sample). All three break two
+ * files, so their runs are the same in number and kind.
  */
 import { execa } from 'execa';
 import { mkdtempSync } from 'node:fs';
@@ -29,7 +30,7 @@ import { PACKAGE_ROOT } from '../src/paths.js';
 import { openSandbox } from '../src/sandbox/engine-table.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const FIXTURES: Record<string, string> = { python: 'valid-two-files', go: 'go-valid-two-files' };
+const FIXTURES: Record<string, string> = { python: 'valid-two-files', go: 'go-valid-two-files', typescript: 'ts-valid-two-files' };
 
 function fixtureName(): string {
   const at = process.argv.indexOf('--fixture');
