@@ -43,9 +43,13 @@ export async function verifyExportCommand(args: string[]): Promise<number> {
   const runs = positiveInt('runs', values.runs, 1) ?? DEFAULT_VERIFY_RUNS;
   const engine = defaultContainerEngine();
   await engine.reapOrphans();
-  if (!values.json) process.stderr.write(`verifying ${path}: each instance's tests ${runs} time(s) before and after its fix, in a fresh container of its image\n`);
   const result = await verifyExport({ path, runs, logDir: values.logs }, { engine }, (event) => {
-    if (!values.json) process.stderr.write(progressLine(event));
+    if (values.json) return;
+    // Said once the file has been read whole: a file that is no export is refused before any line of progress.
+    if (event.type === 'instance-started' && event.index === 0) {
+      process.stderr.write(`verifying ${event.total} instance(s) of ${path}: each one's tests ${runs} time(s) before and after its fix, in a fresh container of its image\n`);
+    }
+    process.stderr.write(progressLine(event));
   });
   if (values.json) printJson(result);
   else process.stdout.write(`${result.holding} of ${result.instances.length} instance(s) hold${result.differing ? `; ${result.differing} differ from their record` : ''}\n`);

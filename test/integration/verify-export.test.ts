@@ -13,7 +13,9 @@ import { artifactPath } from '../helpers/artifacts.js';
 import { bugbench } from '../helpers/cli.js';
 import { seedExportableBugs } from '../helpers/exportable-bugs.js';
 
-const WORDS = 'tests/test_lexer.py::test_words';
+/** Two tests of knotcfg that pass with the bug and without it. */
+const KEPT = ['tests/test_lexer.py::test_empty_input_gives_only_eof', 'tests/test_lexer.py::test_simple_assignment_tokens'];
+const WORDS = KEPT[1]!;
 
 describe('verify-export', () => {
   it('finds an exported instance holding and names the test of a tampered record', async () => {
@@ -25,9 +27,13 @@ describe('verify-export', () => {
     const exported = await bugbench(['export', '--format', 'swebench', '--out', join(root, 'export.jsonl')], { env });
     expect(exported.exitCode, exported.stderr).toBe(0);
 
-    const [good, other] = readFileSync(join(root, 'export.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, string[]>);
-    // The tampered record says test_words breaks with the bug; it passes before the fix as after.
-    const tampered = { ...other!, FAIL_TO_PASS: [...other!.FAIL_TO_PASS!, WORDS], PASS_TO_PASS: other!.PASS_TO_PASS!.filter((t) => t !== WORDS) };
+    // The seeded records name a PASS_TO_PASS test knotcfg does not have (verify-export reports it missing); two it has replace it.
+    const [good, other] = readFileSync(join(root, 'export.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => ({ ...(JSON.parse(l) as Record<string, string[]>), PASS_TO_PASS: KEPT }) as Record<string, string[]>);
+    // The tampered record says a kept test breaks with the bug; it passes before the fix as after.
+    const tampered = { ...other!, FAIL_TO_PASS: [...other!.FAIL_TO_PASS!, WORDS], PASS_TO_PASS: KEPT.filter((t) => t !== WORDS) };
     const file = join(root, 'tampered.jsonl');
     writeFileSync(file, `${JSON.stringify(good)}\n${JSON.stringify(tampered)}\n`);
 
@@ -48,8 +54,8 @@ describe('verify-export', () => {
     expect(said.exitCode).toBe(1);
     expect(said.stderr).toContain('[1/1] knot-removal-bbbb2222 on bugbench/repo-knotcfg:latest: .. DIFFERS (1 test(s); logs in ');
     expect(said.stderr).toContain(`    ${WORDS} (FAIL_TO_PASS) before the fix: expected failed, got passed`);
-    expect(said.stdout).toBe('0 of 1 instance(s) hold; 1 differ from their record\n');
-  });
+    expect(said.stdout).toBe('0 of 1 instance(s) hold; 1 differ from their record');
+  }, 900_000);
 
   it('refuses a file that is not an export bugbench wrote, saying what it needs', async () => {
     const root = mkdtempSync(join(tmpdir(), 'bugbench-verify-export-'));

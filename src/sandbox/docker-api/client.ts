@@ -10,20 +10,16 @@ import { isNotFound } from '../engine-errors.js';
 const require = createRequire(import.meta.url);
 
 /**
- * dockerode loads its BuildKit session module (gRPC and protobuf: about half
- * of its load time, a quarter of a second of every command's start) whether
- * or not a build asks for BuildKit, and bugbench's builds never do. The
- * module goes into the require cache first as a stand-in that loads the real
- * one on its first call, so a command pays for it only if it is used.
+ * A CommonJS module put into the require cache as a stand-in function that
+ * loads the real one (itself a function) on its first call.
  */
-export function deferBuildkitSession(): void {
-  const path = require.resolve('dockerode/lib/session.js');
+function deferModule(path: string): void {
   if (require.cache[path]) return;
   let real: ((...args: unknown[]) => unknown) | undefined;
   const standIn = new Module(path);
   standIn.filename = path;
   standIn.loaded = true;
-  standIn.exports = function withSession(...args: unknown[]) {
+  standIn.exports = function deferred(...args: unknown[]) {
     if (!real) {
       delete require.cache[path];
       real = require(path) as (...args: unknown[]) => unknown;
@@ -34,7 +30,21 @@ export function deferBuildkitSession(): void {
   require.cache[path] = standIn;
 }
 
-deferBuildkitSession();
+/**
+ * dockerode loads its BuildKit session module (gRPC and protobuf: about half
+ * of its load time) and docker-modem its SSH transport (ssh2) whether or not
+ * they are used, and bugbench neither builds with BuildKit nor reaches an
+ * engine over ssh://. Each is deferred to its first call, so a command does
+ * not pay a quarter to half a second of start-up for them.
+ */
+export function deferUnusedDockerModules(): void {
+  const dockerode = require.resolve('dockerode');
+  const fromDockerode = createRequire(dockerode);
+  deferModule(fromDockerode.resolve('./session.js'));
+  deferModule(createRequire(fromDockerode.resolve('docker-modem')).resolve('./ssh.js'));
+}
+
+deferUnusedDockerModules();
 const DockerClient = require('dockerode') as typeof import('dockerode');
 
 /** Options for dockerode from a host string such as `unix:///run/docker.sock` or `tcp://127.0.0.1:2375`. */
