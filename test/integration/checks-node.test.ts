@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, expectFailsOnly } from '../helpers/check-report.js';
-import { describeCoinFlip, edits, LanguageFixture, parserFile, summary } from '../helpers/language-artifacts.js';
+import { artifactPath } from '../helpers/artifacts.js';
+import { checkDir, describeCoinFlip, edits, LanguageFixture, parserFile, summary } from '../helpers/language-artifacts.js';
 import { LATE_TIMER_TEST, makeNodeProject } from '../helpers/node-project.js';
 
 const fixture = new LanguageFixture('bugbench-test/checks-node:latest', () => makeNodeProject());
@@ -50,6 +51,15 @@ describe('the checks on a package tested with node --test', () => {
     expect(check(report, 'parser').reason).toBe("the parser read 12 test result(s) from the original run's log; bugbench's own reading (TAP (node --test)) agrees on every test");
     expect(check(report, 'test-weakening').reason).toMatch(/^the weakening hides 1 of 2 failure\(s\) \(1 removed, 0 loosened\): slugify > drops accents;/);
   }, 300_000);
+
+  it("judges valid the bench's TypeScript bug: two fixes of the vercraft sample undone, each file needed", async () => {
+    // test/fixtures/artifacts/ts-valid-two-files, which `npm run bench:checks -- --fixture typescript` times.
+    const report = await checkDir(artifactPath('ts-valid-two-files'), '--buggy-runs', '2');
+    expect(report.valid, summary(report)).toBe(true);
+    expect(report.FAIL_TO_PASS).toHaveLength(3);
+    expect(report.parser?.status).toBe('verified');
+    expect(check(report, 'inverse-mutation').reason).toBe('every file matters (tests fixed by reverting it alone: src/compare.ts → 1, src/increment.ts → 2)');
+  }, 900_000);
 
   it('refuses a parser that reports a passing test as failed whenever the bug prints a line, naming the test', async () => {
     const marked = `${readFileSync(parserFile('node_tap_parser.py'), 'utf8').replace(/\nif __name__ == "__main__":[\s\S]*$/, '')}
