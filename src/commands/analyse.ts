@@ -9,7 +9,7 @@ export async function analyseCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags('analyse', args, { ...POLICY_FLAGS, json: { type: 'boolean', default: false } }, 1);
   const id = positionals[0];
   if (!id) throw new UsageError('analyse: give a bug id');
-  const analysis = await analyseBug(openStore(), id, policySettings('analyse', values));
+  const analysis = await analyseBug({ store: openStore(), id }, policySettings('analyse', values));
   if (values.json) printJson(analysis);
   else {
     const s = analysis.stats;

@@ -41,8 +41,8 @@ export async function clusterTaskCommand(args: string[]): Promise<number> {
   const report = lineReporter({ json: false, write: (line) => void process.stdout.write(`${line}\n`) });
   const deps = { store, signal: interrupt.signal, where: { task, node } };
   try {
-    if (run.kind === 'solve') await runSolveShare(runId, share.indices, deps, report);
-    else await runInjectionShare(runId, share, deps, report);
+    if (run.kind === 'solve') await runSolveShare({ runId, indices: share.indices }, deps, report);
+    else await runInjectionShare({ runId, ...share }, deps, report);
   } finally {
     interrupt.dispose();
     await engine.stop();
