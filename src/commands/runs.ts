@@ -1,6 +1,7 @@
 /** `bugbench runs [--json]`: every run of the workspace, newest first, with what it made. */
 import { reconcileClusterRun } from '../pipeline/cluster-run.js';
 import { imagesLabel } from '../pipeline/corpus.js';
+import { isResumable } from '../pipeline/start-injection.js';
 import { recoveredStore } from '../pipeline/startup.js';
 import type { Store } from '../store/store.js';
 import { countsAsValid, type RunRecord } from '../store/records.js';
@@ -62,7 +63,7 @@ export async function runsCommand(args: string[]): Promise<number> {
         rows.map((r) => [r.id, r.kind, r.status, imagesLabel(r), r.strategy, r.policy, `${r.rollouts.finished}/${r.rollouts.total}`, result(r), r.startedAt.slice(0, 16).replace('T', ' '), r.cluster ? `slurm job ${r.cluster.jobId} (${r.cluster.tasks} tasks)` : 'here']),
       ),
     );
-    const resumable = rows.filter((r) => r.kind === 'inject' && (r.status === 'interrupted' || r.status === 'cancelled'));
+    const resumable = rows.filter(isResumable);
     if (resumable.length > 0) process.stdout.write(`\nfinish an interrupted or cancelled run with \`bugbench inject --resume ${resumable[0]!.id}\`\n`);
   }
   return 0;

@@ -12,7 +12,7 @@ import { DEFAULT_SOLVE, solveBug, summarizeSolve, type SolveResult, type SolveSe
 import { openWorkspace } from '../pipeline/startup.js';
 import { parseFlags, positiveInt, positiveNumber, printJson } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
-import { followClusterRun } from './cluster-follow.js';
+import { followClusterRun } from '../pipeline/cluster-follow.js';
 import { lineReporter } from './reporter.js';
 
 function oneOf<T extends string>(flag: string, value: string | undefined, choices: readonly T[], fallback: T): T {
@@ -70,9 +70,9 @@ export async function solveCommand(args: string[]): Promise<number> {
   let result: SolveResult;
   try {
     if (values.cluster !== undefined) {
-      const { runId, jobId } = await submitClusterSolve(settings, tasks ?? 2, { store });
-      if (!values.json) process.stderr.write(`run ${runId}: job array ${jobId} of ${Math.min(tasks ?? 2, settings.k)} task(s) on Slurm (follow it from anywhere with \`bugbench replay ${runId}\`)\n`);
-      await followClusterRun(store, runId, { quiet: values.json, signal: interrupt.signal });
+      const { runId, jobId } = await submitClusterSolve({ settings, tasks: tasks ?? 2 }, { store });
+      report({ type: 'cluster', event: { type: 'submitted', runId, jobId, tasks: Math.min(tasks ?? 2, settings.k), resumed: false } });
+      await followClusterRun(runId, { store, signal: interrupt.signal }, report);
       result = summarizeSolve(store, runId);
     } else {
       result = await solveBug(settings, { store, signal: interrupt.signal }, report);

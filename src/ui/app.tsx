@@ -10,14 +10,15 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { errorMessage } from '../errors.js';
 import { reportHealthy } from '../pipeline/doctor.js';
 import type { CoreEvent } from '../pipeline/events.js';
-import { workbenchCore, type WorkbenchCore } from '../pipeline/workbench-core.js';
+import { workbenchCore, type InjectionStart, type WorkbenchCore } from '../pipeline/workbench-core.js';
 import { Footer, Header, HelpOverlay } from './chrome.js';
 import { ImagesScreen } from './images-screen.js';
 import { InjectSetupScreen } from './inject-setup-screen.js';
 import { ChecksScreen } from './checks-screen.js';
 import { ReviewScreen, reviewLayout } from './review-screen.js';
 import { noteLines, RolloutsScreen, rolloutsLayout } from './rollouts-screen.js';
-import type { RunEvent } from './run-state.js';
+import { resumedRunView, type RunEvent } from './run-state.js';
+import { storedRunView } from './stored-run.js';
 import { batcher } from './batcher.js';
 import { expandTabs } from './line-fit.js';
 import { useRollouts } from './use-rollouts.js';
@@ -59,7 +60,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
     },
     [review.openBug, dispatch],
   );
-  const rollouts = useRollouts(ready, state.run, openInReview, () => work.cancel('inject'));
+  const rollouts = useRollouts(ready, state.run, { openBug: openInReview, cancelLive: () => work.cancel('inject'), resume: (runId) => resumeRun(runId) });
   /** Reads the list again and selects `tag`: a built or adopted image is there when its panel says so. */
   const showImage = async (tag: string) => {
     const [images, engines] = await Promise.all([core.listImages(), core.engines()]);
@@ -92,14 +93,10 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
     };
   }, [core, work]);
 
-  const startRun = useCallback(
-    (current: ViewState) => {
-      const image = current.images[current.cursor];
-      const settings = formSettings(current.form);
-      if (!image || !settings) return;
+  /** Starts an injection (new, here or on Slurm, or a resume) as the workbench's one run, its events feeding the live view. */
+  const startInjection = useCallback(
+    (start: InjectionStart, current: ViewState) => {
       const controller = new AbortController();
-      // The next run gets a seed of its own unless one is typed: the same form twice must not make the same bugs.
-      dispatch({ type: 'start-run', nextSeed: core.newSeed() });
       // A flood of events (text streams a few characters at a time) is shown one batch per frame.
       const events = batcher<RunEvent>((batch) => dispatch({ type: 'batch', events: batch }));
       const report = (event: CoreEvent) => {
@@ -108,7 +105,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
         else if (event.type === 'bug' || event.type === 'run-started') events.push(event);
       };
       const done = core
-        .inject({ image: image.tag, ...settings, maxSteps: 100 }, { signal: controller.signal }, report)
+        .startInjection(start, { signal: controller.signal }, report)
         .then((result) => {
           events.flush();
           dispatch({ type: 'run-finished', runId: result.runId });
@@ -120,6 +117,30 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
       work.add('inject', controller, done);
     },
     [core, work],
+  );
+
+  const startRun = useCallback(
+    (current: ViewState) => {
+      const image = current.images[current.cursor];
+      const settings = formSettings(current.form);
+      if (!image || !settings) return;
+      // The next run gets a seed of its own unless one is typed: the same form twice must not make the same bugs.
+      dispatch({ type: 'start-run', nextSeed: core.newSeed() });
+      const { cluster, ...request } = settings;
+      startInjection({ request: { image: image.tag, ...request }, ...(cluster ? { cluster } : {}) }, current);
+    },
+    [core, startInjection],
+  );
+
+  /** Resumes an interrupted or cancelled run where it ran: its rollouts go on in the live view from where the record left them. */
+  const resumeRun = useCallback(
+    (runId: string) => {
+      const record = core.run(runId);
+      if (!record || work.labels().includes('inject')) return;
+      dispatch({ type: 'resume-run', run: resumedRunView(storedRunView(core, record)) });
+      startInjection({ resume: runId }, latest());
+    },
+    [core, work, startInjection],
   );
 
   /** Cancels what runs, waits until its containers are gone, then leaves with `code`. */
