@@ -5,6 +5,7 @@
  * they are and handed back to any later process.
  */
 import { JobSpecError } from '../errors.js';
+import type { DatasetFormat } from '../datasets/formats.js';
 import type { JobResources, JobState, JobStatus } from '../cluster/jobs.js';
 import { isTerminal } from '../cluster/jobs.js';
 
@@ -13,9 +14,8 @@ export { isTerminal, JOB_STATES, TERMINAL_STATES, type JobResources, type JobSta
 export const ENGINE_NAMES = ['slurm', 'ray', 'local'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
-/** Export formats a training job can be given (`harbor` is a folder of task folders). */
-export const DATASET_FORMATS = ['swebench', 'sft', 'rl', 'harbor'] as const;
-export type DatasetFormat = (typeof DATASET_FORMATS)[number];
+/** Export formats a training job can be given: the table's (datasets/formats.ts). */
+export { DATASET_FORMATS, type DatasetFormat } from '../datasets/formats.js';
 
 export const JOB_KINDS = ['sft', 'rl'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
