@@ -10,13 +10,14 @@ import { readFileSync } from 'node:fs';
 import type { CheckParams } from '../bugs/meta.js';
 import { UsageError } from '../errors.js';
 import { STRATEGIES, type InjectRequest, type InjectResult, type InjectStrategy } from '../pipeline/inject.js';
-import { POLICY_FLAGS, policySettings } from './policy-flags.js';
+import { POLICY_CHOICES, POLICY_FLAGS, policySettings } from './policy-flags.js';
 import { corpusFrom, parseImageList } from '../pipeline/corpus.js';
 import { startInjection, type InjectionStart } from '../pipeline/start-injection.js';
 import { openWorkspace } from '../pipeline/startup.js';
 import { parseFlags, positiveInt, positiveNumber, printJson } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
 import { lineReporter } from './reporter.js';
+import type { CommandModule } from './command.js';
 
 const FLAGS = {
   image: { type: 'string', multiple: true },
@@ -131,3 +132,18 @@ function requestFrom(values: Values): InjectRequest {
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
+
+export const command: CommandModule = {
+  name: 'inject',
+  summary: 'run injection rollouts on an image and check what they submit',
+  usage: [
+    `bugbench inject --image T --strategy ${STRATEGIES.join('|')} [--policy ${POLICY_CHOICES}] [--model M] [--base-url URL] [--api-key KEY]`,
+    '  [--price-in USD] [--price-out USD] [-n N] [--concurrency C] [--seed X] [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD]',
+    '  [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--buggy-runs N] [--max-weakened-tests N]',
+    '  [--cluster slurm [--tasks T]] [--json]',
+    'bugbench inject --images FILE (or --image T1 --image T2 …) --strategy S …   (one run over a corpus: rollout i on image (seed + i) mod k)',
+    'bugbench inject --resume RUN-ID [--tasks T] [--json]   (finishes an interrupted or cancelled run with its own options, where it ran)',
+  ],
+  flags: FLAGS,
+  run: injectCommand,
+};

@@ -7,6 +7,7 @@ import type { Store } from '../store/store.js';
 import { countsAsValid, type RunRecord } from '../store/records.js';
 import { parseFlags, printJson } from './args.js';
 import { formatTable } from './table.js';
+import type { CommandModule } from './command.js';
 
 export interface RunRow extends RunRecord {
   /** Rollouts that ended on their own (submitted, found no bug, hit a limit, failed) — not cancelled, interrupted or waiting. */
@@ -48,8 +49,10 @@ function result(row: RunRow): string {
   return row.kind === 'solve' ? `${row.attempts.solved}/${row.attempts.judged} solved` : `${row.bugs.valid}/${row.bugs.submitted} valid`;
 }
 
+const FLAGS = { json: { type: 'boolean', default: false } } as const;
+
 export async function runsCommand(args: string[]): Promise<number> {
-  const { values } = parseFlags('runs', args, { json: { type: 'boolean', default: false } });
+  const { values } = parseFlags('runs', args, FLAGS);
   const store = recoveredStore();
   // A cluster run's status comes from its job array: ask Slurm about those still running (best effort).
   for (const run of store.all('runs').filter((r) => r.status === 'running' && r.cluster)) await reconcileClusterRun(store, run.id).catch(() => undefined);
@@ -68,3 +71,13 @@ export async function runsCommand(args: string[]): Promise<number> {
   }
   return 0;
 }
+
+export const command: CommandModule = {
+  name: 'runs',
+  summary: 'list the runs of the workspace (and which can be resumed)',
+  usage: [
+    'bugbench runs [--json]',
+  ],
+  flags: FLAGS,
+  run: runsCommand,
+};

@@ -25,7 +25,7 @@ import { useRollouts } from './use-rollouts.js';
 import { TrainingScreen } from './training-screen.js';
 import { useTraining } from './use-training.js';
 import { focusedField, formSettings } from './run-form.js';
-import { SCREENS } from './screens.js';
+import { SCREENS, type ScreenId } from './screens.js';
 import { initialState, reduce, type ViewState } from './state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
 import { useTerminalSize } from './use-terminal-size.js';
@@ -42,6 +42,14 @@ export type { WorkbenchCore } from '../pipeline/workbench-core.js';
  * Ink clears the whole terminal on every frame once a frame is as tall as it.
  */
 const CHROME_ROWS = 3;
+
+/** What the workbench needs of a screen (see `screens` in App). */
+interface ScreenParts {
+  view: () => React.JSX.Element;
+  onKey: (input: string, key: Key) => void;
+  /** Whether it takes every key now (a field being typed in). */
+  capturing?: () => boolean;
+}
 
 export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (code: number) => void }) {
   const [state, dispatch, latest] = useLatestReducer(reduce, initialState);
@@ -168,8 +176,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
 
   /** The current screen takes text now: every key is its. */
   function capturing(): boolean {
-    const { screen } = latest();
-    return (screen === 'review' && review.capturing()) || (screen === 'training' && training.capturing()) || (screen === 'images' && (imageBuild.capturing() || imageAdopt.capturing()));
+    return screens[latest().screen].capturing?.() ?? false;
   }
 
   function route(input: string, key: Key): void {
@@ -209,17 +216,27 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
     return imageBuild.onKey(input, key) || imageAdopt.onKey(input, key);
   }
 
-  function routeScreen(input: string, key: Key): void {
-    const state = latest();
-    switch (state.screen) {
-      case 'images':
+  const body = rows - CHROME_ROWS;
+  /**
+   * Each screen of SCREENS (screens.ts): what it draws, what its keys do,
+   * and whether it takes every key now (text being typed). A new screen is
+   * one entry here and one in SCREENS; the router and the frame read these.
+   */
+  const screens: Record<ScreenId, ScreenParts> = {
+    images: {
+      view: () => <ImagesScreen state={state} build={imageBuild.state} adopt={imageAdopt.state} rows={body} columns={columns} />,
+      capturing: () => imageBuild.capturing() || imageAdopt.capturing(),
+      onKey: (input, key) => {
         if (imageTask(input, key)) return;
         if (key.upArrow || input === 'k') dispatch({ type: 'cursor', delta: -1 });
         else if (key.downArrow || input === 'j') dispatch({ type: 'cursor', delta: 1 });
         else if (key.return || input === 'i') dispatch({ type: 'go', screen: 'run' });
         else if (key.escape) dispatch({ type: 'back' });
-        return;
-      case 'run':
+      },
+    },
+    run: {
+      view: () => <InjectSetupScreen state={state} running={work.labels().includes('inject')} />,
+      onKey: (input, key) => {
         if (key.escape) dispatch({ type: 'back' });
         else if (key.upArrow || input === 'k') dispatch({ type: 'form', key: { type: 'focus', delta: -1 } });
         else if (key.downArrow || input === 'j') dispatch({ type: 'form', key: { type: 'focus', delta: 1 } });
@@ -227,32 +244,47 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
         else if (key.rightArrow || input === '+' || input === '=') dispatch({ type: 'form', key: { type: 'step', delta: 1 } });
         else if (key.backspace || key.delete) dispatch({ type: 'form', key: { type: 'erase' } });
         else if (/^\d$/.test(input)) dispatch({ type: 'form', key: { type: 'type', char: input } });
-        else if (key.return && !work.labels().includes('inject')) startRun(state);
-        return;
-      case 'rollouts': {
+        else if (key.return && !work.labels().includes('inject')) startRun(latest());
+      },
+    },
+    rollouts: {
+      view: () => <RolloutsScreen model={rollouts} rows={body} columns={columns} />,
+      onKey: (input, key) => {
         if (key.escape) return dispatch({ type: 'back' });
-        const page = rolloutsLayout(rows - CHROME_ROWS, rollouts.run?.tags.length ?? 0, rollouts.state.focus, noteLines(rollouts)).transcriptRows;
+        const page = rolloutsLayout(body, rollouts.run?.tags.length ?? 0, rollouts.state.focus, noteLines(rollouts)).transcriptRows;
         rollouts.onKey(input, key, page, columns);
-        return;
-      }
-      case 'training':
-        if (key.escape && !training.capturing()) return dispatch({ type: 'back' });
-        training.onKey(input, key);
-        return;
-      case 'checks':
+      },
+    },
+    checks: {
+      view: () => <ChecksScreen state={checks.state} bug={review.selected} log={checksLog} rows={body} columns={columns} />,
+      onKey: (input, key) => {
         if (key.escape && !checks.latest().log) return dispatch({ type: 'back' });
-        checks.onKey(input, key, Math.max(3, rows - CHROME_ROWS - 14), checksLog?.length ?? 0);
-        return;
-      case 'review': {
+        checks.onKey(input, key, Math.max(3, body - 14), checksLog?.length ?? 0);
+      },
+    },
+    review: {
+      view: () => <ReviewScreen model={review} rows={body} columns={columns} />,
+      capturing: () => review.capturing(),
+      onKey: (input, key) => {
         const view = review.latest();
         if (key.escape && view.rejecting === null && view.focus === 'list' && !view.log) return dispatch({ type: 'back' });
-        review.onKey(input, key, reviewLayout(rows - CHROME_ROWS, review.bugs.length).detailRows);
-        return;
-      }
-    }
+        review.onKey(input, key, reviewLayout(body, review.bugs.length).detailRows);
+      },
+    },
+    training: {
+      view: () => <TrainingScreen model={training} rows={body} columns={columns} />,
+      capturing: () => training.capturing(),
+      onKey: (input, key) => {
+        if (key.escape && !training.capturing()) return dispatch({ type: 'back' });
+        training.onKey(input, key);
+      },
+    },
+  };
+
+  function routeScreen(input: string, key: Key): void {
+    screens[latest().screen].onKey(input, key);
   }
 
-  const body = rows - CHROME_ROWS;
   // A fixed height that clips: whatever a screen draws, the frame never reaches the terminal's height.
   return (
     <Box flexDirection="column" height={rows - 1} overflow="hidden">
@@ -271,18 +303,8 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
           </Box>
         ) : state.help ? (
           <HelpOverlay screen={state.screen} />
-        ) : state.screen === 'images' ? (
-          <ImagesScreen state={state} build={imageBuild.state} adopt={imageAdopt.state} rows={body} columns={columns} />
-        ) : state.screen === 'run' ? (
-          <InjectSetupScreen state={state} running={work.labels().includes('inject')} />
-        ) : state.screen === 'rollouts' ? (
-          <RolloutsScreen model={rollouts} rows={body} columns={columns} />
-        ) : state.screen === 'training' ? (
-          <TrainingScreen model={training} rows={body} columns={columns} />
-        ) : state.screen === 'checks' ? (
-          <ChecksScreen state={checks.state} bug={review.selected} log={checksLog} rows={body} columns={columns} />
         ) : (
-          <ReviewScreen model={review} rows={body} columns={columns} />
+          screens[state.screen].view()
         )}
       </Box>
       {state.ready ? <Footer screen={state.screen} confirmQuit={state.confirmQuit} columns={columns} /> : null}
