@@ -105,6 +105,9 @@ describe('the workbench resumes and goes to Slurm as the CLI does', () => {
     await session.waitFor(/live: removal on/);
     const done = await session.waitForState(/1\/1 done, 1 valid/, RUN_ENDED_OTHERWISE);
     expect(done).toMatch(/VALID/);
+    // The bug's verdict comes while the task still ends: the run is over once the Run form may start another.
+    await session.keys('2');
+    await session.waitForState(/enter starts the run/);
     const store = Store.open({ root: home });
     const run = store.all('runs')[0]!;
     expect(run.status).toBe('finished');
