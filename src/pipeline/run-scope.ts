@@ -8,6 +8,7 @@
  */
 import type { RolloutWhere } from '../agent/events.js';
 import { Budget } from '../agent/budget.js';
+import { BugbenchError } from '../errors.js';
 import type { RunEngine } from '../sandbox/engines.js';
 import type { Store } from '../store/store.js';
 import type { Deps, Report } from './events.js';
@@ -55,6 +56,13 @@ export interface RunScope<S extends ScopeSettings = ScopeSettings> {
   each<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void>;
 }
 
+/** Work placed before the run's engines were opened: a mistake in bugbench, not in what the user asked. */
+export class RunScopeError extends BugbenchError {
+  constructor(message: string) {
+    super('BB_RUN_SCOPE', `${message}; this is a bug in bugbench: please report it`);
+  }
+}
+
 /** What a run spent so far: its rollouts, and the analyses of the bugs it made (paid from its budget too). */
 function spentSoFar(store: Store, runId: string): number {
   const rollouts = store.all('rollouts').reduce((sum, r) => (r.runId === runId ? sum + r.costUsd : sum), 0);
@@ -77,7 +85,7 @@ export function openRunScope<S extends ScopeSettings>(opening: RunOpening<S>, de
     where: deps.where,
     budget,
     place: (workId, work) => {
-      if (!engines) throw new Error(`work ${workId} of run ${opening.id} was placed outside the run's work`);
+      if (!engines) throw new RunScopeError(`work ${workId} of run ${opening.id} was placed before the run's engines were opened`);
       return engines.run(workId, work);
     },
     cleanup: (removal) => void removals.push(removal.catch(() => undefined)),
