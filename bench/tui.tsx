@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     }),
     engines: async () => [],
     listImages: async () => [{ id: 'sha256:bench', tag: 'bench/repo:latest', repo: 'bench', commit: 'c0ffee', created: new Date().toISOString(), sizeBytes: 0, bugs: 0, bugCounts: {}, testCommand: 'pytest' }],
-    inject: async (_settings, _deps, report): Promise<InjectResult> => {
+    startInjection: async (_start, _deps, report): Promise<InjectResult> => {
       report({ type: 'run-started', runId: RUN_ID, kind: 'inject' });
       const ids = Array.from({ length: ROLLOUTS }, (_, i) => `${RUN_ID}-r${i + 1}`);
       const seq = new Map(ids.map((id) => [id, 0]));

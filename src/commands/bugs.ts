@@ -7,6 +7,7 @@ import { recoveredStore } from '../pipeline/startup.js';
 import type { Store } from '../store/store.js';
 import { parseFlags, positiveInt, printJson } from './args.js';
 import { formatTable } from './table.js';
+import type { CommandModule } from './command.js';
 
 export function parseStatus(value: string | undefined): BugStatus | undefined {
   if (value === undefined) return undefined;
@@ -23,14 +24,16 @@ export function refuseUnknownImage(store: Store, image: string | undefined): voi
   throw new NotFoundError(`no image ${image} in the workspace${known.length > 0 ? `; its bugs are on ${known.join(', ')}` : ''}`);
 }
 
+const FLAGS = {
+  status: { type: 'string' },
+  image: { type: 'string' },
+  strategy: { type: 'string' },
+  order: { type: 'string' },
+  json: { type: 'boolean', default: false },
+} as const;
+
 export async function bugsCommand(args: string[]): Promise<number> {
-  const { values } = parseFlags('bugs', args, {
-    status: { type: 'string' },
-    image: { type: 'string' },
-    strategy: { type: 'string' },
-    order: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  });
+  const { values } = parseFlags('bugs', args, FLAGS);
   const filter: BugFilter = {
     status: parseStatus(values.status),
     image: values.image,
@@ -74,3 +77,13 @@ export function formatBugs(bugs: BugRecord[], total = bugs.length): string {
   ]);
   return formatTable(['ID', 'STATUS', 'IMAGE', 'STRATEGY', 'ORDER', 'F2P', 'CREATED', 'NOTE'], rows);
 }
+
+export const command: CommandModule = {
+  name: 'bugs',
+  summary: 'list the bugs of the workspace',
+  usage: [
+    'bugbench bugs [--status S] [--image T] [--strategy S] [--order N] [--json]',
+  ],
+  flags: FLAGS,
+  run: bugsCommand,
+};

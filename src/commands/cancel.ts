@@ -9,9 +9,12 @@ import { cancelClusterRun, clusterOf, reconcileClusterRun } from '../pipeline/cl
 import { processAlive } from '../process-identity.js';
 import { RecordNotFoundError, openStore } from '../store/store.js';
 import { parseFlags } from './args.js';
+import type { CommandModule } from './command.js';
+
+const FLAGS = {} as const;
 
 export async function cancelCommand(args: string[]): Promise<number> {
-  const { positionals } = parseFlags('cancel', args, {}, 1);
+  const { positionals } = parseFlags('cancel', args, FLAGS, 1);
   const runId = positionals[0];
   if (!runId) throw new UsageError('cancel: give the run id (see `bugbench runs`)');
   const store = openStore();
@@ -29,3 +32,13 @@ export async function cancelCommand(args: string[]): Promise<number> {
   process.stdout.write(`asked process ${run.owner.pid} to stop run ${runId}\n`);
   return 0;
 }
+
+export const command: CommandModule = {
+  name: 'cancel',
+  summary: 'stop a run from any terminal (a cluster run: its whole job array)',
+  usage: [
+    'bugbench cancel <run-id>',
+  ],
+  flags: FLAGS,
+  run: cancelCommand,
+};

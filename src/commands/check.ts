@@ -17,24 +17,27 @@ import { openWorkspace } from '../pipeline/startup.js';
 import { parseFlags, positiveInt, printJson } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
 import { LiveLine } from './live-line.js';
+import type { CommandModule } from './command.js';
+
+const FLAGS = {
+  image: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  all: { type: 'boolean', default: false },
+  'min-passing': { type: 'string' },
+  'min-changed-files': { type: 'string' },
+  'min-failing': { type: 'string' },
+  timeout: { type: 'string' },
+  'buggy-runs': { type: 'string' },
+  'max-weakened-tests': { type: 'string' },
+  parallel: { type: 'string' },
+  'fresh-containers': { type: 'boolean', default: false },
+} as const;
 
 export async function checkCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(
     'check',
     args,
-    {
-      image: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      all: { type: 'boolean', default: false },
-      'min-passing': { type: 'string' },
-      'min-changed-files': { type: 'string' },
-      'min-failing': { type: 'string' },
-      timeout: { type: 'string' },
-      'buggy-runs': { type: 'string' },
-      'max-weakened-tests': { type: 'string' },
-      parallel: { type: 'string' },
-      'fresh-containers': { type: 'boolean', default: false },
-    },
+    FLAGS,
     1,
   );
   const ref = positionals[0];
@@ -123,3 +126,14 @@ export function formatReport(report: CheckReport, logDir: string): string {
   lines.push(`logs: ${logDir}`);
   return `${lines.join('\n')}\n`;
 }
+
+export const command: CommandModule = {
+  name: 'check',
+  summary: 'run the nine consistency checks on a bug or artifact folder',
+  usage: [
+    'bugbench check <bug-id | artifact-dir> [--image T] [--all] [--min-passing N] [--min-changed-files N]',
+    '  [--min-failing N] [--timeout S] [--buggy-runs N] [--max-weakened-tests N] [--parallel N] [--fresh-containers] [--json]',
+  ],
+  flags: FLAGS,
+  run: checkCommand,
+};

@@ -15,9 +15,12 @@ import { RecordNotFoundError, openStore } from '../store/store.js';
 import { parseFlags, positiveInt } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
 import { lineReporter } from './reporter.js';
+import type { CommandModule } from './command.js';
+
+const FLAGS = { task: { type: 'string' } } as const;
 
 export async function clusterTaskCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('cluster-task', args, { task: { type: 'string' } }, 1);
+  const { values, positionals } = parseFlags('cluster-task', args, FLAGS, 1);
   const runId = positionals[0];
   const task = positiveInt('task', values.task);
   if (!runId || task === undefined) throw new UsageError('cluster-task: give the run id and --task N (Slurm starts this for `inject --cluster` and `solve --cluster`)');
@@ -41,11 +44,21 @@ export async function clusterTaskCommand(args: string[]): Promise<number> {
   const report = lineReporter({ json: false, write: (line) => void process.stdout.write(`${line}\n`) });
   const deps = { store, signal: interrupt.signal, where: { task, node } };
   try {
-    if (run.kind === 'solve') await runSolveShare(runId, share.indices, deps, report);
-    else await runInjectionShare(runId, share, deps, report);
+    if (run.kind === 'solve') await runSolveShare({ runId, indices: share.indices }, deps, report);
+    else await runInjectionShare({ runId, ...share }, deps, report);
   } finally {
     interrupt.dispose();
     await engine.stop();
   }
   return interrupt.signal.aborted ? 130 : 0;
 }
+
+export const command: CommandModule = {
+  name: 'cluster-task',
+  summary: 'run one task of a cluster run (Slurm starts it for `inject --cluster`)',
+  usage: [
+    'bugbench cluster-task <run-id> --task N',
+  ],
+  flags: FLAGS,
+  run: clusterTaskCommand,
+};

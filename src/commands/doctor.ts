@@ -1,12 +1,15 @@
 /** `bugbench doctor [--fix] [--json]` */
 import { diagnose, fix, reportHealthy, type DoctorReport } from '../pipeline/doctor.js';
 import { parseFlags, printJson, stderrProgress } from './args.js';
+import type { CommandModule } from './command.js';
+
+const FLAGS = {
+  fix: { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+} as const;
 
 export async function doctorCommand(args: string[]): Promise<number> {
-  const { values } = parseFlags('doctor', args, {
-    fix: { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-  });
+  const { values } = parseFlags('doctor', args, FLAGS);
   const report = values.fix ? await fix(stderrProgress) : await diagnose();
   if (values.json) printJson(report);
   else process.stdout.write(formatReport(report));
@@ -46,3 +49,13 @@ export function formatReport(report: DoctorReport): string {
   if (!reportHealthy(report)) lines.push('', 'Run `bugbench doctor --fix` to set up what is missing.');
   return `${lines.join('\n')}\n`;
 }
+
+export const command: CommandModule = {
+  name: 'doctor',
+  summary: 'check (and with --fix, set up) the engine and images',
+  usage: [
+    'bugbench doctor [--fix] [--json]',
+  ],
+  flags: FLAGS,
+  run: doctorCommand,
+};

@@ -5,17 +5,20 @@ import { resolveBug } from '../bugs/resolve.js';
 import { UsageError } from '../errors.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { parseFlags, positiveInt, printJson, stderrProgress } from './args.js';
+import type { CommandModule } from './command.js';
+
+const FLAGS = {
+  patch: { type: 'string' },
+  image: { type: 'string' },
+  timeout: { type: 'string' },
+  json: { type: 'boolean', default: false },
+} as const;
 
 export async function evalCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(
     'eval',
     args,
-    {
-      patch: { type: 'string' },
-      image: { type: 'string' },
-      timeout: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
+    FLAGS,
     1,
   );
   const ref = positionals[0];
@@ -42,3 +45,13 @@ export async function evalCommand(args: string[]): Promise<number> {
   }
   return result.solved ? 0 : 1;
 }
+
+export const command: CommandModule = {
+  name: 'eval',
+  summary: 'evaluate a candidate patch against a bug',
+  usage: [
+    'bugbench eval <bug-id | artifact-dir> --patch FILE [--image T] [--timeout S] [--json]',
+  ],
+  flags: FLAGS,
+  run: evalCommand,
+};

@@ -11,17 +11,21 @@ import { EXPORT_FORMATS, exportDataset, FOLDER_FORMATS, type ExportFormat } from
 import { isStdout } from '../datasets/out-target.js';
 import { parseFlags, printJson, stderrProgress } from './args.js';
 import { parseStatus, refuseUnknownImage } from './bugs.js';
+import type { CommandModule } from './command.js';
+import { formatChoices, JSONL_FORMATS } from '../datasets/formats.js';
+
+const FLAGS = {
+  format: { type: 'string' },
+  out: { type: 'string' },
+  status: { type: 'string' },
+  image: { type: 'string' },
+  'include-scripted': { type: 'boolean', default: false },
+  rollout: { type: 'string' },
+  json: { type: 'boolean', default: false },
+} as const;
 
 export async function exportCommand(args: string[]): Promise<number> {
-  const { values } = parseFlags('export', args, {
-    format: { type: 'string' },
-    out: { type: 'string' },
-    status: { type: 'string' },
-    image: { type: 'string' },
-    'include-scripted': { type: 'boolean', default: false },
-    rollout: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  });
+  const { values } = parseFlags('export', args, FLAGS);
   const format = values.format;
   if (!format || !(EXPORT_FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(`export: --format must be one of ${EXPORT_FORMATS.join(', ')}${format ? `, got "${format}"` : ''}`);
@@ -71,3 +75,14 @@ function emptyExportHint(store: Store, status: BugStatus, image: string | undefi
   const where = image ? ` on ${image}` : '';
   return `no bug${where} is accepted yet; ${waiting} valid bug(s)${where} wait for review (\`bugbench accept <bug-id>\`, or Review in \`bugbench tui\`), or export them unreviewed with --status valid`;
 }
+
+export const command: CommandModule = {
+  name: 'export',
+  summary: 'write the accepted bugs as a dataset (JSONL, or Harbor / trajectory folders)',
+  usage: [
+    `bugbench export --format ${formatChoices(JSONL_FORMATS)} --out FILE|- [--status S] [--image T] [--include-scripted] [--json]   (- is standard output)`,
+    `bugbench export --format ${formatChoices(FOLDER_FORMATS)} --out DIR [--status S] [--image T] [--rollout ID] [--json]`,
+  ],
+  flags: FLAGS,
+  run: exportCommand,
+};

@@ -5,9 +5,12 @@ import { openWorkspace } from '../pipeline/startup.js';
 import { parseFlags, printJson } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
 import { lineReporter } from './reporter.js';
+import type { CommandModule } from './command.js';
+
+const FLAGS = { json: { type: 'boolean', default: false } } as const;
 
 export async function higherOrderCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('higher-order', args, { json: { type: 'boolean', default: false } }, 1);
+  const { values, positionals } = parseFlags('higher-order', args, FLAGS, 1);
   const id = positionals[0];
   if (!id) throw new UsageError('higher-order: give a bug id whose solver attempts failed (see `bugbench solve`)');
   const store = await openWorkspace();
@@ -25,3 +28,13 @@ export async function higherOrderCommand(args: string[]): Promise<number> {
     interrupt.dispose();
   }
 }
+
+export const command: CommandModule = {
+  name: 'higher-order',
+  summary: "turn a bug's failed solver attempts into order-2 bugs and check them",
+  usage: [
+    'bugbench higher-order <bug-id> [--json]',
+  ],
+  flags: FLAGS,
+  run: higherOrderCommand,
+};

@@ -13,11 +13,14 @@ import { countsByImage, describeCounts } from '../store/queries.js';
 import { openStore } from '../store/store.js';
 import { parseFlags, printJson, stderrProgress } from './args.js';
 import { formatTable } from './table.js';
+import type { CommandModule } from './command.js';
+
+const LIST_FLAGS = { json: { type: 'boolean', default: false } } as const;
 
 export async function imagesCommand(args: string[]): Promise<number> {
   if (args[0] === 'build') return buildCommand(args.slice(1));
   if (args[0] === 'add') return addCommand(args.slice(1));
-  const { values } = parseFlags('images', args, { json: { type: 'boolean', default: false } });
+  const { values } = parseFlags('images', args, LIST_FLAGS);
   const images = await listRepoImages(defaultContainerEngine(), countsByImage(openStore().all('bugs')));
   if (values.json) {
     printJson(
@@ -41,11 +44,13 @@ export async function imagesCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+const BUILD_FLAGS = { tag: { type: 'string' }, from: { type: 'string' }, setup: { type: 'string' }, json: { type: 'boolean', default: false } } as const;
+
 async function buildCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(
     'images build',
     args,
-    { tag: { type: 'string' }, from: { type: 'string' }, setup: { type: 'string' }, json: { type: 'boolean', default: false } },
+    BUILD_FLAGS,
     1,
   );
   const dir = positionals[0];
@@ -56,12 +61,14 @@ async function buildCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+const ADD_FLAGS = { root: { type: 'string' }, user: { type: 'string' }, 'test-cmd': { type: 'string' }, again: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } as const;
+
 /** Adopts an image bugbench did not build, as it is (sandbox/adopt.ts), with what the user says in place of what would be found. */
 async function addCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(
     'images add',
     args,
-    { root: { type: 'string' }, user: { type: 'string' }, 'test-cmd': { type: 'string' }, again: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+    ADD_FLAGS,
     1,
   );
   const image = positionals[0];
@@ -85,3 +92,15 @@ export function formatImages(images: RepoImage[]): string {
   ]);
   return formatTable(['TAG', 'REPO', 'LANGUAGE', 'COMMIT', 'CREATED', 'SIZE', 'BUGS'], rows);
 }
+
+export const command: CommandModule = {
+  name: 'images',
+  summary: 'list repo images; `images build <dir>` builds one, `images add IMAGE` adopts one as it is',
+  usage: [
+    'bugbench images [--json]',
+    'bugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--setup CMD] [--json]',
+    'bugbench images add IMAGE [--root PATH] [--user U] [--test-cmd CMD] [--again] [--json]',
+  ],
+  flags: { ...LIST_FLAGS, ...BUILD_FLAGS, ...ADD_FLAGS },
+  run: imagesCommand,
+};

@@ -6,9 +6,12 @@ import { openWorkspace } from '../pipeline/startup.js';
 import { parseFlags, printJson } from './args.js';
 import { bugJson } from './bugs.js';
 import { cancelOnInterrupt } from './interrupt.js';
+import type { CommandModule } from './command.js';
+
+const FLAGS = { image: { type: 'string' }, json: { type: 'boolean', default: false } } as const;
 
 export async function importCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('import', args, { image: { type: 'string' }, json: { type: 'boolean', default: false } }, 1);
+  const { values, positionals } = parseFlags('import', args, FLAGS, 1);
   const folder = positionals[0];
   if (!folder) throw new UsageError('import: give the artifact folder (test_files.txt, test_script.sh, test_parser.py, bug_inject.diff, test_weaken.diff)');
   const store = await openWorkspace();
@@ -22,3 +25,13 @@ export async function importCommand(args: string[]): Promise<number> {
     interrupt.dispose();
   }
 }
+
+export const command: CommandModule = {
+  name: 'import',
+  summary: 'add a bug artifact made elsewhere to the library and check it',
+  usage: [
+    'bugbench import <artifact-dir> [--image T] [--json]',
+  ],
+  flags: FLAGS,
+  run: importCommand,
+};

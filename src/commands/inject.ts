@@ -7,19 +7,17 @@
  * Several images (repeated --image, or a file of them) make a run over a corpus (pipeline/corpus.ts).
  */
 import { readFileSync } from 'node:fs';
-import { DEFAULT_CHECK_PARAMS, type CheckParams } from '../bugs/meta.js';
+import type { CheckParams } from '../bugs/meta.js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_CONCURRENCY, resumeInjection, runInjection, STRATEGIES, type InjectResult, type InjectSettings, type InjectStrategy } from '../pipeline/inject.js';
-import { POLICY_FLAGS, policySettings } from './policy-flags.js';
+import { STRATEGIES, type InjectRequest, type InjectResult, type InjectStrategy } from '../pipeline/inject.js';
+import { POLICY_CHOICES, POLICY_FLAGS, policySettings } from './policy-flags.js';
 import { corpusFrom, parseImageList } from '../pipeline/corpus.js';
-import { clusterOf, resumeClusterInjection, submitClusterInjection } from '../pipeline/cluster-run.js';
-import type { Deps } from '../pipeline/events.js';
-import { runResult } from '../pipeline/run-result.js';
+import { startInjection, type InjectionStart } from '../pipeline/start-injection.js';
 import { openWorkspace } from '../pipeline/startup.js';
-import { followClusterRun } from './cluster-follow.js';
 import { parseFlags, positiveInt, positiveNumber, printJson } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
 import { lineReporter } from './reporter.js';
+import type { CommandModule } from './command.js';
 
 const FLAGS = {
   image: { type: 'string', multiple: true },
@@ -47,35 +45,21 @@ const FLAGS = {
 
 export async function injectCommand(args: string[]): Promise<number> {
   const { values } = parseFlags('inject', args, FLAGS);
+  if (values.cluster !== undefined && values.cluster !== 'slurm') throw new UsageError(`inject: --cluster must be slurm, got "${values.cluster}"`);
+  if (values.tasks !== undefined && values.cluster === undefined && values.resume === undefined) throw new UsageError('inject: --tasks goes with --cluster slurm');
+  const tasks = positiveInt('tasks', values.tasks, 1);
+  if (values.resume !== undefined) {
+    const others = Object.keys(values).filter((k) => !['resume', 'json', 'tasks', 'cluster'].includes(k));
+    if (others.length > 0) throw new UsageError(`inject --resume takes the run's own options; leave out --${others.join(', --')}`);
+  }
+  // --tasks alone goes with --resume of a cluster run.
+  const cluster = values.cluster !== undefined || tasks !== undefined ? { cluster: { tasks } } : {};
+  const start: InjectionStart = values.resume !== undefined ? { resume: values.resume, ...cluster } : { request: requestFrom(values), ...cluster };
   const store = await openWorkspace();
   const interrupt = cancelOnInterrupt('the injection run');
-  const deps: Deps = { store, signal: interrupt.signal };
-  const report = lineReporter({ json: values.json });
   let result: InjectResult;
   try {
-    if (values.cluster !== undefined && values.cluster !== 'slurm') throw new UsageError(`inject: --cluster must be slurm, got "${values.cluster}"`);
-    if (values.tasks !== undefined && values.cluster === undefined && values.resume === undefined) throw new UsageError('inject: --tasks goes with --cluster slurm');
-    const tasks = positiveInt('tasks', values.tasks, 1);
-    const resumed = values.resume !== undefined ? store.get('runs', values.resume) : undefined;
-    if (values.resume !== undefined) {
-      const others = Object.keys(values).filter((k) => !['resume', 'json', 'tasks', 'cluster'].includes(k));
-      if (others.length > 0) throw new UsageError(`inject --resume takes the run's own options; leave out --${others.join(', --')}`);
-    }
-    if (resumed && clusterOf(resumed)) {
-      // A cluster run goes on as a new job array of what is left.
-      const { jobId } = await resumeClusterInjection(store, resumed.id, tasks);
-      if (!values.json) process.stderr.write(`run ${resumed.id}: job array ${jobId} on Slurm\n`);
-      await followClusterRun(store, resumed.id, { quiet: values.json, signal: interrupt.signal });
-      result = runResult(store, resumed.id);
-    } else if (values.resume !== undefined) {
-      if (values.cluster !== undefined || tasks !== undefined) throw new UsageError(`run ${values.resume} did not run on a cluster; resume it without --cluster and --tasks`);
-      result = await resumeInjection(values.resume, deps, report);
-    } else if (values.cluster !== undefined) {
-      const { runId, jobId } = await submitClusterInjection(settingsFrom(values), tasks ?? 2, { store }, report);
-      if (!values.json) process.stderr.write(`run ${runId}: job array ${jobId} of ${Math.min(tasks ?? 2, positiveInt('n', values.n, 1) ?? 1)} task(s) on Slurm (follow it from anywhere with \`bugbench replay ${runId}\`)\n`);
-      await followClusterRun(store, runId, { quiet: values.json, signal: interrupt.signal });
-      result = runResult(store, runId);
-    } else result = await runInjection(settingsFrom(values), deps, report);
+    result = await startInjection(start, { store, signal: interrupt.signal }, lineReporter({ json: values.json }));
   } finally {
     interrupt.dispose();
   }
@@ -115,31 +99,51 @@ function imagesFrom(values: Values): string[] {
   return corpusFrom(values.image ?? [], listed);
 }
 
-function settingsFrom(values: Values): InjectSettings {
+/** What the flags ask for; what they leave out takes its default in the core (inject-settings.ts). */
+function requestFrom(values: Values): InjectRequest {
   const images = imagesFrom(values);
   if (images.length === 0) throw new UsageError('inject: give the repo image with --image TAG (see `bugbench images`)');
   if (!values.strategy) throw new UsageError(`inject: give --strategy, one of ${STRATEGIES.join(', ')}`);
-  const params: CheckParams = {
-    minPassingTests: positiveInt('min-passing', values['min-passing']) ?? DEFAULT_CHECK_PARAMS.minPassingTests,
-    minChangedFiles: positiveInt('min-changed-files', values['min-changed-files'], 1) ?? DEFAULT_CHECK_PARAMS.minChangedFiles,
-    minFailingTests: positiveInt('min-failing', values['min-failing'], 1) ?? DEFAULT_CHECK_PARAMS.minFailingTests,
-    testTimeoutSec: positiveInt('timeout', values.timeout, 1) ?? DEFAULT_CHECK_PARAMS.testTimeoutSec,
-    buggyRuns: positiveInt('buggy-runs', values['buggy-runs'], 1) ?? DEFAULT_CHECK_PARAMS.buggyRuns,
+  const params: Partial<CheckParams> = {
+    minPassingTests: positiveInt('min-passing', values['min-passing']),
+    minChangedFiles: positiveInt('min-changed-files', values['min-changed-files'], 1),
+    minFailingTests: positiveInt('min-failing', values['min-failing'], 1),
+    testTimeoutSec: positiveInt('timeout', values.timeout, 1),
+    buggyRuns: positiveInt('buggy-runs', values['buggy-runs'], 1),
+    maxWeakenedTests: positiveInt('max-weakened-tests', values['max-weakened-tests']),
   };
-  const maxWeakened = positiveInt('max-weakened-tests', values['max-weakened-tests']);
-  if (maxWeakened !== undefined) params.maxWeakenedTests = maxWeakened;
-  return {
+  return withoutUndefined({
     image: images[0]!,
     ...(images.length > 1 ? { images } : {}),
     strategy: values.strategy as InjectStrategy,
     ...policySettings('inject', values),
-    n: positiveInt('n', values.n, 1) ?? 1,
-    concurrency: positiveInt('concurrency', values.concurrency, 1) ?? DEFAULT_CONCURRENCY,
-    seed: positiveInt('seed', values.seed) ?? 0,
-    params,
-    maxSteps: positiveInt('max-steps', values['max-steps'], 1) ?? 100,
+    n: positiveInt('n', values.n, 1),
+    concurrency: positiveInt('concurrency', values.concurrency, 1),
+    seed: positiveInt('seed', values.seed),
+    params: withoutUndefined(params),
+    maxSteps: positiveInt('max-steps', values['max-steps'], 1),
     maxTokens: positiveInt('max-tokens', values['max-tokens'], 1),
     budgetUsd: positiveNumber('budget', values.budget),
     runBudgetUsd: positiveNumber('run-budget', values['run-budget']),
-  };
+  });
 }
+
+/** The object without the keys the user did not give. */
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+export const command: CommandModule = {
+  name: 'inject',
+  summary: 'run injection rollouts on an image and check what they submit',
+  usage: [
+    `bugbench inject --image T --strategy ${STRATEGIES.join('|')} [--policy ${POLICY_CHOICES}] [--model M] [--base-url URL] [--api-key KEY]`,
+    '  [--price-in USD] [--price-out USD] [-n N] [--concurrency C] [--seed X] [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD]',
+    '  [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--buggy-runs N] [--max-weakened-tests N]',
+    '  [--cluster slurm [--tasks T]] [--json]',
+    'bugbench inject --images FILE (or --image T1 --image T2 …) --strategy S …   (one run over a corpus: rollout i on image (seed + i) mod k)',
+    'bugbench inject --resume RUN-ID [--tasks T] [--json]   (finishes an interrupted or cancelled run with its own options, where it ran)',
+  ],
+  flags: FLAGS,
+  run: injectCommand,
+};

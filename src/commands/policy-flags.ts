@@ -19,6 +19,9 @@ export const POLICY_FLAGS = {
   'price-out': { type: 'string' },
 } as const;
 
+/** "anthropic|openai|offline": every policy, from where the policies are named. */
+export const POLICY_CHOICES = POLICIES.join('|');
+
 type PolicyValues = { [K in keyof typeof POLICY_FLAGS]?: string };
 
 function price(flag: string, value: string | undefined): number | undefined {

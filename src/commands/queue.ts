@@ -12,6 +12,8 @@ import { DATASET_FORMATS, ENGINE_NAMES, isTerminal, shownJobState, type DatasetF
 import { parseFlags, positiveInt, printJson, stderrProgress } from './args.js';
 import { parseStatus } from './bugs.js';
 import { formatTable } from './table.js';
+import type { CommandModule } from './command.js';
+import { formatChoices } from '../datasets/formats.js';
 
 const USAGE = 'queue: use `queue submit`, `queue list`, `queue status <id>`, `queue logs <id>` or `queue cancel <id>`';
 
@@ -37,19 +39,21 @@ function jobJson(job: JobRecord, store = openStore()) {
   return { ...job, dataset: store.abs(job.dataset), workdir: store.abs(job.workdir) };
 }
 
+const SUBMIT_FLAGS = {
+  engine: { type: 'string' },
+  format: { type: 'string' },
+  status: { type: 'string' },
+  command: { type: 'string' },
+  gpus: { type: 'string' },
+  cpus: { type: 'string' },
+  memory: { type: 'string' },
+  'time-limit': { type: 'string' },
+  force: { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+} as const;
+
 async function submit(args: string[]): Promise<number> {
-  const { values } = parseFlags('queue submit', args, {
-    engine: { type: 'string' },
-    format: { type: 'string' },
-    status: { type: 'string' },
-    command: { type: 'string' },
-    gpus: { type: 'string' },
-    cpus: { type: 'string' },
-    memory: { type: 'string' },
-    'time-limit': { type: 'string' },
-    force: { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-  });
+  const { values } = parseFlags('queue submit', args, SUBMIT_FLAGS);
   const engine = (values.engine ?? defaultEngine()) as EngineName | undefined;
   if (!engine) throw new UsageError('queue submit: give --engine slurm|ray|local (no engine is configured; see `bugbench doctor`)');
   if (!ENGINE_NAMES.includes(engine)) throw new UsageError(`queue submit: --engine must be one of ${ENGINE_NAMES.join(', ')}, got "${engine}"`);
@@ -80,8 +84,10 @@ async function submit(args: string[]): Promise<number> {
   return 0;
 }
 
+const LIST_FLAGS = { json: { type: 'boolean', default: false } } as const;
+
 async function list(args: string[]): Promise<number> {
-  const { values } = parseFlags('queue list', args, { json: { type: 'boolean', default: false } });
+  const { values } = parseFlags('queue list', args, LIST_FLAGS);
   const store = openStore();
   const { jobs, errors } = await refreshJobs(store);
   for (const error of errors) process.stderr.write(`bugbench: could not refresh ${error}\n`);
@@ -98,8 +104,10 @@ async function list(args: string[]): Promise<number> {
   return 0;
 }
 
+const STATUS_FLAGS = { json: { type: 'boolean', default: false } } as const;
+
 async function status(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('queue status', args, { json: { type: 'boolean', default: false } }, 1);
+  const { values, positionals } = parseFlags('queue status', args, STATUS_FLAGS, 1);
   if (!positionals[0]) throw new UsageError('queue status: give a job id (see `bugbench queue list`)');
   const store = openStore();
   const job = await refreshJob(store, positionals[0]);
@@ -108,8 +116,10 @@ async function status(args: string[]): Promise<number> {
   return job.state === 'failed' ? 1 : 0;
 }
 
+const LOGS_FLAGS = { follow: { type: 'boolean', short: 'f', default: false }, tail: { type: 'string' } } as const;
+
 async function logs(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('queue logs', args, { follow: { type: 'boolean', short: 'f', default: false }, tail: { type: 'string' } }, 1);
+  const { values, positionals } = parseFlags('queue logs', args, LOGS_FLAGS, 1);
   const id = positionals[0];
   if (!id) throw new UsageError('queue logs: give a job id (see `bugbench queue list`)');
   const store = openStore();
@@ -129,8 +139,10 @@ async function logs(args: string[]): Promise<number> {
   return 0;
 }
 
+const CANCEL_FLAGS = {} as const;
+
 async function cancel(args: string[]): Promise<number> {
-  const { positionals } = parseFlags('queue cancel', args, {}, 1);
+  const { positionals } = parseFlags('queue cancel', args, CANCEL_FLAGS, 1);
   if (!positionals[0]) throw new UsageError('queue cancel: give a job id (see `bugbench queue list`)');
   const job = await cancelJob(openStore(), positionals[0]);
   if (shownJobState(job) === 'cancelling') {
@@ -138,3 +150,18 @@ async function cancel(args: string[]): Promise<number> {
   } else process.stdout.write(`${job.id} ${job.state}${job.reason ? ` — ${job.reason}` : ''}\n`);
   return 0;
 }
+
+export const command: CommandModule = {
+  name: 'queue',
+  summary: 'send the accepted bugs to a training job on a cluster engine, and follow it',
+  usage: [
+    `bugbench queue submit --engine ${ENGINE_NAMES.join('|')} --format ${formatChoices(DATASET_FORMATS)} [--status S] [--command TEMPLATE]`,
+    '  [--gpus N] [--cpus N] [--memory MB] [--time-limit MIN] [--force] [--json]',
+    'bugbench queue list [--json]',
+    'bugbench queue status <job-id> [--json]',
+    'bugbench queue logs <job-id> [--follow|-f] [--tail BYTES]',
+    'bugbench queue cancel <job-id>',
+  ],
+  flags: { ...SUBMIT_FLAGS, ...LIST_FLAGS, ...STATUS_FLAGS, ...LOGS_FLAGS, ...CANCEL_FLAGS },
+  run: queueCommand,
+};

@@ -11,6 +11,7 @@ import { recoverAbandoned } from '../store/recover.js';
 import { openStore } from '../store/store.js';
 import { parseFlags } from './args.js';
 import { rolloutLine, tagOf } from './rollout-lines.js';
+import type { CommandModule } from './command.js';
 
 /** The trajectory files a reference names: a file, a rollout id, or every rollout of a run. */
 export function findTrajectories(ref: string): string[] {
@@ -26,8 +27,10 @@ export function findTrajectories(ref: string): string[] {
   return files.map((f) => join(dir, f));
 }
 
+const FLAGS = { speed: { type: 'string' }, json: { type: 'boolean', default: false } } as const;
+
 export async function replayCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('replay', args, { speed: { type: 'string' }, json: { type: 'boolean', default: false } }, 1);
+  const { values, positionals } = parseFlags('replay', args, FLAGS, 1);
   const ref = positionals[0];
   if (!ref) throw new UsageError('replay: give a run id, a rollout id or a trajectory file');
   const speed = values.speed === undefined ? 1 : values.speed === 'max' ? Infinity : Number(values.speed);
@@ -70,3 +73,13 @@ export async function replayCommand(args: string[]): Promise<number> {
   }
   return 0;
 }
+
+export const command: CommandModule = {
+  name: 'replay',
+  summary: 'play a recorded rollout back',
+  usage: [
+    'bugbench replay <run-id | rollout-id | trajectory.jsonl> [--speed X|max] [--json]',
+  ],
+  flags: FLAGS,
+  run: replayCommand,
+};

@@ -4,7 +4,7 @@
  * take minutes unseen is shown (image copies, lost engines), so scripts get
  * clean JSON on stdout and a person still sees why a run waits.
  */
-import type { CoreEvent, Report } from '../pipeline/events.js';
+import type { ClusterEvent, CoreEvent, Report } from '../pipeline/events.js';
 import { engineEventLine } from './engine-lines.js';
 import { rolloutLine, tagOf } from './rollout-lines.js';
 
@@ -36,10 +36,25 @@ export function eventLine(event: CoreEvent, options: LineOptions): string | unde
       const a = event.attempt;
       return `[${tagOf(a.id)}] ${a.solver}: ${a.status === 'evaluated' ? (a.solved ? 'SOLVED' : `not solved (${a.failing.length} test(s) fail)`) : a.status}`;
     }
+    case 'cluster':
+      return clusterLine(event.event);
     case 'progress':
       return event.message;
     default:
       return undefined;
+  }
+}
+
+function clusterLine(event: ClusterEvent): string {
+  switch (event.type) {
+    case 'submitted':
+      return event.resumed
+        ? `run ${event.runId}: job array ${event.jobId} of ${event.tasks} task(s) on Slurm for what is left`
+        : `run ${event.runId}: job array ${event.jobId} of ${event.tasks} task(s) on Slurm (follow it from anywhere with \`bugbench replay ${event.runId}\`)`;
+    case 'task':
+      return `task ${event.task}: ${event.text}`;
+    case 'cancelled':
+      return event.error ? `could not cancel the array: ${event.error}` : `cancelled the job array of run ${event.runId}; waiting for its tasks to stop`;
   }
 }
 

@@ -4,10 +4,13 @@ import { acceptBug, rejectBug } from '../pipeline/review.js';
 import { recoveredStore } from '../pipeline/startup.js';
 import { parseFlags, printJson } from './args.js';
 import { bugJson } from './bugs.js';
+import type { CommandModule } from './command.js';
+
+const FLAGS = { reason: { type: 'string' }, json: { type: 'boolean', default: false } } as const;
 
 function reviewCommand(decision: 'accept' | 'reject') {
   return async (args: string[]): Promise<number> => {
-    const { values, positionals } = parseFlags(decision, args, { reason: { type: 'string' }, json: { type: 'boolean', default: false } }, 1);
+    const { values, positionals } = parseFlags(decision, args, FLAGS, 1);
     const id = positionals[0];
     if (!id) throw new UsageError(`${decision}: give a bug id (see \`bugbench bugs --status valid\`)`);
     if (decision === 'reject' && !values.reason?.trim()) throw new UsageError('reject: give the reason with --reason R');
@@ -21,3 +24,19 @@ function reviewCommand(decision: 'accept' | 'reject') {
 
 export const acceptCommand = reviewCommand('accept');
 export const rejectCommand = reviewCommand('reject');
+
+export const acceptModule: CommandModule = {
+  name: 'accept',
+  summary: 'accept a valid bug for the dataset',
+  usage: ['bugbench accept <bug-id> [--reason R] [--json]'],
+  flags: FLAGS,
+  run: acceptCommand,
+};
+
+export const rejectModule: CommandModule = {
+  name: 'reject',
+  summary: 'reject a bug, with the reason',
+  usage: ['bugbench reject <bug-id> --reason R [--json]'],
+  flags: FLAGS,
+  run: rejectCommand,
+};

@@ -1,11 +1,13 @@
 /** `bugbench runs [--json]`: every run of the workspace, newest first, with what it made. */
 import { reconcileClusterRun } from '../pipeline/cluster-run.js';
 import { imagesLabel } from '../pipeline/corpus.js';
+import { isResumable } from '../pipeline/start-injection.js';
 import { recoveredStore } from '../pipeline/startup.js';
 import type { Store } from '../store/store.js';
 import { countsAsValid, type RunRecord } from '../store/records.js';
 import { parseFlags, printJson } from './args.js';
 import { formatTable } from './table.js';
+import type { CommandModule } from './command.js';
 
 export interface RunRow extends RunRecord {
   /** Rollouts that ended on their own (submitted, found no bug, hit a limit, failed) — not cancelled, interrupted or waiting. */
@@ -47,8 +49,10 @@ function result(row: RunRow): string {
   return row.kind === 'solve' ? `${row.attempts.solved}/${row.attempts.judged} solved` : `${row.bugs.valid}/${row.bugs.submitted} valid`;
 }
 
+const FLAGS = { json: { type: 'boolean', default: false } } as const;
+
 export async function runsCommand(args: string[]): Promise<number> {
-  const { values } = parseFlags('runs', args, { json: { type: 'boolean', default: false } });
+  const { values } = parseFlags('runs', args, FLAGS);
   const store = recoveredStore();
   // A cluster run's status comes from its job array: ask Slurm about those still running (best effort).
   for (const run of store.all('runs').filter((r) => r.status === 'running' && r.cluster)) await reconcileClusterRun(store, run.id).catch(() => undefined);
@@ -62,8 +66,18 @@ export async function runsCommand(args: string[]): Promise<number> {
         rows.map((r) => [r.id, r.kind, r.status, imagesLabel(r), r.strategy, r.policy, `${r.rollouts.finished}/${r.rollouts.total}`, result(r), r.startedAt.slice(0, 16).replace('T', ' '), r.cluster ? `slurm job ${r.cluster.jobId} (${r.cluster.tasks} tasks)` : 'here']),
       ),
     );
-    const resumable = rows.filter((r) => r.kind === 'inject' && (r.status === 'interrupted' || r.status === 'cancelled'));
+    const resumable = rows.filter(isResumable);
     if (resumable.length > 0) process.stdout.write(`\nfinish an interrupted or cancelled run with \`bugbench inject --resume ${resumable[0]!.id}\`\n`);
   }
   return 0;
 }
+
+export const command: CommandModule = {
+  name: 'runs',
+  summary: 'list the runs of the workspace (and which can be resumed)',
+  usage: [
+    'bugbench runs [--json]',
+  ],
+  flags: FLAGS,
+  run: runsCommand,
+};

@@ -3,9 +3,12 @@ import { UsageError } from '../errors.js';
 import { bugDetails, type BugDetails } from '../pipeline/bug-details.js';
 import { recoveredStore } from '../pipeline/startup.js';
 import { parseFlags, printJson } from './args.js';
+import type { CommandModule } from './command.js';
+
+const FLAGS = { json: { type: 'boolean', default: false } } as const;
 
 export async function showCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('show', args, { json: { type: 'boolean', default: false } }, 1);
+  const { values, positionals } = parseFlags('show', args, FLAGS, 1);
   const id = positionals[0];
   if (!id) throw new UsageError('show: give a bug id (see `bugbench bugs`)');
   const store = recoveredStore();
@@ -67,3 +70,13 @@ export function formatDetails(d: BugDetails): string {
   if (d.diffs.predPatch) lines.push('', '--- pred_patch.diff', d.diffs.predPatch.trimEnd());
   return `${lines.join('\n')}\n`;
 }
+
+export const command: CommandModule = {
+  name: 'show',
+  summary: 'one bug in full: record, checks, tests, reviews, diffs',
+  usage: [
+    'bugbench show <bug-id> [--json]',
+  ],
+  flags: FLAGS,
+  run: showCommand,
+};

@@ -6,14 +6,15 @@
  */
 import { SOLVER_CHOICES, type SolverChoice } from '../agent/offline/solver.js';
 import { UsageError } from '../errors.js';
-import { POLICY_FLAGS, policySettings } from './policy-flags.js';
+import { POLICY_CHOICES, POLICY_FLAGS, policySettings } from './policy-flags.js';
 import { submitClusterSolve } from '../pipeline/cluster-run.js';
 import { DEFAULT_SOLVE, solveBug, summarizeSolve, type SolveResult, type SolveSettings, type StatementKind } from '../pipeline/solve.js';
 import { openWorkspace } from '../pipeline/startup.js';
 import { parseFlags, positiveInt, positiveNumber, printJson } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
-import { followClusterRun } from './cluster-follow.js';
+import { followClusterRun } from '../pipeline/cluster-follow.js';
 import { lineReporter } from './reporter.js';
+import type { CommandModule } from './command.js';
 
 function oneOf<T extends string>(flag: string, value: string | undefined, choices: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
@@ -21,26 +22,28 @@ function oneOf<T extends string>(flag: string, value: string | undefined, choice
   return value as T;
 }
 
+const FLAGS = {
+  k: { type: 'string', short: 'k' },
+  ...POLICY_FLAGS,
+  solver: { type: 'string' },
+  statement: { type: 'string' },
+  alpha: { type: 'string' },
+  concurrency: { type: 'string' },
+  seed: { type: 'string' },
+  'max-steps': { type: 'string' },
+  'max-tokens': { type: 'string' },
+  budget: { type: 'string' },
+  'run-budget': { type: 'string' },
+  cluster: { type: 'string' },
+  tasks: { type: 'string' },
+  json: { type: 'boolean', default: false },
+} as const;
+
 export async function solveCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(
     'solve',
     args,
-    {
-      k: { type: 'string', short: 'k' },
-      ...POLICY_FLAGS,
-      solver: { type: 'string' },
-      statement: { type: 'string' },
-      alpha: { type: 'string' },
-      concurrency: { type: 'string' },
-      seed: { type: 'string' },
-      'max-steps': { type: 'string' },
-      'max-tokens': { type: 'string' },
-      budget: { type: 'string' },
-      'run-budget': { type: 'string' },
-      cluster: { type: 'string' },
-      tasks: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
+    FLAGS,
     1,
   );
   const bugId = positionals[0];
@@ -70,9 +73,9 @@ export async function solveCommand(args: string[]): Promise<number> {
   let result: SolveResult;
   try {
     if (values.cluster !== undefined) {
-      const { runId, jobId } = await submitClusterSolve(settings, tasks ?? 2, { store });
-      if (!values.json) process.stderr.write(`run ${runId}: job array ${jobId} of ${Math.min(tasks ?? 2, settings.k)} task(s) on Slurm (follow it from anywhere with \`bugbench replay ${runId}\`)\n`);
-      await followClusterRun(store, runId, { quiet: values.json, signal: interrupt.signal });
+      const { runId, jobId } = await submitClusterSolve({ settings, tasks: tasks ?? 2 }, { store });
+      report({ type: 'cluster', event: { type: 'submitted', runId, jobId, tasks: Math.min(tasks ?? 2, settings.k), resumed: false } });
+      await followClusterRun(runId, { store, signal: interrupt.signal }, report);
       result = summarizeSolve(store, runId);
     } else {
       result = await solveBug(settings, { store, signal: interrupt.signal }, report);
@@ -96,3 +99,15 @@ export async function solveCommand(args: string[]): Promise<number> {
   }
   return interrupt.signal.aborted ? 130 : 0;
 }
+
+export const command: CommandModule = {
+  name: 'solve',
+  summary: 'run solver attempts on a bug: solve rate and rewards',
+  usage: [
+    `bugbench solve <bug-id> [-k K] [--policy ${POLICY_CHOICES}] [--model M] [--base-url URL] [--api-key KEY] [--price-in USD] [--price-out USD]`,
+    '  [--solver oracle|partial|noop|mix] [--statement template|report] [--alpha A] [--concurrency C] [--seed X]',
+    '  [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD] [--cluster slurm [--tasks T]] [--json]',
+  ],
+  flags: FLAGS,
+  run: solveCommand,
+};

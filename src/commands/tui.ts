@@ -1,9 +1,12 @@
 /** `bugbench tui`: the Ink workbench; refuses politely without a terminal. */
 import { UsageError } from '../errors.js';
 import { parseFlags } from './args.js';
+import type { CommandModule } from './command.js';
+
+const FLAGS = {} as const;
 
 export async function tuiCommand(args: string[]): Promise<number> {
-  parseFlags('tui', args, {});
+  parseFlags('tui', args, FLAGS);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UsageError('tui needs an interactive terminal; use the headless commands (see `bugbench --help`) in scripts');
   }
@@ -12,3 +15,13 @@ export async function tuiCommand(args: string[]): Promise<number> {
   await reapQuietly();
   return runWorkbench(workbenchCore());
 }
+
+export const command: CommandModule = {
+  name: 'tui',
+  summary: 'open the workbench',
+  usage: [
+    'bugbench tui',
+  ],
+  flags: FLAGS,
+  run: tuiCommand,
+};

@@ -10,6 +10,13 @@ import { describeDifference } from '../datasets/export-verdict.js';
 import { DEFAULT_VERIFY_RUNS, verifyExport, type VerifyEvent } from '../datasets/verify-export.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { parseFlags, positiveInt, printJson } from './args.js';
+import type { CommandModule } from './command.js';
+
+const FLAGS = {
+  runs: { type: 'string' },
+  logs: { type: 'string' },
+  json: { type: 'boolean', default: false },
+} as const;
 
 /** Progress on stderr: an instance as it starts, a dot a run, its verdict with what differs. */
 function progressLine(event: VerifyEvent): string {
@@ -31,11 +38,7 @@ export async function verifyExportCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(
     'verify-export',
     args,
-    {
-      runs: { type: 'string' },
-      logs: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
+    FLAGS,
     1,
   );
   const path = positionals[0];
@@ -55,3 +58,11 @@ export async function verifyExportCommand(args: string[]): Promise<number> {
   else process.stdout.write(`${result.holding} of ${result.instances.length} instance(s) hold${result.differing ? `; ${result.differing} differ from their record` : ''}\n`);
   return result.differing === 0 ? 0 : 1;
 }
+
+export const command: CommandModule = {
+  name: 'verify-export',
+  summary: "rerun an export's instances and name every test that differs from its record",
+  usage: ['bugbench verify-export <file.jsonl> [--runs N] [--logs DIR] [--json]   (swebench or rl export; exit 1 if any differs)'],
+  flags: FLAGS,
+  run: verifyExportCommand,
+};

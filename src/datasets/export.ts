@@ -28,11 +28,9 @@ import { writeTrajectories } from './trajectories/export.js';
 
 export { ExportError } from './export-error.js';
 
-export const EXPORT_FORMATS = ['swebench', 'sft', 'rl', 'harbor', 'trajectories'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+import { FOLDER_FORMATS, type ExportFormat } from './formats.js';
 
-/** Formats written as a folder rather than a JSONL file. */
-export const FOLDER_FORMATS: readonly ExportFormat[] = ['harbor', 'trajectories'];
+export { EXPORT_FORMATS, FOLDER_FORMATS, type ExportFormat } from './formats.js';
 
 export interface ExportOptions {
   format: ExportFormat;

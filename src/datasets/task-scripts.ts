@@ -8,7 +8,7 @@
  * login shell sets, so a trainer needs nothing but the image and the line of
  * the dataset.
  */
-import { SCRUB_HISTORY } from '../pipeline/starting-state.js';
+import { SCRUB_HISTORY } from '../bugs/starting-state.js';
 import { PAST_HEAD_REMOVAL } from '../sandbox/adopt.js';
 import type { ImageWorld } from '../sandbox/sandbox.js';
 import { hereDoc, shellQuote } from '../sandbox/shell-text.js';

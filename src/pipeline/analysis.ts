@@ -72,7 +72,15 @@ export function readReport(store: Store, id: string): string | undefined {
 }
 
 /** `budget`: the run's, when the analysis is part of one (its cost counts against the run's cap). */
-export async function analyseBug(store: Store, id: string, settings: ModelSettings, signal?: AbortSignal, budget?: Budget): Promise<Analysis> {
+/** What an analysis is paid from and cancelled by: the run's budget and signal, when a run asks. */
+export interface AnalysisLimits {
+  signal?: AbortSignal;
+  budget?: Budget;
+}
+
+export async function analyseBug(target: { store: Store; id: string }, settings: ModelSettings, limits: AnalysisLimits = {}): Promise<Analysis> {
+  const { store, id } = target;
+  const { signal, budget } = limits;
   const bug = store.get('bugs', id);
   if (!bug) throw new RecordNotFoundError('bugs', id);
   const failures = failingOutput(store, bug);
@@ -84,10 +92,10 @@ export async function analyseBug(store: Store, id: string, settings: ModelSettin
   let categoryReason: string | null = null;
   if (model) {
     try {
-      const written = await askModel(model, 'You write clear, factual bug reports.', renderPrompt('bug-report', { failures }), signal, budget);
+      const written = await askModel(model, { system: 'You write clear, factual bug reports.', prompt: renderPrompt('bug-report', { failures }) }, { signal, budget });
       report = written.text;
       costUsd += written.costUsd;
-      const judged = await askModel(model, 'You sort software bugs into kinds.', renderPrompt('bug-category', { report, patch: patch.slice(0, 60_000) }), signal, budget);
+      const judged = await askModel(model, { system: 'You sort software bugs into kinds.', prompt: renderPrompt('bug-category', { report, patch: patch.slice(0, 60_000) }) }, { signal, budget });
       costUsd += judged.costUsd;
       const parsed = parseCategory(judged.text);
       if (parsed) [category, categoryReason] = [parsed.category, parsed.reason];

@@ -115,7 +115,8 @@ function checkTasks(tasks: number): void {
 }
 
 /** Records an injection run and submits it as an array of `tasks` tasks. */
-export async function submitClusterInjection(settings: InjectSettings, tasks: number, deps: Deps, report: Report = ignore): Promise<{ runId: string; jobId: string }> {
+export async function submitClusterInjection(array: { settings: InjectSettings; tasks: number }, deps: Deps, report: Report = ignore): Promise<{ runId: string; jobId: string }> {
+  const { settings, tasks } = array;
   checkTasks(tasks);
   if (deps.engine) throw new UsageError('a cluster run uses each node\'s own Docker engine');
   const cluster = newCluster(dealShares({ indices: [...Array(settings.n).keys()], recheck: [] }, tasks));
@@ -126,7 +127,8 @@ export async function submitClusterInjection(settings: InjectSettings, tasks: nu
 }
 
 /** Records a solve run of a bug and submits its K attempts as an array of `tasks` tasks. */
-export async function submitClusterSolve(settings: SolveSettings, tasks: number, deps: Deps, report: Report = ignore): Promise<{ runId: string; jobId: string }> {
+export async function submitClusterSolve(array: { settings: SolveSettings; tasks: number }, deps: Deps, report: Report = ignore): Promise<{ runId: string; jobId: string }> {
+  const { settings, tasks } = array;
   checkTasks(tasks);
   const cluster = newCluster(dealShares({ indices: [...Array(settings.k).keys()], recheck: [] }, tasks));
   const runId = await createSolveRun(settings, deps, cluster);

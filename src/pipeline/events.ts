@@ -59,8 +59,18 @@ export type CoreEvent =
   | { type: 'attempt'; attempt: AttemptSummary }
   /** The run's engines: images copied, work placed, engines lost and back. */
   | { type: 'engine'; event: RunEngineEvent }
+  /** A cluster run's job array: submitted, its tasks' states, cancelled. */
+  | { type: 'cluster'; event: ClusterEvent }
   /** A line of progress of long work (image builds, set-up, exports). */
   | { type: 'progress'; message: string };
+
+export type ClusterEvent =
+  /** A job array for the run (a resume submits another one for what is left). */
+  | { type: 'submitted'; runId: string; jobId: string; tasks: number; resumed: boolean }
+  /** A task's state changed: `text` says it as Slurm does ("RUNNING on n1", "FAILED (NonZeroExitCode)"). */
+  | { type: 'task'; runId: string; task: number; text: string }
+  /** The run's array was cancelled (every task); `error` when Slurm refused. */
+  | { type: 'cancelled'; runId: string; error?: string };
 
 export type Report = (event: CoreEvent) => void;
 

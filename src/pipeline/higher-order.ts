@@ -167,7 +167,7 @@ export async function buildHigherOrder(settings: HigherOrderSettings, deps: Deps
       report({ type: 'bug-added', bug, attempt });
       const { bug: checked } = await checkStoredBug({ bugId: bug.id, runId: `${bug.id}-check` }, deps, report);
       if (checked.check?.valid) {
-        await analyseBug(store, bug.id, settings.analysis ?? { policy: defaultPolicy() }, deps.signal).catch((error: unknown) =>
+        await analyseBug({ store, id: bug.id }, settings.analysis ?? { policy: defaultPolicy() }, { signal: deps.signal }).catch((error: unknown) =>
           skip(`its analysis failed: ${errorMessage(error)}`),
         );
       }

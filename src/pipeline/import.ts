@@ -60,7 +60,7 @@ export async function importArtifact(settings: ImportSettings, deps: Deps, repor
     report({ type: 'bug-added', bug });
     const checked = await checkStoredBug({ ...check, bugId: bug.id }, deps, report);
     if (!checked.bug.check?.valid) return checked;
-    await analyseBug(store, bug.id, analysis ?? { policy: defaultPolicy() }, deps.signal);
+    await analyseBug({ store, id: bug.id }, analysis ?? { policy: defaultPolicy() }, { signal: deps.signal });
     return { ...checked, bug: store.get('bugs', bug.id)! };
   } finally {
     rmSync(staging, { recursive: true, force: true });

@@ -8,35 +8,24 @@
  * finishes it with its own options: rollouts that never finished run again
  * (same index, same seed) and bugs whose checks were cancelled are checked.
  */
-import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ContainerEngine } from '../sandbox/port.js';
-import { Budget } from '../agent/budget.js';
-import { identityOf, verifyPolicy, type ModelSettings } from '../agent/policies.js';
 import { offlineRefusal } from '../agent/offline/kit.js';
-import { rolloutSeed } from '../agent/offline/rng.js';
-import { injectionPrompts } from '../agent/prompts.js';
-import { DEFAULT_TOOL_OPTIONS } from '../agent/tools.js';
-import type { CheckParams } from '../bugs/meta.js';
-import { BugbenchError, errorMessage, ImageNotAdoptedError, UsageError } from '../errors.js';
+import { identityOf, verifyPolicy } from '../agent/policies.js';
+import { BugbenchError, ImageNotAdoptedError, UsageError } from '../errors.js';
 import { currentProcess, processAlive } from '../process-identity.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { adoptImage } from '../sandbox/adopt.js';
 import { inspectRepoImage, type RepoImageFacts } from '../sandbox/repo-images.js';
 import type { RolloutRecord, RunRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
-import { checkStoredBug } from './bug-checks.js';
-import { ignore, type Deps, type InjectedBug, type Report } from './events.js';
-import { findFeatureBug } from './feature-bug.js';
-import { injectorModel, injectorSubmit, modelName, needsModel, promptOf, STRATEGIES, type InjectStrategy } from './injectors.js';
-import { addBug } from './new-bug.js';
-import { analyseBug } from './analysis.js';
-import type { RunPlacement as Placement } from './run-engines.js';
-import type { PolicyName } from './policy.js';
-import { runRollout } from './rollout.js';
+import { ignore, type Deps, type Report } from './events.js';
+import { checkBug, injectionRollout, type CorpusFacts, type InjectScope } from './inject-rollout.js';
+import { injectSettings, runConcurrency, type InjectSettings } from './inject-settings.js';
+import { modelName, needsModel, STRATEGIES } from './injectors.js';
 import { corpusOf, imageOfRollout, imagesOfRollouts } from './corpus.js';
-import { finishRun, newRunId, recordRun, runDir, runItems, type RunFloor } from './run-orchestrator.js';
-import { injectedBug, runResult, type InjectResult } from './run-result.js';
+import { finishRun, newRunId, recordRun } from './run-orchestrator.js';
+import { runResult, type InjectResult } from './run-result.js';
+import { openRunScope } from './run-scope.js';
 
 export { STRATEGIES, type InjectStrategy } from './injectors.js';
 export { defaultPolicy, type PolicyName } from './policy.js';
@@ -44,45 +33,8 @@ export { runResult } from './run-result.js';
 export type { InjectResult, InjectYield, RolloutSummary } from './run-result.js';
 export { runDir } from './run-orchestrator.js';
 export type { InjectedBug } from './events.js';
-
-/** Rollouts at work at once when the settings do not say. */
-export const DEFAULT_CONCURRENCY = 2;
-
-/** The rollouts a run has at work at once: what was asked, never more than its bugs (1 bug with 2 at a time runs 1). */
-export function runConcurrency(settings: Pick<InjectSettings, 'n' | 'concurrency'>): number {
-  return Math.max(1, Math.min(settings.n, settings.concurrency));
-}
-
-/** What a run is: plain data, kept in its record as it is, so `--resume` runs the rest the same way. */
-export interface InjectSettings extends ModelSettings {
-  /** The run's image; with several, the first (corpus.ts). */
-  image: string;
-  /** A run over a corpus: every image, its rollouts dealt round-robin over them from the seed. */
-  images?: string[];
-  strategy: InjectStrategy;
-  policy: PolicyName;
-  model?: string;
-  n: number;
-  concurrency: number;
-  seed: number;
-  params: CheckParams;
-  maxSteps: number;
-  maxTokens?: number;
-  /** Dollars one rollout may spend (anthropic). */
-  budgetUsd?: number;
-  /** Dollars the whole run may spend (anthropic). */
-  runBudgetUsd?: number;
-  /** Containers one bug's checks may use at once. */
-  checkParallelism?: number;
-}
-
-export interface ImageFacts {
-  baseCommit: string;
-  imageId: string;
-  repo: string;
-  /** Where the repository is in the image (/repo in bugbench's own, /testbed in SWE-bench's, …). */
-  root: string;
-}
+export type { CorpusFacts, ImageFacts } from './inject-rollout.js';
+export { DEFAULT_CONCURRENCY, INJECT_DEFAULTS, injectSettings, runConcurrency, type InjectRequest, type InjectSettings } from './inject-settings.js';
 
 /**
  * What the run needs of its image: an image bugbench built, as its labels say;
@@ -99,15 +51,13 @@ async function imageFacts(engine: ContainerEngine, image: string, report: Report
   }
 }
 
-/** Each image's facts, by tag. */
-export type CorpusFacts = Map<string, ImageFacts>;
-
 /**
  * Everything that can be wrong with the settings, found before any container
  * starts: among them each image the rollouts `indices` run on, checked or
  * adopted (an error names the image).
  */
-async function prepare(settings: InjectSettings, engine: ContainerEngine, report: Report = ignore, indices: readonly number[] = [...Array(settings.n).keys()]): Promise<CorpusFacts> {
+async function prepare(settings: InjectSettings, on: { engine: ContainerEngine; indices?: readonly number[] }, report: Report = ignore): Promise<CorpusFacts> {
+  const { engine, indices = [...Array(settings.n).keys()] } = on;
   if (!STRATEGIES.includes(settings.strategy)) {
     throw new UsageError(`unknown strategy "${settings.strategy}"; use one of ${STRATEGIES.join(', ')}`);
   }
@@ -132,19 +82,20 @@ async function prepare(settings: InjectSettings, engine: ContainerEngine, report
 export async function runInjection(settings: InjectSettings, deps: Deps, report: Report = ignore): Promise<InjectResult> {
   const { runId, facts } = await createInjectionRun(settings, deps, { report });
   report({ type: 'run-started', runId, kind: 'inject' });
-  return executeRun(runId, settings, facts, [...Array(settings.n).keys()], [], deps, report);
+  const work = { indices: [...Array(settings.n).keys()], recheck: [] };
+  return executeRun(injectScope({ id: runId, settings, facts, work }, deps, report), work);
 }
 
 /** Checks the settings and records the run with its rollouts (pending); `cluster` marks a run made by a job array. */
 export async function createInjectionRun(settings: InjectSettings, deps: Deps, opening: { cluster?: RunRecord['cluster']; report?: Report } = {}): Promise<{ runId: string; facts: CorpusFacts }> {
   const { store } = deps;
   const { cluster } = opening;
-  const facts = await prepare(settings, deps.engine ?? defaultContainerEngine(), opening.report);
+  const facts = await prepare(settings, { engine: deps.engine ?? defaultContainerEngine() }, opening.report);
   const runId = newRunId('run');
   // The settings are kept as they are: they never hold an API key (the flag sets this process's environment).
   const corpus = corpusOf(settings);
   const run = { kind: 'inject', image: settings.image, ...(corpus.length > 1 ? { images: corpus } : {}), strategy: settings.strategy, policy: settings.policy, model: modelName(settings), baseUrl: identityOf(settings, '').baseUrl, n: settings.n, options: { ...settings } } as const;
-  recordRun(store, runId, { ...run, ...(cluster ? { cluster } : {}) }, { role: 'injector', prefix: 'r' }, (tx, ids) => {
+  recordRun(store, { id: runId, run: { ...run, ...(cluster ? { cluster } : {}) }, rollouts: { role: 'injector', prefix: 'r' } }, (tx, ids) => {
     const now = new Date().toISOString();
     for (const [tag, image] of facts) {
       const seen = tx.get('images', tag);
@@ -169,7 +120,8 @@ export const UNFINISHED: readonly RolloutRecord['status'][] = ['pending', 'runni
 function recordedSettings(store: Store, runId: string): InjectSettings {
   const run = store.get('runs', runId);
   if (!run || run.kind !== 'inject') throw new RecordNotFoundError('runs', runId);
-  return run.options as unknown as InjectSettings;
+  // Defaults added since the run was recorded apply to it too.
+  return injectSettings(run.options as unknown as InjectSettings);
 }
 
 /** Finishes a run that was interrupted or cancelled, with its own settings. */
@@ -180,149 +132,58 @@ export async function resumeInjection(runId: string, deps: Deps, report: Report 
   if (run.status === 'running' && processAlive(run.owner)) {
     throw new RunNotResumableError(`run ${runId} is still running (process ${run.owner.pid} on ${run.owner.host})`);
   }
-  const { indices: again, recheck } = unfinishedWork(store, runId);
-  const facts = await prepare(settings, deps.engine ?? defaultContainerEngine(), ignore, again);
+  const work = unfinishedWork(store, runId);
+  const facts = await prepare(settings, { engine: deps.engine ?? defaultContainerEngine(), indices: work.indices });
   store.transact((tx) => tx.patch('runs', runId, { status: 'running', owner: currentProcess(), finishedAt: null, error: null }));
   report({ type: 'run-started', runId, kind: 'inject' });
-  return executeRun(runId, settings, facts, again, recheck, deps, report);
+  return executeRun(injectScope({ id: runId, settings, facts, work }, deps, report), work);
 }
 
 /** What a resume has to do: rollouts that never finished, and bugs whose checks were cut off. */
-export function unfinishedWork(store: Store, runId: string): { indices: number[]; recheck: string[] } {
+export function unfinishedWork(store: Store, runId: string): InjectWork {
   const indices = store.all('rollouts').filter((r) => r.runId === runId && UNFINISHED.includes(r.status) && !r.bugId).map((r) => r.index);
   const recheck = store.all('bugs').filter((b) => b.runId === runId && (b.status === 'cancelled' || b.status === 'checking')).map((b) => b.id);
   return { indices, recheck };
 }
 
 /** One cluster task's share of a recorded run, with this node's engine(s); the run's status is left to whoever follows the job array. */
-export async function runInjectionShare(runId: string, share: { indices: number[]; recheck: string[] }, deps: Deps, report: Report = ignore): Promise<void> {
+export async function runInjectionShare(share: InjectWork & { runId: string }, deps: Deps, report: Report = ignore): Promise<void> {
+  const { runId } = share;
   const settings = recordedSettings(deps.store, runId);
-  const facts = await prepare(settings, deps.engine ?? defaultContainerEngine(), ignore, share.indices);
-  await runShare(runId, settings, facts, share.indices, share.recheck, deps, report);
+  const facts = await prepare(settings, { engine: deps.engine ?? defaultContainerEngine(), indices: share.indices });
+  await runShare(injectScope({ id: runId, settings, facts, work: share }, deps, report), share);
 }
 
-async function executeRun(runId: string, settings: InjectSettings, facts: CorpusFacts, indices: number[], recheck: string[], deps: Deps, report: Report): Promise<InjectResult> {
-  await finishRun(deps.store, runId, deps, report, () => runShare(runId, settings, facts, indices, recheck, deps, report));
-  return runResult(deps.store, runId);
+/** The work a run (or a share of it) has: bugs whose checks are done again, and rollouts by index. */
+export interface InjectWork {
+  indices: number[];
+  recheck: string[];
 }
 
-type Work = { recheck: string } | { index: number };
+async function executeRun(scope: InjectScope, work: InjectWork): Promise<InjectResult> {
+  await finishRun(scope, () => runShare(scope, work));
+  return runResult(scope.store, scope.id);
+}
+
+/** The scope of an injection run, its images' facts with it. */
+function injectScope(run: { id: string; settings: InjectSettings; facts: CorpusFacts; work: InjectWork }, deps: Deps, report: Report): InjectScope {
+  const { store } = deps;
+  // The images of the rollouts and of the bugs checked again are put on every engine of the run.
+  const images = [...new Set([...run.facts.keys(), ...run.work.recheck.map((id) => store.get('bugs', id)?.image ?? run.settings.image)])];
+  const scope = openRunScope({ id: run.id, settings: run.settings, images: images.length > 0 ? images : [run.settings.image], concurrency: runConcurrency(run.settings) }, deps, report);
+  return Object.assign(scope, { facts: run.facts });
+}
 
 /** Runs rollouts (by index) and checks bugs again, each placed on the run's engines; returns once their containers are gone. */
-async function runShare(runId: string, settings: InjectSettings, facts: CorpusFacts, indices: number[], recheck: string[], deps: Deps, report: Report): Promise<void> {
-  const { store } = deps;
-  const runBudget = new Budget(settings.runBudgetUsd);
-  runBudget.add(store.all('rollouts').reduce((sum, r) => (r.runId === runId ? sum + r.costUsd : sum), 0));
-  // BugPilot's analyses of the run's bugs were paid from its budget too.
-  runBudget.add(store.all('bugs').reduce((sum, b) => (b.runId === runId && b.order === 1 ? sum + (b.analysis?.costUsd ?? 0) : sum), 0));
-  const work: Work[] = [...recheck.map((id) => ({ recheck: id })), ...indices.map((index) => ({ index }))];
-  // The images of the rollouts and of the bugs checked again are put on every engine of the run.
-  const images = [...new Set([...facts.keys(), ...recheck.map((id) => store.get('bugs', id)?.image ?? settings.image)])];
-  await runItems(images.length > 0 ? images : [settings.image], runConcurrency(settings), work, deps, report, async (item, floor) => {
-    // The checks of a bug are placed like a rollout; a verdict from an engine that was lost is replaced by the next try's.
-    const check = (bugId: string, rolloutId: string) =>
-      floor.engines.run(`${rolloutId}-check`, (placement) => checkOn(placement, bugId, rolloutId, settings, runBudget, deps, report));
+async function runShare(scope: InjectScope, work: InjectWork): Promise<void> {
+  const items: ({ recheck: string } | { index: number })[] = [...work.recheck.map((id) => ({ recheck: id })), ...work.indices.map((index) => ({ index }))];
+  await scope.each(items, async (item) => {
     if ('recheck' in item) {
-      const bug = store.get('bugs', item.recheck)!;
-      return check(bug.id, bug.rollout ?? bug.id);
+      const bug = scope.store.get('bugs', item.recheck)!;
+      return checkBug(scope, { bugId: bug.id, rolloutId: bug.rollout ?? bug.id });
     }
-    const rolloutId = `${runId}-r${item.index + 1}`;
-    const image = imageOfRollout(settings, item.index);
-    const bugId = await floor.engines.run(rolloutId, (placement) => injectionRollout(runId, item.index, { tag: image, ...facts.get(image)! }, settings, runBudget, floor, placement, deps, report));
-    if (bugId) await check(bugId, rolloutId);
+    const rolloutId = `${scope.id}-r${item.index + 1}`;
+    const bugId = await scope.place(rolloutId, (placement) => injectionRollout(scope, placement, item.index));
+    if (bugId) await checkBug(scope, { bugId, rolloutId });
   });
-}
-
-/** A bug's checks on one placement; a valid bug then gets BugPilot's analysis from the run's own policy (`bugbench analyse` redoes a failed one). */
-async function checkOn(placement: Placement, bugId: string, rolloutId: string, settings: InjectSettings, runBudget: Budget, deps: Deps, report: Report): Promise<void> {
-  const { store } = deps;
-  const { bug } = await checkStoredBug(
-    { bugId, parallelism: settings.checkParallelism ?? 2, runId: `${rolloutId}-check` },
-    { store, engine: placement.port, signal: placement.signal },
-    (event) => (event.type === 'check' ? report({ ...event, subject: rolloutId }) : report(event)),
-  );
-  await placement.confirm();
-  let analysisError: string | undefined;
-  if (bug.check?.valid) await analyseBug(store, bug.id, settings, deps.signal, runBudget).catch((error: unknown) => (analysisError = errorMessage(error)));
-  report({ type: 'bug', bug: { ...injectedBug(store, store.get('bugs', bug.id) ?? bug), ...(analysisError ? { analysisError } : {}) } });
-}
-
-/** One injector rollout on its image; a submitted artifact becomes a bug record (status `checking`). Returns its id. */
-async function injectionRollout(
-  runId: string,
-  index: number,
-  facts: ImageFacts & { tag: string },
-  settings: InjectSettings,
-  runBudget: Budget,
-  floor: RunFloor,
-  placement: Placement,
-  deps: Deps,
-  report: Report,
-): Promise<string | undefined> {
-  const { store } = deps;
-  const rolloutId = `${runId}-r${index + 1}`;
-  const staging = join(runDir(store, runId), `${rolloutId}-artifact`);
-  rmSync(staging, { recursive: true, force: true });
-  const prompt = promptOf(settings.strategy, settings.seed, index);
-  const prompts = injectionPrompts(prompt, { repoRoot: facts.root, ...settings.params });
-  const outcome = await runRollout({
-    store,
-    id: rolloutId,
-    runId,
-    role: 'injector',
-    strategy: settings.strategy,
-    policy: settings.policy,
-    image: facts.tag,
-    model: injectorModel(settings, index, prompt),
-    system: prompts.system,
-    task: prompts.task,
-    maxSteps: settings.maxSteps,
-    budget: new Budget(settings.budgetUsd),
-    runBudget,
-    submit: (sandbox) => injectorSubmit(prompt, sandbox, staging, facts.baseCommit),
-    // The cap protects a model's context; the scripted offline agent reads whole outputs (file lists of big repos).
-    maxOutputChars: settings.policy === 'offline' ? 4 * 1024 * 1024 : DEFAULT_TOOL_OPTIONS.maxOutputChars,
-    signal: placement.signal,
-    report: (event) => report({ type: 'rollout', rolloutId, event }),
-    engine: placement.port,
-    where: { ...deps.where, engine: placement.engine.name },
-  });
-  floor.cleanup(outcome.cleanup);
-  // A rollout whose engine went away ends here; the pool runs it again elsewhere.
-  await placement.confirm(outcome.failure);
-  if (outcome.reason !== 'submitted' || !existsSync(staging)) {
-    rmSync(staging, { recursive: true, force: true });
-    return undefined;
-  }
-  if (prompt === 'featadd') {
-    // A feature is a bug only if the tests, run now, show that it broke something.
-    const found = await findFeatureBug(staging, { image: facts.tag, baseCommit: facts.baseCommit, params: settings.params, runId: `${rolloutId}-feature`, signal: placement.signal, engine: placement.port });
-    await placement.confirm();
-    if (found.kind !== 'broke') {
-      const detail = found.kind === 'no-bug' ? `no bug: the feature kept every test passing (${found.passed})` : `no bug: ${found.reason}`;
-      store.transact((tx) => tx.patch('rollouts', rolloutId, { status: found.kind === 'no-bug' ? 'no-bug' : 'error', detail }));
-      rmSync(staging, { recursive: true, force: true });
-      return undefined;
-    }
-    store.transact((tx) => tx.patch('rollouts', rolloutId, { detail: `the feature broke ${found.broken.length} test(s)` }));
-  }
-  const bug = addBug(store, staging, {
-    image: facts.tag,
-    imageId: facts.imageId,
-    repo: facts.repo,
-    baseCommit: facts.baseCommit,
-    strategy: settings.strategy,
-    policy: settings.policy,
-    model: modelName(settings),
-    order: 1,
-    parentId: null,
-    attemptId: null,
-    runId,
-    rollout: rolloutId,
-    trajectory: outcome.trajectory,
-    params: settings.params,
-    extraMeta: { prompt, seed: settings.policy === 'offline' ? rolloutSeed(settings.seed, index) : null, baseUrl: identityOf(settings, '').baseUrl },
-  });
-  report({ type: 'bug-added', bug });
-  return bug.id;
 }

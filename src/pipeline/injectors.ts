@@ -63,7 +63,8 @@ export function injectorModel(settings: InjectorSettings, index: number, prompt:
 }
 
 /** The submit tool of a prompt, for a rollout's container; its artifact goes to `staging`. */
-export function injectorSubmit(prompt: InjectPrompt, sandbox: Sandbox, staging: string, baseCommit: string): { definition: ToolDefinition; handle: SubmitHandler } {
+export function injectorSubmit(sandbox: Sandbox, into: { prompt: InjectPrompt; staging: string; baseCommit: string }): { definition: ToolDefinition; handle: SubmitHandler } {
+  const { prompt, staging, baseCommit } = into;
   if (prompt === 'featadd') return { definition: FEATURE_SUBMIT, handle: featureSubmitHandler(sandbox, staging, baseCommit) };
   return { definition: INJECTOR_SUBMIT, handle: artifactSubmitHandler(sandbox, staging) };
 }

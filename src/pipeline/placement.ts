@@ -125,16 +125,23 @@ export class EnginePool<E extends PoolEngine> {
       engine,
       port: (engine as { port?: unknown }).port as Placement<E>['port'],
       signal: lease.controller.signal,
-      confirm: async (failure?: unknown) => {
-        if (this.cancelled) return;
-        if (lease.lostDetail === undefined && failure !== undefined && isEngineFailure(failure) && !isOwnWriteFailure(failure)) await this.blame(lease, failure);
-        else if (lease.lostDetail === undefined) {
-          const problem = await this.problem(lease.state);
-          if (problem) this.markDown(lease.state, problem);
-        }
-        if (lease.lostDetail !== undefined) throw new EngineLostError(engine.name, lease.lostDetail);
+      step: async (work, failureOf) => {
+        const result = await work();
+        await this.confirm(lease, failureOf?.(result));
+        return result;
       },
     };
+  }
+
+  /** After a step: whether the engine failed it (see Placement.step). */
+  private async confirm(lease: Lease<E>, failure: unknown): Promise<void> {
+    if (this.cancelled) return;
+    if (lease.lostDetail === undefined && failure !== undefined && isEngineFailure(failure) && !isOwnWriteFailure(failure)) await this.blame(lease, failure);
+    else if (lease.lostDetail === undefined) {
+      const problem = await this.problem(lease.state);
+      if (problem) this.markDown(lease.state, problem);
+    }
+    if (lease.lostDetail !== undefined) throw new EngineLostError(lease.state.engine.name, lease.lostDetail);
   }
 
   /** Whether the engine is to blame for `error`; if so, the engine is marked (refused, down or left out) and the lease lost. */

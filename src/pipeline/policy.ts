@@ -11,7 +11,9 @@ export function textModel(settings: ModelSettings): Model | undefined {
 }
 
 /** One answer of a model to one prompt, with what it cost; a `budget` (the run's) is kept like an agent's turn. */
-export async function askModel(model: Model, system: string, prompt: string, signal?: AbortSignal, budget?: Budget): Promise<{ text: string; costUsd: number }> {
+export async function askModel(model: Model, ask: { system: string; prompt: string }, limits: { signal?: AbortSignal; budget?: Budget } = {}): Promise<{ text: string; costUsd: number }> {
+  const { system, prompt } = ask;
+  const { signal, budget } = limits;
   if (budget?.exhausted) throw new BudgetExhaustedError(`the run spent its $${budget.limitUsd} budget`);
   const request = { system, messages: [{ role: 'user' as const, content: prompt }], tools: [] };
   const gate = await SpendGate.open(model, request, [budget]);

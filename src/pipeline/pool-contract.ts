@@ -33,11 +33,13 @@ export interface Placement<E extends PoolEngine = RunEngine> {
   /** Aborts when the run is cancelled or the engine is lost. */
   signal: AbortSignal;
   /**
-   * Throws EngineLostError if the engine was lost, does not answer now, or
-   * `failure` (what ended the work) is the engine's fault; then the pool
-   * places the work again. Does nothing once the run is cancelled.
+   * Runs one step of the work (a rollout, a check, an evaluation) and then
+   * confirms it: throws EngineLostError if the engine was lost, does not
+   * answer now, or what ended the step (`failureOf` its result) is the
+   * engine's fault; then the pool places the work again. Once the run is
+   * cancelled the step's result is returned as it is.
    */
-  confirm(failure?: unknown): Promise<void>;
+  step<T>(work: () => Promise<T>, failureOf?: (result: T) => unknown): Promise<T>;
 }
 
 export interface PoolOptions {

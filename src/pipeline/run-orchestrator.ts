@@ -4,7 +4,8 @@
  * engines, C at a time; and once they are done (containers removed), the run
  * gets its final status — `finished`, `cancelled` when its signal aborted,
  * `failed` with the error when the work threw. Cluster runs deal the same
- * items into shares (cluster-run.ts) and each task runs its share here.
+ * items into shares (cluster-run.ts) and each task runs its share in a run
+ * scope of its own (run-scope.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -13,11 +14,7 @@ import type { Role } from '../agent/events.js';
 import { currentProcess } from '../process-identity.js';
 import type { RolloutRecord, RunRecord } from '../store/records.js';
 import type { Store, Transaction } from '../store/store.js';
-import type { Deps, Report } from './events.js';
-import type { RunEngine } from '../sandbox/engines.js';
-import type { EnginePool } from './placement.js';
-import { forEachConcurrently } from './pool.js';
-import { openRunEngines } from './run-engines.js';
+import type { RunScope } from './run-scope.js';
 
 /** A run id: its kind, when it started (to the second), and four random hex digits. */
 export function newRunId(prefix: 'run' | 'solve'): string {
@@ -37,7 +34,8 @@ export type NewRun = Omit<RunRecord, 'id' | 'status' | 'owner' | 'startedAt' | '
  * (pending, ids `<run>-<prefix><i>`), plus whatever `more` writes in the
  * same transaction; returns the rollout ids in order.
  */
-export function recordRun(store: Store, runId: string, run: NewRun, rollouts: { role: Role; prefix: 'r' | 'a' }, more?: (tx: Transaction, ids: string[]) => void): string[] {
+export function recordRun(store: Store, record: { id: string; run: NewRun; rollouts: { role: Role; prefix: 'r' | 'a' } }, more?: (tx: Transaction, ids: string[]) => void): string[] {
+  const { id: runId, run, rollouts } = record;
   const now = new Date().toISOString();
   const ids = Array.from({ length: run.n }, (_, i) => `${runId}-${rollouts.prefix}${i + 1}`);
   mkdirSync(runDir(store, runId), { recursive: true });
@@ -68,7 +66,8 @@ export function recordRun(store: Store, runId: string, run: NewRun, rollouts: { 
 }
 
 /** Runs a recorded run's work and records how it ended; the work's error is recorded and thrown again. */
-export async function finishRun<T>(store: Store, runId: string, deps: Pick<Deps, 'signal'>, report: Report, work: () => Promise<T>): Promise<T> {
+export async function finishRun<T>(run: Pick<RunScope, 'id' | 'store' | 'signal' | 'report'>, work: () => Promise<T>): Promise<T> {
+  const { id: runId, store, report } = run;
   let result: T;
   try {
     result = await work();
@@ -77,45 +76,8 @@ export async function finishRun<T>(store: Store, runId: string, deps: Pick<Deps,
     report({ type: 'run-finished', runId, status: 'failed' });
     throw error;
   }
-  const status = deps.signal?.aborted ? 'cancelled' : 'finished';
+  const status = run.signal?.aborted ? 'cancelled' : 'finished';
   store.transact((tx) => tx.patch('runs', runId, { status, finishedAt: new Date().toISOString() }));
   report({ type: 'run-finished', runId, status });
   return result;
-}
-
-/** What a work item gets besides itself: the run's engines, and how to hand on what outlives its turn. */
-export interface RunFloor {
-  engines: EnginePool<RunEngine>;
-  /** A container being removed; the run ends once it is gone. */
-  cleanup(removal: Promise<void>): void;
-  /** Work that goes on after the item gave up its turn (a patch being judged); the run ends once it is done, and fails if it fails. */
-  linger(work: Promise<void>): void;
-}
-
-/**
- * Places `items` on the run's engines (the run's images copied where missing), at
- * most `concurrency` at a time; an item's turn lasts until `each` settles.
- * Returns once every item, everything it left lingering and every container
- * removal is done.
- */
-export async function runItems<T>(images: readonly string[], concurrency: number, items: readonly T[], deps: Deps, report: Report, each: (item: T, floor: RunFloor) => Promise<void>): Promise<void> {
-  const engines = await openRunEngines(images, { engine: deps.engine, signal: deps.signal, report: (event) => report({ type: 'engine', event }) });
-  const removals: Promise<void>[] = [];
-  const lingering: Promise<void>[] = [];
-  const floor: RunFloor = {
-    engines,
-    cleanup: (removal) => void removals.push(removal.catch(() => undefined)),
-    linger: (work) => {
-      work.catch(() => undefined); // awaited below; a failure while other items run must not go unhandled
-      lingering.push(work);
-    },
-  };
-  try {
-    await forEachConcurrently(items, concurrency, (item) => each(item, floor), deps.signal);
-    await Promise.all(lingering);
-  } finally {
-    await Promise.allSettled(lingering);
-    await Promise.all(removals);
-    await engines.close();
-  }
 }

@@ -12,7 +12,7 @@ import type { RunEngine } from '../sandbox/engines.js';
 import type { BugRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { PreparedSandboxes } from './prepared-sandboxes.js';
-import { buildStartingState } from './starting-state.js';
+import { buildStartingState } from '../bugs/starting-state.js';
 import { openSandbox } from '../sandbox/engine-table.js';
 
 export interface EngineSide {

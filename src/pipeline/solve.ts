@@ -33,7 +33,8 @@ import { ignore, type AttemptSummary, type Deps, type Report } from './events.js
 import type { RunPlacement as Placement } from './run-engines.js';
 import type { PolicyName } from './policy.js';
 import { runRollout } from './rollout.js';
-import { finishRun, newRunId, recordRun, runItems, type RunFloor } from './run-orchestrator.js';
+import { finishRun, newRunId, recordRun } from './run-orchestrator.js';
+import { openRunScope, type RunScope } from './run-scope.js';
 import { SolveSides } from './solve-sides.js';
 
 export type { AttemptSummary } from './events.js';
@@ -91,9 +92,10 @@ export function fixOf(store: Store, bug: BugRecord, artifact: BugArtifact): stri
 }
 
 /** The task text a solver gets: the template around the reversed weakening, or the bug report. */
-export async function statementOf(store: Store, bug: BugRecord, artifact: BugArtifact, kind: StatementKind, settings: { policy: PolicyName; model?: string }): Promise<string> {
+export async function statementOf(of: { store: Store; bug: BugRecord; artifact: BugArtifact }, kind: StatementKind, settings: { policy: PolicyName; model?: string }): Promise<string> {
+  const { store, bug, artifact } = of;
   if (kind === 'template') return templateStatement(reverseDiff(artifact.testWeaken));
-  if (!readReport(store, bug.id)) await analyseBug(store, bug.id, settings);
+  if (!readReport(store, bug.id)) await analyseBug({ store, id: bug.id }, settings);
   return readReport(store, bug.id)!;
 }
 
@@ -107,7 +109,9 @@ export function specOf(store: Store, bug: BugRecord): TestSpec {
   return { failToPass: tests.FAIL_TO_PASS, passToPass: tests.PASS_TO_PASS };
 }
 
-function makeSolverModel(settings: SolveSettings, kind: OfflineSolver, fix: string, oracleTests: string | undefined, seed: number): Model {
+/** The attempt's model: the policy's, or the offline solver of its kind (`fix` and `oracleTests` are what it knows). */
+function makeSolverModel(settings: SolveSettings, solver: { kind: OfflineSolver; fix: string; oracleTests: string | undefined; seed: number }): Model {
+  const { kind, fix, oracleTests, seed } = solver;
   return policyModel(settings) ?? new OfflineModel(`offline/${kind}`, offlineSolver({ kind, fix, oracleTests, rng: new Rng(seed) }));
 }
 
@@ -135,7 +139,7 @@ async function solveContext(store: Store, settings: SolveSettings, verifyModel =
   const bug = image === recorded.image ? recorded : { ...recorded, image };
   if (verifyModel) await verifyPolicy(settings);
   const statementKind = settings.statement ?? (REPORT_STRATEGIES.includes(bug.strategy) ? 'report' : 'template');
-  const statement = await statementOf(store, bug, artifact, statementKind, settings);
+  const statement = await statementOf({ store, bug, artifact }, statementKind, settings);
   const { system, task } = solverPrompts(statement);
   // The template statement carries the oracle tests; an offline solver puts them in as an agent would.
   const oracleTests = statementKind === 'template' ? reverseDiff(artifact.testWeaken) : undefined;
@@ -161,7 +165,7 @@ export async function createSolveRun(settings: SolveSettings, deps: Deps, cluste
     ...(cluster ? { cluster } : {}),
   } as const;
   const now = new Date().toISOString();
-  recordRun(store, runId, run, { role: 'solver', prefix: 'a' }, (tx, ids) =>
+  recordRun(store, { id: runId, run, rollouts: { role: 'solver', prefix: 'a' } }, (tx, ids) =>
     ids.forEach((id, i) =>
       tx.put('attempts', {
         id,
@@ -196,15 +200,25 @@ function recordedSettings(run: RunRecord): SolveSettings {
 export async function solveBug(settings: SolveSettings, deps: Deps, report: Report = ignore): Promise<SolveResult> {
   const runId = await createSolveRun(settings, deps);
   report({ type: 'run-started', runId, kind: 'solve' });
-  await finishRun(deps.store, runId, deps, report, () => runAttempts(runId, [...Array(settings.k).keys()], settings, deps, report));
+  await finishRun({ id: runId, store: deps.store, signal: deps.signal, report }, async () => runAttempts(await solveScope({ id: runId, settings }, deps, report), [...Array(settings.k).keys()]));
   return summarizeSolve(deps.store, runId);
 }
 
 /** One cluster task's share of a recorded solve run (attempts by index), with this node's engine; the run's status is left to whoever follows the array. */
-export async function runSolveShare(runId: string, indices: number[], deps: Deps, report: Report = ignore): Promise<void> {
+export async function runSolveShare(share: { runId: string; indices: number[] }, deps: Deps, report: Report = ignore): Promise<void> {
+  const { runId, indices } = share;
   const run = deps.store.get('runs', runId);
   if (!run || run.kind !== 'solve') throw new RecordNotFoundError('runs', runId);
-  await runAttempts(runId, indices, recordedSettings(run), deps, report);
+  await runAttempts(await solveScope({ id: runId, settings: recordedSettings(run) }, deps, report), indices);
+}
+
+/** A solve run's scope: what every attempt shares (the bug, its tests, the task text) with it. */
+type SolveScope = RunScope<SolveSettings> & { context: SolveContext };
+
+async function solveScope(run: { id: string; settings: SolveSettings }, deps: Deps, report: Report): Promise<SolveScope> {
+  const context = await solveContext(deps.store, run.settings);
+  const scope = openRunScope({ ...run, images: [context.bug.image], concurrency: run.settings.concurrency }, deps, report);
+  return Object.assign(scope, { context });
 }
 
 /**
@@ -214,78 +228,71 @@ export async function runSolveShare(runId: string, indices: number[], deps: Deps
  * run ends once all are judged). An attempt retried after its engine was lost
  * runs again at once, bounded by the engines' slots alone.
  */
-async function runAttempts(runId: string, indices: number[], settings: SolveSettings, deps: Deps, report: Report): Promise<void> {
-  const context = await solveContext(deps.store, settings);
-  const sides = new SolveSides(deps.store, runId, context.bug, context.artifact, indices.length);
-  // The run's cap is shared by its attempts (and counts what earlier tries of this run spent).
-  const runBudget = new Budget(settings.runBudgetUsd);
-  runBudget.add(deps.store.all('rollouts').reduce((sum, r) => (r.runId === runId ? sum + r.costUsd : sum), 0));
+async function runAttempts(scope: SolveScope, indices: number[]): Promise<void> {
+  const { context } = scope;
+  const sides = new SolveSides(scope.store, scope.id, context.bug, context.artifact, indices.length);
   const onAbort = () => void sides.close();
-  deps.signal?.addEventListener('abort', onAbort, { once: true });
+  scope.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await runItems([context.bug.image], settings.concurrency, indices, deps, report, (i, floor) =>
+    await scope.each(indices, (i) =>
       new Promise<void>((agentEnded, failed) => {
-        const whole = floor.engines.run(`${runId}-a${i + 1}`, (placement) => attemptOn({ runId, i, settings, context, sides, runBudget, floor, placement, agentEnded }, deps, report));
-        floor.linger(whole);
+        const whole = scope.place(`${scope.id}-a${i + 1}`, (placement) => attemptOn(scope, placement, { i, sides, agentEnded }));
+        scope.linger(whole);
         whole.then(() => agentEnded(), failed);
       }),
     );
   } finally {
-    deps.signal?.removeEventListener('abort', onAbort);
+    scope.signal?.removeEventListener('abort', onAbort);
     await sides.close();
   }
 }
 
-interface AttemptPlace {
-  runId: string;
+/** One attempt of the run: its index, the run's evaluation sides, and what tells the run its agent ended (the next attempt may start). */
+interface Attempt {
   i: number;
-  settings: SolveSettings;
-  context: SolveContext;
   sides: SolveSides;
-  runBudget: Budget;
-  floor: RunFloor;
-  placement: Placement;
   agentEnded: () => void;
 }
 
 /** One attempt on one placement: the agent in a prepared container, then its patch judged in the engine's evaluation lanes. */
-async function attemptOn(place: AttemptPlace, deps: Deps, report: Report): Promise<void> {
-  const { runId, i, settings, context, placement } = place;
-  const { store } = deps;
+async function attemptOn(scope: SolveScope, placement: Placement, attempt: Attempt): Promise<void> {
+  const { id: runId, settings, context, store, report } = scope;
+  const { i } = attempt;
   const id = `${runId}-a${i + 1}`;
-  const { containers, evaluation } = place.sides.of(placement.engine);
+  const { containers, evaluation } = attempt.sides.of(placement.engine);
   const patchPath = store.abs(join('runs', runId, `${id}.diff`));
   store.transact((tx) => tx.patch('attempts', id, { status: 'running' }));
-  const outcome = await runRollout({
-    store,
-    id,
-    runId,
-    role: 'solver',
-    strategy: context.statementKind,
-    policy: settings.policy,
-    image: context.bug.image,
-    model: makeSolverModel(settings, context.plan[i]!, context.fix, context.oracleTests, rolloutSeed(settings.seed, i)),
-    system: context.system,
-    task: context.task,
-    maxSteps: settings.maxSteps,
-    budget: new Budget(settings.budgetUsd),
-    runBudget: place.runBudget,
-    sandbox: () => containers.take(),
-    submit: (sandbox) => ({ definition: SOLVER_SUBMIT, handle: solverSubmitHandler(sandbox, patchPath) }),
-    signal: placement.signal,
-    report: (event) => report({ type: 'rollout', rolloutId: id, event }),
-    engine: placement.port,
-    where: { ...deps.where, engine: placement.engine.name },
-  });
-  place.floor.cleanup(outcome.cleanup);
-  await placement.confirm(outcome.failure);
-  place.agentEnded();
+  const outcome = await placement.step(async () => {
+    const ended = await runRollout({
+      store,
+      id,
+      runId,
+      role: 'solver',
+      strategy: context.statementKind,
+      policy: settings.policy,
+      image: context.bug.image,
+      model: makeSolverModel(settings, { kind: context.plan[i]!, fix: context.fix, oracleTests: context.oracleTests, seed: rolloutSeed(settings.seed, i) }),
+      system: context.system,
+      task: context.task,
+      maxSteps: settings.maxSteps,
+      budget: new Budget(settings.budgetUsd),
+      runBudget: scope.budget,
+      sandbox: () => containers.take(),
+      submit: (sandbox) => ({ definition: SOLVER_SUBMIT, handle: solverSubmitHandler(sandbox, patchPath) }),
+      signal: placement.signal,
+      report: (event) => report({ type: 'rollout', rolloutId: id, event }),
+      engine: placement.port,
+      where: { ...scope.where, engine: placement.engine.name },
+    });
+    scope.cleanup(ended.cleanup);
+    return ended;
+  }, (ended) => ended.failure);
+  attempt.agentEnded();
   let fields: Partial<AttemptRecord>;
   if (outcome.reason === 'submitted' && existsSync(patchPath)) {
-    const judged = await evaluateInContext(evaluation, readFileSync(patchPath, 'utf8'), context.spec, id);
     // An evaluation cut off by a lost engine is not a verdict: the attempt runs again elsewhere.
-    await placement.confirm();
-    const cancelled = deps.signal?.aborted === true && !judged.solved;
+    const judged = await placement.step(() => evaluateInContext(evaluation, readFileSync(patchPath, 'utf8'), context.spec, id));
+    const cancelled = scope.signal?.aborted === true && !judged.solved;
     fields = cancelled
       ? { status: 'cancelled', detail: 'the run was cancelled during the evaluation' }
       : {

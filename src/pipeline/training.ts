@@ -15,7 +15,7 @@ import { RecordNotFoundError, type Store } from '../store/store.js';
 import { checkTemplate } from '../training/command-template.js';
 import { randomUUID } from 'node:crypto';
 import { exportDataset } from '../datasets/export.js';
-import { dryRunCommand, jobDatasetName } from '../datasets/job-dataset.js';
+import { dryRunCommand, jobDatasetName } from '../training/job-dataset.js';
 import { jobKey } from '../training/job-key.js';
 import { openQueue } from '../training/queue.js';
 import type { TrainingSettings } from '../training/settings.js';

@@ -28,16 +28,18 @@ import { diagnose, fix, type DoctorReport } from './doctor.js';
 import type { Report } from './events.js';
 import { buildHigherOrder, type HigherOrderResult, type HigherOrderSettings } from './higher-order.js';
 import { buildImageOverBugs } from './image-build.js';
-import { runInjection, type InjectResult, type InjectSettings } from './inject.js';
+import type { InjectResult } from './inject.js';
 import { defaultPolicy, type PolicyName } from './policy.js';
 import { acceptBug, rejectBug } from './review.js';
 import { solveBug, type SolveResult, type SolveSettings } from './solve.js';
+import { startInjection, type InjectionStart } from './start-injection.js';
 import { recoveredStore } from './startup.js';
 import { cancelJob, jobLogs, refreshJobs, submitTraining, type TrainingSubmit } from './training.js';
 
 export { BUG_STATUSES, tagOf } from '../store/records.js';
 export { describeCounts } from '../store/queries.js';
 export type { BugFilter } from '../store/queries.js';
+export { isResumable, type InjectionStart } from './start-injection.js';
 
 /** What work started from the workbench runs with: the signal that cancels it. */
 export interface WorkDeps {
@@ -70,7 +72,8 @@ export interface WorkbenchCore {
   attempt(id: string): AttemptRecord | undefined;
   /** A rollout's recorded trajectory (read again only once its file has grown); undefined when there is none yet. */
   trajectory(rolloutId: string): Trajectory | undefined;
-  inject(settings: InjectSettings, deps: WorkDeps, report: Report): Promise<InjectResult>;
+  /** A new injection run (here or on Slurm) or the resume of one: the CLI's `inject` does the same (start-injection.ts). */
+  startInjection(start: InjectionStart, deps: WorkDeps, report: Report): Promise<InjectResult>;
   cancelClusterRun(runId: string): Promise<void>;
 
   bugs(filter?: BugFilter): BugRecord[];
@@ -154,7 +157,7 @@ export function workbenchCore(given?: Store): WorkbenchCore {
       trajectories.set(path, { size, trajectory });
       return trajectory;
     },
-    inject: (settings, deps, report) => runInjection(settings, { store: store(), signal: deps.signal }, report),
+    startInjection: (start, deps, report) => startInjection(start, { store: store(), signal: deps.signal }, report),
     cancelClusterRun: (runId) => cancelClusterRun(store(), runId),
 
     bugs: (filter = {}) => filterBugs(store().all('bugs'), filter),

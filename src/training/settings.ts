@@ -22,22 +22,9 @@ import { join } from 'node:path';
 import { TrainingNotConfiguredError } from '../errors.js';
 import { workspaceDir } from '../paths.js';
 import { ENGINE_NAMES, type EngineName } from './types.js';
+import type { SlurmSettings } from '../cluster/slurm/settings.js';
 
-export interface SlurmSettings {
-  /** slurmrestd base URL (JWT auth). Wins over `socket` when both are set. */
-  url?: string;
-  /** slurmrestd unix socket (local auth: requests run as the daemon's user). */
-  socket?: string;
-  /** The user jobs are submitted as (X-SLURM-USER-NAME, and the token's `sun`). */
-  user?: string;
-  /** A ready token; else one is minted from `jwtKeyFile`. */
-  token?: string;
-  jwtKeyFile?: string;
-  partition?: string;
-  apiVersion: string;
-  /** Where these came from, for messages. */
-  source: string;
-}
+export type { SlurmSettings } from '../cluster/slurm/settings.js';
 
 export interface RaySettings {
   /** The Ray dashboard's HTTP address, e.g. http://head:8265. */

@@ -5,27 +5,21 @@
  * they are and handed back to any later process.
  */
 import { JobSpecError } from '../errors.js';
+import type { DatasetFormat } from '../datasets/formats.js';
+import type { JobResources, JobState, JobStatus } from '../cluster/jobs.js';
+import { isTerminal } from '../cluster/jobs.js';
+
+export { isTerminal, JOB_STATES, TERMINAL_STATES, type JobResources, type JobState, type JobStatus } from '../cluster/jobs.js';
 
 export const ENGINE_NAMES = ['slurm', 'ray', 'local'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
-/** Export formats a training job can be given (`harbor` is a folder of task folders). */
-export const DATASET_FORMATS = ['swebench', 'sft', 'rl', 'harbor'] as const;
-export type DatasetFormat = (typeof DATASET_FORMATS)[number];
+/** Export formats a training job can be given: the table's (datasets/formats.ts). */
+export { DATASET_FORMATS, type DatasetFormat } from '../datasets/formats.js';
 
 export const JOB_KINDS = ['sft', 'rl'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
-export interface JobResources {
-  /** CPUs for the job (default 1). */
-  cpus?: number;
-  /** Memory in MiB (default: the engine's default). */
-  memoryMb?: number;
-  /** GPUs (default 0). */
-  gpus?: number;
-  /** Wall-clock limit in minutes (default: none beyond the engine's own). */
-  timeLimitMinutes?: number;
-}
 
 /** What to run: a trainer command over one exported dataset. */
 export interface JobSpec {
@@ -67,22 +61,6 @@ export interface JobHandle {
   workdir?: string;
 }
 
-export const JOB_STATES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'unknown'] as const;
-export type JobState = (typeof JOB_STATES)[number];
-
-export interface JobStatus {
-  state: JobState;
-  /** The engine's own word for the state (`PENDING`, `COMPLETED`, `STOPPED`, …), '' when the engine has none. */
-  rawState: string;
-  /** The command's exit code once it exited on its own; null while running or when a signal ended it. */
-  exitCode: number | null;
-  /** The signal that ended it, if one did. */
-  signal: number | null;
-  /** Why it is in this state, when there is more to say (engine reason, failure, vanished job). */
-  reason: string | null;
-  startedAt: string | null;
-  endedAt: string | null;
-}
 
 export interface SubmitResult {
   handle: JobHandle;
@@ -121,11 +99,6 @@ export interface TrainingQueue {
   health(): Promise<EngineHealth>;
 }
 
-export const TERMINAL_STATES: readonly JobState[] = ['succeeded', 'failed', 'cancelled'];
-
-export function isTerminal(state: JobState): boolean {
-  return TERMINAL_STATES.includes(state);
-}
 
 /**
  * A job's state as every front end shows it: "cancelling" from the moment a

@@ -10,21 +10,22 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { errorMessage } from '../errors.js';
 import { reportHealthy } from '../pipeline/doctor.js';
 import type { CoreEvent } from '../pipeline/events.js';
-import { workbenchCore, type WorkbenchCore } from '../pipeline/workbench-core.js';
+import { workbenchCore, type InjectionStart, type WorkbenchCore } from '../pipeline/workbench-core.js';
 import { Footer, Header, HelpOverlay } from './chrome.js';
 import { ImagesScreen } from './images-screen.js';
 import { InjectSetupScreen } from './inject-setup-screen.js';
 import { ChecksScreen } from './checks-screen.js';
 import { ReviewScreen, reviewLayout } from './review-screen.js';
 import { noteLines, RolloutsScreen, rolloutsLayout } from './rollouts-screen.js';
-import type { RunEvent } from './run-state.js';
+import { resumedRunView, type RunEvent } from './run-state.js';
+import { storedRunView } from './stored-run.js';
 import { batcher } from './batcher.js';
 import { expandTabs } from './line-fit.js';
 import { useRollouts } from './use-rollouts.js';
 import { TrainingScreen } from './training-screen.js';
 import { useTraining } from './use-training.js';
 import { focusedField, formSettings } from './run-form.js';
-import { SCREENS } from './screens.js';
+import { SCREENS, type ScreenId } from './screens.js';
 import { initialState, reduce, type ViewState } from './state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
 import { useTerminalSize } from './use-terminal-size.js';
@@ -41,6 +42,14 @@ export type { WorkbenchCore } from '../pipeline/workbench-core.js';
  * Ink clears the whole terminal on every frame once a frame is as tall as it.
  */
 const CHROME_ROWS = 3;
+
+/** What the workbench needs of a screen (see `screens` in App). */
+interface ScreenParts {
+  view: () => React.JSX.Element;
+  onKey: (input: string, key: Key) => void;
+  /** Whether it takes every key now (a field being typed in). */
+  capturing?: () => boolean;
+}
 
 export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (code: number) => void }) {
   const [state, dispatch, latest] = useLatestReducer(reduce, initialState);
@@ -59,7 +68,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
     },
     [review.openBug, dispatch],
   );
-  const rollouts = useRollouts(ready, state.run, openInReview, () => work.cancel('inject'));
+  const rollouts = useRollouts(ready, state.run, { openBug: openInReview, cancelLive: () => work.cancel('inject'), resume: (runId) => resumeRun(runId) });
   /** Reads the list again and selects `tag`: a built or adopted image is there when its panel says so. */
   const showImage = async (tag: string) => {
     const [images, engines] = await Promise.all([core.listImages(), core.engines()]);
@@ -92,14 +101,10 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
     };
   }, [core, work]);
 
-  const startRun = useCallback(
-    (current: ViewState) => {
-      const image = current.images[current.cursor];
-      const settings = formSettings(current.form);
-      if (!image || !settings) return;
+  /** Starts an injection (new, here or on Slurm, or a resume) as the workbench's one run, its events feeding the live view. */
+  const startInjection = useCallback(
+    (start: InjectionStart, current: ViewState) => {
       const controller = new AbortController();
-      // The next run gets a seed of its own unless one is typed: the same form twice must not make the same bugs.
-      dispatch({ type: 'start-run', nextSeed: core.newSeed() });
       // A flood of events (text streams a few characters at a time) is shown one batch per frame.
       const events = batcher<RunEvent>((batch) => dispatch({ type: 'batch', events: batch }));
       const report = (event: CoreEvent) => {
@@ -108,7 +113,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
         else if (event.type === 'bug' || event.type === 'run-started') events.push(event);
       };
       const done = core
-        .inject({ image: image.tag, ...settings, maxSteps: 100 }, { signal: controller.signal }, report)
+        .startInjection(start, { signal: controller.signal }, report)
         .then((result) => {
           events.flush();
           dispatch({ type: 'run-finished', runId: result.runId });
@@ -120,6 +125,30 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
       work.add('inject', controller, done);
     },
     [core, work],
+  );
+
+  const startRun = useCallback(
+    (current: ViewState) => {
+      const image = current.images[current.cursor];
+      const settings = formSettings(current.form);
+      if (!image || !settings) return;
+      // The next run gets a seed of its own unless one is typed: the same form twice must not make the same bugs.
+      dispatch({ type: 'start-run', nextSeed: core.newSeed() });
+      const { cluster, ...request } = settings;
+      startInjection({ request: { image: image.tag, ...request }, ...(cluster ? { cluster } : {}) }, current);
+    },
+    [core, startInjection],
+  );
+
+  /** Resumes an interrupted or cancelled run where it ran: its rollouts go on in the live view from where the record left them. */
+  const resumeRun = useCallback(
+    (runId: string) => {
+      const record = core.run(runId);
+      if (!record || work.labels().includes('inject')) return;
+      dispatch({ type: 'resume-run', run: resumedRunView(storedRunView(core, record)) });
+      startInjection({ resume: runId }, latest());
+    },
+    [core, work, startInjection],
   );
 
   /** Cancels what runs, waits until its containers are gone, then leaves with `code`. */
@@ -147,8 +176,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
 
   /** The current screen takes text now: every key is its. */
   function capturing(): boolean {
-    const { screen } = latest();
-    return (screen === 'review' && review.capturing()) || (screen === 'training' && training.capturing()) || (screen === 'images' && (imageBuild.capturing() || imageAdopt.capturing()));
+    return screens[latest().screen].capturing?.() ?? false;
   }
 
   function route(input: string, key: Key): void {
@@ -188,17 +216,27 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
     return imageBuild.onKey(input, key) || imageAdopt.onKey(input, key);
   }
 
-  function routeScreen(input: string, key: Key): void {
-    const state = latest();
-    switch (state.screen) {
-      case 'images':
+  const body = rows - CHROME_ROWS;
+  /**
+   * Each screen of SCREENS (screens.ts): what it draws, what its keys do,
+   * and whether it takes every key now (text being typed). A new screen is
+   * one entry here and one in SCREENS; the router and the frame read these.
+   */
+  const screens: Record<ScreenId, ScreenParts> = {
+    images: {
+      view: () => <ImagesScreen state={state} build={imageBuild.state} adopt={imageAdopt.state} rows={body} columns={columns} />,
+      capturing: () => imageBuild.capturing() || imageAdopt.capturing(),
+      onKey: (input, key) => {
         if (imageTask(input, key)) return;
         if (key.upArrow || input === 'k') dispatch({ type: 'cursor', delta: -1 });
         else if (key.downArrow || input === 'j') dispatch({ type: 'cursor', delta: 1 });
         else if (key.return || input === 'i') dispatch({ type: 'go', screen: 'run' });
         else if (key.escape) dispatch({ type: 'back' });
-        return;
-      case 'run':
+      },
+    },
+    run: {
+      view: () => <InjectSetupScreen state={state} running={work.labels().includes('inject')} />,
+      onKey: (input, key) => {
         if (key.escape) dispatch({ type: 'back' });
         else if (key.upArrow || input === 'k') dispatch({ type: 'form', key: { type: 'focus', delta: -1 } });
         else if (key.downArrow || input === 'j') dispatch({ type: 'form', key: { type: 'focus', delta: 1 } });
@@ -206,32 +244,47 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
         else if (key.rightArrow || input === '+' || input === '=') dispatch({ type: 'form', key: { type: 'step', delta: 1 } });
         else if (key.backspace || key.delete) dispatch({ type: 'form', key: { type: 'erase' } });
         else if (/^\d$/.test(input)) dispatch({ type: 'form', key: { type: 'type', char: input } });
-        else if (key.return && !work.labels().includes('inject')) startRun(state);
-        return;
-      case 'rollouts': {
+        else if (key.return && !work.labels().includes('inject')) startRun(latest());
+      },
+    },
+    rollouts: {
+      view: () => <RolloutsScreen model={rollouts} rows={body} columns={columns} />,
+      onKey: (input, key) => {
         if (key.escape) return dispatch({ type: 'back' });
-        const page = rolloutsLayout(rows - CHROME_ROWS, rollouts.run?.tags.length ?? 0, rollouts.state.focus, noteLines(rollouts)).transcriptRows;
+        const page = rolloutsLayout(body, rollouts.run?.tags.length ?? 0, rollouts.state.focus, noteLines(rollouts)).transcriptRows;
         rollouts.onKey(input, key, page, columns);
-        return;
-      }
-      case 'training':
-        if (key.escape && !training.capturing()) return dispatch({ type: 'back' });
-        training.onKey(input, key);
-        return;
-      case 'checks':
+      },
+    },
+    checks: {
+      view: () => <ChecksScreen state={checks.state} bug={review.selected} log={checksLog} rows={body} columns={columns} />,
+      onKey: (input, key) => {
         if (key.escape && !checks.latest().log) return dispatch({ type: 'back' });
-        checks.onKey(input, key, Math.max(3, rows - CHROME_ROWS - 14), checksLog?.length ?? 0);
-        return;
-      case 'review': {
+        checks.onKey(input, key, Math.max(3, body - 14), checksLog?.length ?? 0);
+      },
+    },
+    review: {
+      view: () => <ReviewScreen model={review} rows={body} columns={columns} />,
+      capturing: () => review.capturing(),
+      onKey: (input, key) => {
         const view = review.latest();
         if (key.escape && view.rejecting === null && view.focus === 'list' && !view.log) return dispatch({ type: 'back' });
-        review.onKey(input, key, reviewLayout(rows - CHROME_ROWS, review.bugs.length).detailRows);
-        return;
-      }
-    }
+        review.onKey(input, key, reviewLayout(body, review.bugs.length).detailRows);
+      },
+    },
+    training: {
+      view: () => <TrainingScreen model={training} rows={body} columns={columns} />,
+      capturing: () => training.capturing(),
+      onKey: (input, key) => {
+        if (key.escape && !training.capturing()) return dispatch({ type: 'back' });
+        training.onKey(input, key);
+      },
+    },
+  };
+
+  function routeScreen(input: string, key: Key): void {
+    screens[latest().screen].onKey(input, key);
   }
 
-  const body = rows - CHROME_ROWS;
   // A fixed height that clips: whatever a screen draws, the frame never reaches the terminal's height.
   return (
     <Box flexDirection="column" height={rows - 1} overflow="hidden">
@@ -250,18 +303,8 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
           </Box>
         ) : state.help ? (
           <HelpOverlay screen={state.screen} />
-        ) : state.screen === 'images' ? (
-          <ImagesScreen state={state} build={imageBuild.state} adopt={imageAdopt.state} rows={body} columns={columns} />
-        ) : state.screen === 'run' ? (
-          <InjectSetupScreen state={state} running={work.labels().includes('inject')} />
-        ) : state.screen === 'rollouts' ? (
-          <RolloutsScreen model={rollouts} rows={body} columns={columns} />
-        ) : state.screen === 'training' ? (
-          <TrainingScreen model={training} rows={body} columns={columns} />
-        ) : state.screen === 'checks' ? (
-          <ChecksScreen state={checks.state} bug={review.selected} log={checksLog} rows={body} columns={columns} />
         ) : (
-          <ReviewScreen model={review} rows={body} columns={columns} />
+          screens[state.screen].view()
         )}
       </Box>
       {state.ready ? <Footer screen={state.screen} confirmQuit={state.confirmQuit} columns={columns} /> : null}

@@ -3,7 +3,7 @@ import { Box, Text } from 'ink';
 import { OFFLINE_LANGUAGES, offlineOffer } from '../agent/offline/kit.js';
 import { MODEL_STRATEGIES } from '../pipeline/injectors.js';
 import { focusMark } from './focus.js';
-import { FIELDS, formErrors, formNotes, type FieldId } from './run-form.js';
+import { engineLabel, FIELDS, formErrors, formNotes, type FieldId } from './run-form.js';
 import type { ViewState } from './state.js';
 import type { PolicyName } from '../agent/policies.js';
 
@@ -23,7 +23,7 @@ export function InjectSetupScreen({ state, running }: { state: ViewState; runnin
   const wrong = Object.keys(errors).length;
   const language = image?.language ?? '';
   const offlineWorks = language in OFFLINE_LANGUAGES;
-  const value = (id: FieldId): string => (id === 'strategy' ? `‹ ${form.strategy} ›` : id === 'policy' ? `‹ ${form.policy} ›` : form.values[id]);
+  const value = (id: FieldId): string => (id === 'strategy' ? `‹ ${form.strategy} ›` : id === 'policy' ? `‹ ${form.policy} ›` : id === 'engine' ? `‹ ${engineLabel(form.engine)} ›` : form.values[id]);
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold wrap="truncate-end">
@@ -48,6 +48,7 @@ export function InjectSetupScreen({ state, running }: { state: ViewState; runnin
             ) : null}
             {field.hint && !error ? <Text dimColor> {field.hint}</Text> : null}
             {field.id === 'policy' ? <Text dimColor> {POLICY_NOTE[form.policy]}</Text> : null}
+            {field.id === 'engine' && form.engine === 'slurm' ? <Text dimColor> a job array on the Slurm cluster; each task uses its node's engine</Text> : null}
             {notes[field.id] ? <Text dimColor> {notes[field.id]}</Text> : null}
             {error ? <Text color="red"> {error}</Text> : null}
           </Text>

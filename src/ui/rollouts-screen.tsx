@@ -109,7 +109,7 @@ export function RolloutsScreen({ model, rows, columns }: { model: RolloutsModel;
   const replay = state.replay?.tag === tag && state.replay.runId === run.runId ? ` · replaying at ${state.replay.speed}×${state.replay.done ? ' (done)' : ''}` : '';
   const scrolled = state.scroll > 0 ? ` · ${state.scroll} rows up (G: end)` : '';
   const header = runHeader(
-    { prefix: `${model.live ? 'live: ' : ''}${run.cluster ? `${run.cluster}: ` : ''}`, what: `${run.strategy} on ${run.image}`, counts, id: run.runId ?? '', run: model.runIndex + 1, runs: model.runs.length },
+    { prefix: `${model.live ? 'live: ' : ''}${run.resumable ? 'resumable (R): ' : ''}${run.cluster ? `${run.cluster}: ` : ''}`, what: `${run.strategy} on ${run.image}`, counts, id: run.runId ?? '', run: model.runIndex + 1, runs: model.runs.length },
     columns,
   );
 

@@ -1,18 +1,28 @@
 /**
  * The Run screen's form as pure state: a strategy, the policy (among those
- * this machine is set up for) and the run's numbers, kept
+ * this machine is set up for), where the run goes (this machine's engines or
+ * a Slurm job array) and the run's numbers, kept
  * as the text typed so that a wrong value stays on screen, next to what is
  * wrong with it, until it is fixed. Nothing starts while any field is wrong.
  */
 import { DEFAULT_CHECK_PARAMS, DEFAULT_BUGGY_RUNS, type CheckParams } from '../bugs/meta.js';
-import { DEFAULT_CONCURRENCY, runConcurrency, type PolicyName } from '../pipeline/inject.js';
+import { INJECT_DEFAULTS, runConcurrency, type PolicyName } from '../pipeline/inject.js';
 import { needsModel, STRATEGIES, type InjectStrategy } from '../pipeline/injectors.js';
 
 export const MAX_BUGS = 200;
 export const MAX_CONCURRENCY = 16;
 
 export type NumberField = 'n' | 'concurrency' | 'seed' | 'minPassingTests' | 'minChangedFiles' | 'minFailingTests' | 'testTimeoutSec' | 'buggyRuns' | 'maxWeakenedTests';
-export type FieldId = 'strategy' | 'policy' | NumberField;
+export type FieldId = 'strategy' | 'policy' | 'engine' | NumberField;
+
+/** Where a run goes: this machine's engines, or a Slurm job array (pipeline/start-injection.ts). */
+export type RunEngineChoice = 'here' | 'slurm';
+export const ENGINE_CHOICES: RunEngineChoice[] = ['here', 'slurm'];
+
+/** The engine row's words. */
+export function engineLabel(engine: RunEngineChoice): string {
+  return engine === 'here' ? 'this machine' : `Slurm, ${INJECT_DEFAULTS.tasks} tasks`;
+}
 
 export interface FieldInfo {
   id: FieldId;
@@ -33,13 +43,22 @@ export const FIELDS: FieldInfo[] = [
   { id: 'buggyRuns', label: 'buggy-state runs' },
   { id: 'maxWeakenedTests', label: 'max weakened tests', hint: 'empty: no limit' },
   { id: 'policy', label: 'policy' },
+  { id: 'engine', label: 'engine' },
 ];
+
+/** The fields ←/→ choose a value of (the others take numbers). */
+const CHOICE_FIELDS: FieldId[] = ['strategy', 'policy', 'engine'];
+
+export function isChoiceField(field: FieldId): boolean {
+  return CHOICE_FIELDS.includes(field);
+}
 
 export interface RunForm {
   strategy: InjectStrategy;
   policy: PolicyName;
   /** The policies ←/→ choose from: those set up here (ANTHROPIC_API_KEY, OPENAI_BASE_URL), and offline. */
   policies: PolicyName[];
+  engine: RunEngineChoice;
   /** Index into FIELDS. */
   focus: number;
   /** The focused number field was just reached: the first digit typed replaces its value. */
@@ -53,11 +72,12 @@ export function newRunForm(seed = 0, policies: PolicyName[] = ['offline']): RunF
     strategy: 'removal',
     policy: policies[0] ?? 'offline',
     policies,
+    engine: 'here',
     focus: 0,
     fresh: true,
     values: {
       n: '3',
-      concurrency: String(DEFAULT_CONCURRENCY),
+      concurrency: String(INJECT_DEFAULTS.concurrency),
       seed: String(seed),
       minPassingTests: String(p.minPassingTests),
       minChangedFiles: String(p.minChangedFiles),
@@ -108,18 +128,23 @@ export function reduceForm(form: RunForm, key: FormKey): RunForm {
         const i = Math.max(0, choices.indexOf(form.policy));
         return { ...form, policy: choices[(i + key.delta + choices.length) % choices.length]! };
       }
-      const { min, max } = BOUNDS[field];
-      const text = form.values[field];
+      if (field === 'engine') {
+        const i = ENGINE_CHOICES.indexOf(form.engine);
+        return { ...form, engine: ENGINE_CHOICES[(i + key.delta + ENGINE_CHOICES.length) % ENGINE_CHOICES.length]! };
+      }
+      const { min, max } = BOUNDS[field as NumberField];
+      const text = form.values[field as NumberField];
       const current = /^\d+$/.test(text) ? Number(text) : min;
-      return withValue(form, field, String(Math.min(max, Math.max(min, current + key.delta))));
+      return withValue(form, field as NumberField, String(Math.min(max, Math.max(min, current + key.delta))));
     }
     case 'type':
-      if (field === 'strategy' || field === 'policy' || !/^\d$/.test(key.char)) return form;
+      if (isChoiceField(field) || !/^\d$/.test(key.char)) return form;
       // A field just reached takes the number typed, rather than adding digits to the one shown ("3", then 4, is 4, not 34).
-      if (form.fresh || form.values[field] === '0') return withValue(form, field, key.char);
-      return withValue(form, field, (form.values[field] + key.char).slice(0, 10));
+      const number = field as NumberField;
+      if (form.fresh || form.values[number] === '0') return withValue(form, number, key.char);
+      return withValue(form, number, (form.values[number] + key.char).slice(0, 10));
     case 'erase':
-      return field === 'strategy' || field === 'policy' ? form : withValue(form, field, form.values[field].slice(0, -1));
+      return isChoiceField(field) ? form : withValue(form, field as NumberField, form.values[field as NumberField].slice(0, -1));
   }
 }
 
@@ -153,6 +178,8 @@ export function formNotes(form: RunForm): Partial<Record<FieldId, string>> {
 }
 
 export interface RunSettings {
+  /** A Slurm job array of that many tasks; none: this machine's engines. */
+  cluster?: { tasks: number };
   strategy: InjectStrategy;
   policy: PolicyName;
   n: number;
@@ -166,6 +193,7 @@ export function formSettings(form: RunForm): RunSettings | undefined {
   if (Object.keys(formErrors(form)).length > 0) return undefined;
   const v = (field: NumberField) => Number(form.values[field]);
   return {
+    ...(form.engine === 'slurm' ? { cluster: { tasks: INJECT_DEFAULTS.tasks } } : {}),
     strategy: form.strategy,
     policy: form.policy,
     n: v('n'),

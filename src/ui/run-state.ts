@@ -63,6 +63,8 @@ export interface RunView {
   runId?: string;
   /** A run on a cluster: "Slurm job 123, 2 tasks". */
   cluster?: string;
+  /** An interrupted or cancelled injection run that `R` resumes. */
+  resumable?: boolean;
   error?: string;
 }
 
@@ -88,6 +90,13 @@ let made = 0;
 export function newRunView(image: string, strategy: string, policy: string, n: number, prefix: 'r' | 'a' = 'r'): RunView {
   const tags = Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
   return { serial: ++made, image, strategy, policy, tags, rollouts: Object.fromEntries(tags.map((tag) => [tag, emptyRollout(tag)])), focus: 0, done: false };
+}
+
+/** A stored run's view made live again for its resume: what ended stays, what did not waits for its rollout to start again. */
+export function resumedRunView(stored: RunView): RunView {
+  const again = (view: RolloutView): RolloutView => (view.status === 'interrupted' || view.status === 'cancelled' || view.status === 'running' ? { ...emptyRollout(view.tag), where: view.where } : view);
+  const rollouts = Object.fromEntries(Object.entries(stored.rollouts).map(([tag, view]) => [tag, again(view)]));
+  return { ...stored, serial: ++made, rollouts, done: false, resumable: false, error: undefined };
 }
 
 /** An output's lines, its head and tail kept past the cap. */

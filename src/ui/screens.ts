@@ -33,7 +33,7 @@ export const SCREENS: ScreenInfo[] = [
     title: 'Run',
     keys: [
       ['↑/↓ j/k', 'move between the fields'],
-      ['←/→ or -/+', 'the next strategy, or one less / one more'],
+      ['←/→ or -/+', 'the next strategy, policy or engine (this machine, or a Slurm job array), or one less / one more'],
       ['0-9, backspace', 'type a number, the first digit replacing the value shown; backspace erases (on a number field digits do not switch screens: tab or esc leaves)'],
       ['enter', 'start the run (values in red must be fixed first)'],
     ],
@@ -51,8 +51,9 @@ export const SCREENS: ScreenInfo[] = [
       ['p', 'replay the focused rollout at 10× (p again stops)'],
       ['enter', 'open its bug in Review'],
       ['c', 'cancel the live run (asks first: c again cancels)'],
+      ['R', 'resume the run shown when it is marked resumable (interrupted or cancelled): here, or on Slurm if it ran there'],
     ],
-    footer: [['↑/↓', 'rollout'], ['enter', 'bug'], ['c', 'cancel'], ['[/]', 'run'], ['p', 'replay'], ['f', 'fold'], ['PgUp/PgDn', 'scroll']],
+    footer: [['↑/↓', 'rollout'], ['enter', 'bug'], ['c', 'cancel'], ['R', 'resume'], ['[/]', 'run'], ['p', 'replay'], ['f', 'fold'], ['PgUp/PgDn', 'scroll']],
   },
   {
     id: 'checks',

@@ -49,6 +49,8 @@ export type ViewEvent =
   | { type: 'form'; key: FormKey }
   /** A run starts with the form as it is; the form's seed becomes `nextSeed` for the run after it. */
   | { type: 'start-run'; nextSeed?: number }
+  /** A stored run goes on: its view, as resumedRunView made it, becomes the live one. */
+  | { type: 'resume-run'; run: RunView }
   | RunEvent;
 
 export const SETUP_LOG_LINES = 12;
@@ -127,6 +129,8 @@ export function reduce(state: ViewState, event: ViewEvent): ViewState {
       const form = event.nextSeed === undefined ? state.form : { ...state.form, values: { ...state.form.values, seed: String(event.nextSeed) } };
       return { ...go(state, 'rollouts'), form, run: newRunView(image.tag, settings.strategy, settings.policy, settings.n) };
     }
+    case 'resume-run':
+      return { ...go(state, 'rollouts'), run: event.run };
     default:
       return state.run ? { ...state, run: reduceRun(state.run, event) } : state;
   }

@@ -7,7 +7,7 @@ import { describeWhere } from '../agent/events.js';
 import type { Trajectory } from '../agent/trajectory.js';
 import { CHECK_NAMES } from '../bugs/check-types.js';
 import { imagesLabel } from '../pipeline/corpus.js';
-import type { WorkbenchCore } from '../pipeline/workbench-core.js';
+import { isResumable, type WorkbenchCore } from '../pipeline/workbench-core.js';
 import type { RolloutRecord, RunRecord } from '../store/records.js';
 import { applyRolloutEvent, emptyRollout, tagOf, type RolloutStatus, type RolloutView, type RunView } from './run-state.js';
 
@@ -54,6 +54,7 @@ export function storedRunView(records: RunRecords, run: RunRecord): RunView {
     focus: 0,
     done: run.status !== 'running',
     runId: run.id,
+    resumable: isResumable(run),
     cluster: run.cluster ? `Slurm job ${run.cluster.jobId}, ${run.cluster.tasks} task${run.cluster.tasks === 1 ? '' : 's'}` : undefined,
     error: run.error ?? undefined,
   };

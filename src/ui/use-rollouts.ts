@@ -33,7 +33,15 @@ export interface RolloutsModel {
   onKey: (input: string, key: Key, pageRows: number, width: number) => void;
 }
 
-export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | undefined, openBug: (id: string) => void, cancelLive: () => void): RolloutsModel {
+/** What the screen's keys ask of the workbench: open a bug in Review, cancel the live run, resume a stored one. */
+export interface RolloutsActions {
+  openBug: (id: string) => void;
+  cancelLive: () => void;
+  resume: (runId: string) => void;
+}
+
+export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | undefined, actions: RolloutsActions): RolloutsModel {
+  const { openBug, cancelLive } = actions;
   const [state, dispatch, latest] = useLatestReducer(reduceRollouts, initialRollouts);
   const [version, setVersion] = useState(0);
   const replaying = useRef<AbortController | undefined>(undefined);
@@ -132,6 +140,8 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
       const what = live ? 'the live run (its containers are removed; what it made is kept)' : `Slurm job ${record!.cluster!.jobId}`;
       return setNote(`c again cancels ${what}; any other key keeps it running`);
     }
+    // R resumes the run shown when it was interrupted or cancelled, where it ran (here, or as a new Slurm job array).
+    if (input === 'R' && !live && record && run?.resumable) return actions.resume(record.id);
     const current = latest();
     const count = run?.tags.length ?? 0;
     const max = Math.max(0, transcriptRows(transcript, width, current.unfold).length - pageRows);

@@ -14,7 +14,7 @@ import { parse } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadArtifact } from '../../src/bugs/artifact.js';
 import { EXPORT_MANIFEST } from '../../src/datasets/atomic-folder.js';
-import { buildStartingState } from '../../src/pipeline/starting-state.js';
+import { buildStartingState } from '../../src/bugs/starting-state.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { openSandbox } from '../../src/sandbox/engine-table.js';
 import { dockerClient } from '../../src/sandbox/docker-api/client.js';

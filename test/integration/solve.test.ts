@@ -8,7 +8,7 @@ import { reverseDiff } from '../../src/bugs/reverse-diff.js';
 import { readTrajectory } from '../../src/agent/trajectory.js';
 import { importArtifact } from '../../src/pipeline/import.js';
 import { DEFAULT_SOLVE, solveBug } from '../../src/pipeline/solve.js';
-import { buildStartingState } from '../../src/pipeline/starting-state.js';
+import { buildStartingState } from '../../src/bugs/starting-state.js';
 import { openSandbox } from '../../src/sandbox/engine-table.js';
 import { Store } from '../../src/store/store.js';
 import { artifactPath, VALID_FAIL_TO_PASS } from '../helpers/artifacts.js';

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RolloutEvent, RolloutEventBody } from '../../src/agent/events.js';
 import type { AttemptSummary, CoreEvent, Report } from '../../src/pipeline/events.js';
-import type { InjectResult, InjectSettings } from '../../src/pipeline/inject.js';
+import type { InjectRequest, InjectResult } from '../../src/pipeline/inject.js';
+import type { InjectionStart } from '../../src/pipeline/start-injection.js';
 import type { SolveResult } from '../../src/pipeline/solve.js';
 import type { WorkbenchCore } from '../../src/pipeline/workbench-core.js';
 import type { BugRecord } from '../../src/store/records.js';
@@ -61,8 +62,8 @@ function putTrajectory(store: Store, runId: string, rolloutId: string, text: str
 }
 
 /** An injection that reports its run and one line of text from r1, then finishes. */
-function scriptedInject(runId: string, text: string, seen: InjectSettings[]) {
-  return async (settings: InjectSettings, _deps: unknown, report: Report): Promise<InjectResult> => {
+function scriptedInject(runId: string, text: string, seen: InjectRequest[]) {
+  return async (settings: InjectRequest, _deps: unknown, report: Report): Promise<InjectResult> => {
     seen.push(settings);
     report({ type: 'run-started', runId, kind: 'inject' });
     const send = (body: RolloutEventBody, seq: number) => report({ type: 'rollout', rolloutId: `${runId}-r1`, event: { ...body, seq, t: seq } as RolloutEvent });
@@ -73,6 +74,12 @@ function scriptedInject(runId: string, text: string, seen: InjectSettings[]) {
     report({ type: 'run-finished', runId, status: 'finished' });
     return { runId, status: 'finished', bugs: [], rollouts: [], yield: { rollouts: 1, submitted: 0, featuresThatBroke: null, valid: 0 } };
   };
+}
+
+/** The new run a start asks for (these tests start no resume). */
+function requestOf(start: InjectionStart): InjectRequest {
+  if (!('request' in start)) throw new Error(`expected a new run, got a resume of ${start.resume}`);
+  return start.request;
 }
 
 describe('the workbench after a first hour of use (80×24)', () => {
@@ -101,10 +108,10 @@ describe('the workbench after a first hour of use (80×24)', () => {
     putTrajectory(store, 'run-old', 'run-old-r1', 'words of the oldest run');
     putRun(store, { id: 'run-mid', kind: 'inject', n: 1 }, 3, () => ({}));
     putTrajectory(store, 'run-mid', 'run-mid-r1', 'words of the middle run');
-    const seeds: InjectSettings[] = [];
+    const seeds: InjectRequest[] = [];
     let runs = 0;
     const core = coreOf(store, {
-      inject: (settings, deps, report) => scriptedInject(`run-new${++runs}`, `words of new run ${runs}`, seeds)(settings, deps, report),
+      startInjection: (start, deps, report) => scriptedInject(`run-new${++runs}`, `words of new run ${runs}`, seeds)(requestOf(start), deps, report),
     });
     term = renderIn(<App core={core} />, SIZE);
     await until(() => expect(frame()).toContain('Repo images'));

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RolloutEvent, RolloutEventBody } from '../../src/agent/events.js';
 import type { Report } from '../../src/pipeline/events.js';
-import type { InjectResult, InjectSettings } from '../../src/pipeline/inject.js';
+import type { InjectRequest, InjectResult } from '../../src/pipeline/inject.js';
+import type { InjectionStart } from '../../src/pipeline/start-injection.js';
 import { workbenchCore, type WorkbenchCore, type WorkDeps } from '../../src/pipeline/workbench-core.js';
 import { Store } from '../../src/store/store.js';
 import { App } from '../../src/ui/app.js';
@@ -32,11 +33,17 @@ async function press(key: string, mark: RegExp | string): Promise<void> {
   });
 }
 
+/** The new run a start asks for (these tests start no resume). */
+function requestOf(start: InjectionStart): InjectRequest {
+  if (!('request' in start)) throw new Error(`expected a new run, got a resume of ${start.resume}`);
+  return start.request;
+}
+
 describe('Rollouts c (issue 34, item 12)', () => {
   it('asks before cancelling the live run: a second c cancels, any other key keeps it running', async () => {
     const runId = 'run-live';
     let aborted = false;
-    const inject = async (_settings: InjectSettings, deps: WorkDeps, report: Report): Promise<InjectResult> => {
+    const inject = async (_settings: InjectRequest, deps: WorkDeps, report: Report): Promise<InjectResult> => {
       report({ type: 'run-started', runId, kind: 'inject' });
       const send = (body: RolloutEventBody, seq: number) => report({ type: 'rollout', rolloutId: `${runId}-r1`, event: { ...body, seq, t: seq } as RolloutEvent });
       send({ type: 'rollout-started', rolloutId: `${runId}-r1`, runId, role: 'injector', strategy: 'removal', policy: 'offline', model: 'offline/removal', image: IMAGE }, 1);
@@ -54,7 +61,7 @@ describe('Rollouts c (issue 34, item 12)', () => {
       diagnose: async () => HEALTHY,
       engines: async () => [],
       listImages: async () => [{ id: 'sha256:1', tag: IMAGE, repo: 'knotcfg', commit: 'c0', created: '2026-01-01T00:00:00.000Z', sizeBytes: 0, bugs: 0, bugCounts: {}, testCommand: 'pytest' }],
-      inject: inject as WorkbenchCore['inject'],
+      startInjection: (start, deps, report) => inject(requestOf(start), deps, report),
     };
     term = renderIn(<App core={core} />, SIZE);
     await until(() => expect(frame()).toContain('Repo images'));

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Report } from '../../src/pipeline/events.js';
-import type { InjectResult, InjectSettings } from '../../src/pipeline/inject.js';
+import type { InjectRequest, InjectResult } from '../../src/pipeline/inject.js';
+import type { InjectionStart } from '../../src/pipeline/start-injection.js';
 import { workbenchCore, type WorkbenchCore } from '../../src/pipeline/workbench-core.js';
 import { Store } from '../../src/store/store.js';
 import { App } from '../../src/ui/app.js';
@@ -27,10 +28,16 @@ afterEach(() => term?.unmount());
 const frame = () => term!.lastFrame().replace(/\u001B\[[0-9;]*m/g, '');
 const until = (check: () => void, timeout = 10_000) => vi.waitFor(check, { timeout, interval: 50 });
 
+/** The new run a start asks for (these tests start no resume). */
+function requestOf(start: InjectionStart): InjectRequest {
+  if (!('request' in start)) throw new Error(`expected a new run, got a resume of ${start.resume}`);
+  return start.request;
+}
+
 describe('the Run form (issue 34, item 13)', () => {
   it('starts 1 bug with 2 at a time, replaces a value with the first digit typed, and names backspace', async () => {
-    const started: InjectSettings[] = [];
-    const inject = async (settings: InjectSettings, _deps: unknown, report: Report): Promise<InjectResult> => {
+    const started: InjectRequest[] = [];
+    const inject = async (settings: InjectRequest, _deps: unknown, report: Report): Promise<InjectResult> => {
       started.push(settings);
       report({ type: 'run-started', runId: 'run-one', kind: 'inject' });
       report({ type: 'run-finished', runId: 'run-one', status: 'finished' });
@@ -42,7 +49,7 @@ describe('the Run form (issue 34, item 13)', () => {
       diagnose: async () => HEALTHY,
       engines: async () => [],
       listImages: async () => [{ id: 'sha256:1', tag: IMAGE, repo: 'ratekit', commit: 'c0', created: '2026-01-01T00:00:00.000Z', sizeBytes: 0, bugs: 0, bugCounts: {}, testCommand: 'go test' }],
-      inject: inject as WorkbenchCore['inject'],
+      startInjection: (start, deps, report) => inject(requestOf(start), deps, report),
     };
     term = renderIn(<App core={core} />, SIZE);
     await until(() => expect(frame()).toContain('Repo images'));

@@ -7,7 +7,7 @@
  * `v0041.ts` beside it implementing this interface, and a line in versions.ts,
  * is all a newer cluster needs.
  */
-import type { JobSpec, JobStatus } from '../../training/types.js';
+import type { JobResources, JobStatus } from '../jobs.js';
 
 /** One entry of slurmrestd's `errors` list. */
 export interface SlurmApiError {
@@ -37,7 +37,7 @@ export interface SlurmJobInfo {
 }
 
 export interface SubmitInput {
-  spec: Pick<JobSpec, 'name' | 'workdir' | 'resources'>;
+  spec: { name: string; workdir: string; resources?: JobResources };
   /** A job array: Slurm's index expression, e.g. "0-3" (each task gets SLURM_ARRAY_TASK_ID). */
   array?: string;
   script: string;

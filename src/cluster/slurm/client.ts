@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { TrainingAuthError, TrainingEngineError, TrainingEngineUnreachableError, TrainingNotConfiguredError } from '../../errors.js';
 import { describeEndpoint, requestJson, TransportError, type Endpoint, type HttpRequest } from '../http-json.js';
-import type { SlurmSettings } from '../../training/settings.js';
+import type { SlurmSettings } from './settings.js';
 import type { SlurmApi, SlurmApiError } from './api.js';
 import { slurmApi, SLURM_API_VERSIONS } from './versions.js';
 import { mintToken, tokenProblem } from './jwt.js';

@@ -13,7 +13,7 @@
  *   then requeued and left in PENDING, reason BeginTime, for ever: reported
  *   as failed.
  */
-import type { JobState, JobStatus } from '../../training/types.js';
+import type { JobState, JobStatus } from '../jobs.js';
 import type { SlurmApi, SlurmApiError, SlurmFailureKind, SlurmJobInfo, SubmitInput } from './api.js';
 import { decodeWaitStatus } from './wait-status.js';
 

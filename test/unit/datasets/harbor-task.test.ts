@@ -8,7 +8,7 @@ import { dockerfile, harborTaskFiles, solveScript, TEST_SH } from '../../../src/
 import { AGENT_TIMEOUT_SEC, harborTaskName, taskToml, VERIFIER_MARGIN_SEC } from '../../../src/datasets/harbor/task-toml.js';
 import { chooseTestFiles, parseRecords } from '../../../src/datasets/harbor/test-files.js';
 import type { BugMaterial } from '../../../src/datasets/materials.js';
-import { SCRUB_HISTORY } from '../../../src/pipeline/starting-state.js';
+import { SCRUB_HISTORY } from '../../../src/bugs/starting-state.js';
 import { rlTask } from '../../../src/datasets/rl.js';
 import { isScriptedSolver } from '../../../src/datasets/sft.js';
 import { evalScript, setupScript } from '../../../src/datasets/task-scripts.js';

@@ -50,21 +50,21 @@ function pool(engines: FakeEngine[], options: PoolOptions = {}) {
 }
 
 /** Work that holds its engine's slot for `ms` and counts how many run there at once. */
-const busy = (ms: number) => async (p: Placement<FakeEngine>) => {
-  p.engine.running++;
-  p.engine.mostAtOnce = Math.max(p.engine.mostAtOnce, p.engine.running);
-  await sleep(ms);
-  p.engine.running--;
-  await p.confirm();
-  return p.engine.name;
-};
+const busy = (ms: number) => (p: Placement<FakeEngine>) =>
+  p.step(async () => {
+    p.engine.running++;
+    p.engine.mostAtOnce = Math.max(p.engine.mostAtOnce, p.engine.running);
+    await sleep(ms);
+    p.engine.running--;
+    return p.engine.name;
+  });
 
-/** Work that runs until its engine is lost (its signal aborts), then asks the pool to confirm. */
-const untilLost = async (p: Placement<FakeEngine>) => {
-  while (!p.signal.aborted) await sleep(5);
-  await p.confirm();
-  return p.engine.name;
-};
+/** A step that runs until its engine is lost (its signal aborts); the pool confirms it when it ends. */
+const untilLost = (p: Placement<FakeEngine>) =>
+  p.step(async () => {
+    while (!p.signal.aborted) await sleep(5);
+    return p.engine.name;
+  });
 
 const refuse = (detail: string) => async () => {
   throw new EngineError('create', detail);
@@ -160,10 +160,12 @@ describe('a lost engine', () => {
       throw new EngineError('exec', 'write EPIPE');
     });
     await expect(lost).rejects.toThrow('write EPIPE');
-    const confirmed = p.run('w2', async (placement) => {
-      await placement.confirm(Object.assign(new Error('write EPIPE'), { code: 'EPIPE', syscall: 'write' }));
-      return placement.engine.name;
-    });
+    const confirmed = p.run('w2', (placement) =>
+      placement.step(
+        async () => ({ engine: placement.engine.name, failure: Object.assign(new Error('write EPIPE'), { code: 'EPIPE', syscall: 'write' }) }),
+        (ended) => ended.failure,
+      ).then((ended) => ended.engine),
+    );
     expect(await confirmed).toMatch(/^[ab]$/);
     expect(events.filter((e) => e.type === 'engine-down')).toEqual([]);
     // The same error from an engine that no longer answers is the engine's.

@@ -4,9 +4,9 @@
  * job runs when the researcher gave no command, which reads the dataset the
  * way a trainer would and fails if it cannot.
  */
-import { DRY_RUN_COMMAND } from '../training/command-template.js';
-import type { DatasetFormat } from '../training/types.js';
-import { FOLDER_FORMATS } from './export.js';
+import { DRY_RUN_COMMAND } from './command-template.js';
+import type { DatasetFormat } from './types.js';
+import { FOLDER_FORMATS } from '../datasets/formats.js';
 
 /** The dataset's file or folder name inside the job's folder. */
 export function jobDatasetName(format: DatasetFormat): string {

@@ -4,9 +4,9 @@
  * repository's history replaced by one commit, so nothing in the container
  * holds the answer — not git's objects, not the artifact's diffs.
  */
-import type { BugArtifact } from '../bugs/artifact.js';
-import { buildState } from '../bugs/repo-state.js';
-import { installArtifact } from '../bugs/test-run.js';
+import type { BugArtifact } from './artifact.js';
+import { buildState } from './repo-state.js';
+import { installArtifact } from './test-run.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 
 export const STARTING_COMMIT_MESSAGE = 'starting state';
