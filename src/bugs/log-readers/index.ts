@@ -19,6 +19,7 @@ import { LineSplitter } from './lines.js';
 import { cargoTestReader } from './cargo-test.js';
 import { goTestReader } from './go-test.js';
 import { gradleConsoleReader } from './gradle-console.js';
+import { jestDefaultReader } from './jest-default.js';
 import { jestVerboseReader } from './jest-verbose.js';
 import { junitXmlReader } from './junit-xml.js';
 import { mochaSpecReader } from './mocha-spec.js';
@@ -27,6 +28,7 @@ import { pytestReader } from './pytest.js';
 import { surefireConsoleReader } from './surefire-console.js';
 import { tapReader } from './tap.js';
 import { unittestReader } from './unittest.js';
+import { vitestDefaultReader } from './vitest-default.js';
 import { vitestVerboseReader } from './vitest-verbose.js';
 import { worstOutcome } from './test-ids.js';
 import type { LogOutcome, LogReader, LogReading } from './types.js';
@@ -45,7 +47,9 @@ export const READERS: (() => LogReader)[] = [
   surefireConsoleReader,
   gradleConsoleReader,
   jestVerboseReader,
+  jestDefaultReader,
   vitestVerboseReader,
+  vitestDefaultReader,
   mochaSpecReader,
   nodeSpecReader,
 ];
