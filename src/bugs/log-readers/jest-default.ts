@@ -80,7 +80,7 @@ export function jestDefaultReader(): LogReader {
       const title = file !== undefined ? SECTION.exec(text)?.[1] : undefined;
       if (title !== undefined) {
         endSection();
-        const names = title === SUITE_FAILED ? { id: file!, aliases: [] } : pathNames(title.split(' › '), file);
+        const names = title === SUITE_FAILED ? { id: file! } : pathNames(title.split(' › '), file);
         if (title === SUITE_FAILED) results.add(names, 'failed', true);
         else if (!failed.has(names.id)) {
           failed.add(names.id);

@@ -102,7 +102,7 @@ export function vitestDefaultReader(): LogReader {
         const path = fail[1]!;
         const loadFailure = /^(\S+) \[ (\S+) \]$/.exec(path);
         if (loadFailure && loadFailure[1] === loadFailure[2]) {
-          results.add({ id: loadFailure[1]!, aliases: [] }, 'failed', true);
+          results.add({ id: loadFailure[1]! }, 'failed', true);
           return;
         }
         const [name, ...titles] = path.split(' > ');

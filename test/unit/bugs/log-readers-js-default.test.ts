@@ -21,12 +21,12 @@ const VITEST_LOGS = ['vitest4-default.log', 'vitest4-default-color.log', 'vitest
 describe("vitest's default reporter", () => {
   it.each(VITEST_LOGS)('%s: failed tests by name, a file that fails to load optional, the passes counted', (name) => {
     const reading = readLog(js(name));
-    expect(reading).toEqual({ reader: VITEST_DEFAULT_READER, results: FAILED, optional: BROKEN_FILE, aliases: expect.any(Object), unnamed: { passed: 6, why: expect.stringMatching(/--reporter=verbose/) } });
+    expect(reading).toEqual({ reader: VITEST_DEFAULT_READER, results: FAILED, optional: BROKEN_FILE, parts: expect.any(Object), unnamed: { passed: 6, why: expect.stringMatching(/--reporter=verbose/) } });
     for (const size of [1, 13, 700]) expect(readInPieces(js(name), size)).toEqual(reading);
   });
 
   it('keeps a failed test’s error as its detail', () => {
-    expect(readLogWithFailures(js('vitest4-default.log')).failures.get('test/calc.test.js > math > nested > throws')).toEqual(['TypeError: boom']);
+    expect(readLogWithFailures(js('vitest4-default.log')).failures.get('test/calc.test.js > math > nested > throws')?.lines).toEqual(['TypeError: boom']);
   });
 
   it('does not read a run cut short, one whose FAIL lines are fewer than its failures, or one where a test printed a file line', () => {
@@ -48,7 +48,7 @@ describe("vitest's default reporter", () => {
 describe("jest's default reporter", () => {
   it.each(['jest-default.log', 'jest-default-color.log'])('%s: failed tests by name, a file that fails to run optional, the passes counted', (name) => {
     const reading = readLog(js(name));
-    expect(reading).toEqual({ reader: JEST_DEFAULT_READER, results: FAILED, optional: BROKEN_FILE, aliases: expect.any(Object), unnamed: { passed: 5, why: expect.stringMatching(/--verbose/) } });
+    expect(reading).toEqual({ reader: JEST_DEFAULT_READER, results: FAILED, optional: BROKEN_FILE, parts: expect.any(Object), unnamed: { passed: 5, why: expect.stringMatching(/--verbose/) } });
     for (const size of [1, 17, 600]) expect(readInPieces(js(name), size)).toEqual(reading);
     expect(readLog(js(name.replace('default', 'verbose')))?.reader).toBe(JEST_READER);
   });
