@@ -23,6 +23,7 @@ import { ctestReader } from './ctest.js';
 import { googletestReader } from './googletest.js';
 import { goTestReader } from './go-test.js';
 import { gradleConsoleReader } from './gradle-console.js';
+import { jestDefaultReader } from './jest-default.js';
 import { jestVerboseReader } from './jest-verbose.js';
 import { junitXmlReader } from './junit-xml.js';
 import { minitestReader } from './minitest.js';
@@ -34,6 +35,7 @@ import { rspecDocReader, rspecJsonReader } from './rspec.js';
 import { surefireConsoleReader } from './surefire-console.js';
 import { tapReader } from './tap.js';
 import { unittestReader } from './unittest.js';
+import { vitestDefaultReader } from './vitest-default.js';
 import { vitestVerboseReader } from './vitest-verbose.js';
 import { worstOutcome } from './test-ids.js';
 import type { FailureDetail, LogOutcome, LogReader, LogReading } from './types.js';
@@ -53,7 +55,9 @@ export const READERS: (() => LogReader)[] = [
   surefireConsoleReader,
   gradleConsoleReader,
   jestVerboseReader,
+  jestDefaultReader,
   vitestVerboseReader,
+  vitestDefaultReader,
   mochaSpecReader,
   nodeSpecReader,
   // The test frameworks before CTest, whose --output-on-failure shows their runs: their failure details are the cleaner.

@@ -12,8 +12,9 @@
  * only right after a "Test Suites:" line. Jest prints what tests log before the
  * file's header, apart from the tree, so it cannot pose as a result; a
  * result-like line printed into a tree breaks the counts and leaves the log
- * unread. Without --verbose (several files) jest lists only failures: unread.
- * The log is jest's when it holds a "Test Suites:" line.
+ * unread. The log is jest's when it holds a "Test Suites:" line and a tree;
+ * without --verbose (several files) jest prints no trees, only failures, and
+ * jest-default.ts reads the log.
  *
  * A failed test's detail is its "● a › b" section under its file's tree: the
  * error and the values, without the code frame and stack.
@@ -44,6 +45,7 @@ export function jestVerboseReader(): LogReader {
     section = undefined;
   };
   let seen = false;
+  let trees = false;
   let file: string | undefined;
   let inTree = false;
   let stack: string[] = [];
@@ -69,6 +71,7 @@ export function jestVerboseReader(): LogReader {
   };
 
   const treeLine = (text: string) => {
+    trees = true;
     const test = TEST.exec(text);
     const group = test ? undefined : GROUP.exec(text);
     const indent = (test ?? group)![1]!.length;
@@ -125,7 +128,7 @@ export function jestVerboseReader(): LogReader {
     },
     finish(): LogReading | undefined {
       endSection();
-      if (!seen) return undefined;
+      if (!seen || !trees) return undefined;
       if (open) problem ??= 'the jest run did not finish (its log has no "Tests:" summary)';
       return problem ? { reader: JEST_READER, why: problem } : results.reading(JEST_READER);
     },

@@ -2,27 +2,31 @@
  * Reads vitest's verbose reporter as vitest 3 prints it when its output is not
  * a terminal: after the " RUN  v3.2.7 /repo" line, one line a test with its
  * whole path (" ✓ test/a.test.js > math > adds 1ms", " × … > throws 2ms", " ↓ …
- * > skipped"), then the totals ("      Tests  3 failed | 5 passed | 1 skipped
- * | 1 todo (10)"). Tests are named by test-ids.ts (the path as vitest prints
+ * > skipped", vitest 4's todo " □ … > later"; vitest 1 and 2 print no
+ * time), then the totals ("      Tests  3 failed | 5 passed | 1 skipped | 1
+ * todo (10)"). Tests are named by test-ids.ts (the path as vitest prints
  * it, file first); skipped and todo tests are not results, and a file that
  * fails to load (" FAIL  test/b.test.js [ test/b.test.js ]") is an optional
  * failure named by its path.
  *
  * A run is read only when its lines add up to its totals. What tests print
  * comes in "stdout | …" blocks beside the results; a printed line that looks
- * like a result breaks the counts and leaves the log unread. vitest 1 and 2
- * print a tree of titles instead of paths: those logs are unread too.
+ * like a result breaks the counts and leaves the log unread. On a terminal
+ * vitest 1 and 2 print a tree of titles instead of paths: those logs are
+ * unread too. A log with file lines and no test lines is the default
+ * reporter's (vitest-default.ts).
  *
  * A failed test's detail is the "   → message" lines under its result line.
  */
 import { DetailLines, FailureDetails } from './failure-details.js';
 import { pathNames, ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
+import { VITEST_FILE } from './vitest-default.js';
 
 export const VITEST_READER = 'vitest --reporter=verbose';
 
 const START = /^ RUN {2}v\d+\.\d+\.\d+/;
-const TEST = /^ (✓|×|↓) (\S.*? > .*?)(?: \d+(?:\.\d+)?m?s)?$/;
+const TEST = /^ (✓|×|↓|□) (\S.*? > .*?)(?: \d+(?:\.\d+)?m?s)?$/;
 const FILE_FAILED = /^ FAIL {2}(\S+) \[ (\S+) \]$/;
 const ARROW = /^ {3}→ (.*)$/;
 const TOTALS = /^ +Tests {2}(.+) \((\d+)\)$/;
@@ -37,6 +41,8 @@ export function vitestVerboseReader(): LogReader {
     failed = undefined;
   };
   let seen = false;
+  let testLines = 0;
+  let fileLines = 0;
   let open = false;
   let tally = { passed: 0, failed: 0, notRun: 0 };
   let problem: string | undefined;
@@ -50,6 +56,9 @@ export function vitestVerboseReader(): LogReader {
         tally = { passed: 0, failed: 0, notRun: 0 };
         return;
       }
+      // Counted past a totals line a test printed too, so that the default reader leaves the log alone.
+      if (seen && TEST.test(text)) testLines++;
+      if (VITEST_FILE.test(text)) fileLines++;
       if (!open) return;
       const arrow = failed ? ARROW.exec(text) : null;
       if (arrow) {
@@ -60,7 +69,7 @@ export function vitestVerboseReader(): LogReader {
       const test = TEST.exec(text);
       if (test) {
         const [file, ...titles] = test[2]!.split(' > ');
-        if (test[1] === '↓') tally.notRun++;
+        if (test[1] === '↓' || test[1] === '□') tally.notRun++;
         else {
           const outcome = test[1] === '✓' ? 'passed' : 'failed';
           tally[outcome]++;
@@ -91,7 +100,8 @@ export function vitestVerboseReader(): LogReader {
     },
     finish(): LogReading | undefined {
       endFailed();
-      if (!seen) return undefined;
+      // The default reporter's log: one line a file, none a test (vitest-default.ts).
+      if (!seen || (testLines === 0 && fileLines > 0)) return undefined;
       if (open) problem ??= 'the vitest run did not finish (its log has no "Tests" totals)';
       return problem ? { reader: VITEST_READER, why: problem } : results.reading(VITEST_READER);
     },
