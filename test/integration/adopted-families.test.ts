@@ -64,7 +64,8 @@ describe('a Multi-SWE-bench Go image with no python3', () => {
     bug = valid[0].id;
     const commands = bashCommands(valid[0].trajectory);
     expect(commands.some((c) => c.includes('== the results in original.log =='))).toBe(true);
-    expect(commands.filter((c) => c.replace('command -v python3', '').includes('python3'))).toEqual([]);
+    // The one mention: the look for an interpreter when the files are read.
+    expect(commands.filter((c) => c.replace("command -v python3 > /dev/null || echo 'python3: not installed'", '').includes('python3'))).toEqual([]);
     const meta = JSON.parse(readFileSync(join(valid[0].artifactDir, 'meta.json'), 'utf8'));
     expect(meta).toMatchObject({ baseCommit: goHead, image: { tag: GO_IMAGE } });
     const shown = await json('show', bug);
