@@ -25,7 +25,7 @@ import { TrainingScreen } from './training-screen.js';
 import { useTraining } from './use-training.js';
 import { focusedField, formSettings } from './run-form.js';
 import { SCREENS } from './screens.js';
-import { initialState, reduce, type ViewState } from './state.js';
+import { initialState, reduce, runImages, type ViewState } from './state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { useChecks } from './use-checks.js';
@@ -94,9 +94,9 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
 
   const startRun = useCallback(
     (current: ViewState) => {
-      const image = current.images[current.cursor];
+      const images = runImages(current);
       const settings = formSettings(current.form);
-      if (!image || !settings) return;
+      if (images.length === 0 || !settings) return;
       const controller = new AbortController();
       // The next run gets a seed of its own unless one is typed: the same form twice must not make the same bugs.
       dispatch({ type: 'start-run', nextSeed: core.newSeed() });
@@ -108,7 +108,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
         else if (event.type === 'bug' || event.type === 'run-started') events.push(event);
       };
       const done = core
-        .inject({ image: image.tag, ...settings, maxSteps: 100 }, { signal: controller.signal }, report)
+        .inject({ image: images[0]!, ...(images.length > 1 ? { images } : {}), ...settings, maxSteps: 100 }, { signal: controller.signal }, report)
         .then((result) => {
           events.flush();
           dispatch({ type: 'run-finished', runId: result.runId });
@@ -195,6 +195,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
         if (imageTask(input, key)) return;
         if (key.upArrow || input === 'k') dispatch({ type: 'cursor', delta: -1 });
         else if (key.downArrow || input === 'j') dispatch({ type: 'cursor', delta: 1 });
+        else if (input === ' ') dispatch({ type: 'mark' });
         else if (key.return || input === 'i') dispatch({ type: 'go', screen: 'run' });
         else if (key.escape) dispatch({ type: 'back' });
         return;
