@@ -9,12 +9,16 @@
  * Medians of a few rounds; the last line printed is the JSON summary (testRuns:
  * how many test runs the bug's checks make; roundRatios: each round's check over
  * the raw runs timed just before it, which a machine whose speed drifts between
- * rounds moves less than the ratio of the medians).
+ * rounds moves less than the ratio of the medians; fixedMs: the check's wall time
+ * beyond its own test scripts' times as its containers timed them, measured in the
+ * same process at the same moment, so a machine whose load changes between the raw
+ * runs and the check moves it least).
  *
  * `--fixture NAME` (or BENCH_FIXTURE) picks the bug: `python` (the default,
- * pytest on the knotcfg sample) or `go` (go test -v on the ratekit sample,
- * the Go parser verified by bugbench's reader). Both break two files, so
- * their runs are the same in number and kind.
+ * pytest on the knotcfg sample), `go` (go test -v on the ratekit sample,
+ * the Go parser verified by bugbench's reader) or `typescript` (npm test:
+ * tsc, then node --test's TAP, on the vercraft sample). All three break two
+ * files, so their runs are the same in number and kind.
  */
 import { execa } from 'execa';
 import { mkdtempSync } from 'node:fs';
@@ -29,7 +33,10 @@ import { PACKAGE_ROOT } from '../src/paths.js';
 import { openSandbox } from '../src/sandbox/engine-table.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const FIXTURES: Record<string, string> = { python: 'valid-two-files', go: 'go-valid-two-files' };
+const NAIVE = process.env.BENCH_NAIVE !== '0';
+/** BENCH_RAW=0 times the check alone (fixedMs), without the raw runs overheadRatio needs. */
+const RAW = process.env.BENCH_RAW !== '0';
+const FIXTURES: Record<string, string> = { python: 'valid-two-files', go: 'go-valid-two-files', typescript: 'ts-valid-two-files' };
 
 function fixtureName(): string {
   const at = process.argv.indexOf('--fixture');
@@ -48,13 +55,15 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-async function timeCli(args: string[]): Promise<number> {
+/** The check's wall time, and the sum of its own test-script runs' times (each once, as the container timed it). */
+async function timeCli(args: string[]): Promise<{ ms: number; scriptMs: number; runs: number }> {
   const started = performance.now();
   const result = await execa('node', [BIN, ...args], { reject: false });
   const elapsed = performance.now() - started;
-  const report = JSON.parse(result.stdout) as { valid: boolean };
+  const report = JSON.parse(result.stdout) as { valid: boolean; checks: { runs: { label: string; durationMs: number }[] }[] };
   if (!report.valid) throw new Error(`the fixture bug was judged invalid: ${result.stdout.slice(0, 400)}`);
-  return elapsed;
+  const runs = new Map(report.checks.flatMap((c) => c.runs.map((r) => [r.label, r.durationMs] as const)));
+  return { ms: elapsed, scriptMs: [...runs.values()].reduce((a, b) => a + b, 0), runs: runs.size };
 }
 
 /** The states `bugbench check` runs the tests in for this bug, each timed with a plain `docker exec`. */
@@ -83,26 +92,34 @@ async function rawRuntimes(): Promise<number[]> {
 async function main(): Promise<void> {
   const logs = mkdtempSync(join(tmpdir(), 'bugbench-bench-'));
   const ours: number[] = [];
+  const fixed: number[] = [];
   const naive: number[] = [];
   const raw: number[] = [];
   let testRuns = 0;
   for (let round = 0; round < ROUNDS; round++) {
-    const times = await rawRuntimes();
-    testRuns = times.length;
-    raw.push(times.reduce((a, b) => a + b, 0));
-    ours.push(await timeCli(['check', ARTIFACT, '--json']));
-    // SWE-bench's harness: a new container for every run, one run at a time.
-    naive.push(await timeCli(['check', ARTIFACT, '--json', '--fresh-containers', '--parallel', '1']));
-    console.log(`round ${round + 1}: check ${ours.at(-1)!.toFixed(0)} ms, fresh containers ${naive.at(-1)!.toFixed(0)} ms, raw sum ${raw.at(-1)!.toFixed(0)} ms, ratio ${(ours.at(-1)! / raw.at(-1)!).toFixed(3)}`);
+    if (RAW) {
+      const times = await rawRuntimes();
+      testRuns = times.length;
+      raw.push(times.reduce((a, b) => a + b, 0));
+    }
+    const check = await timeCli(['check', ARTIFACT, '--json']);
+    ours.push(check.ms);
+    fixed.push(check.ms - check.scriptMs);
+    if (!RAW) testRuns = check.runs;
+    // SWE-bench's harness: a new container for every run, one run at a time (BENCH_NAIVE=0 leaves it out).
+    if (NAIVE) naive.push((await timeCli(['check', ARTIFACT, '--json', '--fresh-containers', '--parallel', '1'])).ms);
+    console.log(`round ${round + 1}: check ${ours.at(-1)!.toFixed(0)} ms, fresh containers ${NAIVE ? naive.at(-1)!.toFixed(0) : '-'} ms, raw sum ${RAW ? raw.at(-1)!.toFixed(0) : '-'} ms, check beyond its own scripts ${fixed.at(-1)!.toFixed(0)} ms, ratio ${RAW ? (ours.at(-1)! / raw.at(-1)!).toFixed(3) : '-'}`);
   }
   const summary = {
     fixture: FIXTURE,
     checkMs: Math.round(median(ours)),
-    rawTestScriptSumMs: Math.round(median(raw)),
-    freshContainerCheckMs: Math.round(median(naive)),
-    overheadRatio: Number((median(ours) / median(raw)).toFixed(3)),
-    naiveRatio: Number((median(naive) / median(ours)).toFixed(3)),
-    roundRatios: ours.map((ms, i) => Number((ms / raw[i]!).toFixed(3))),
+    rawTestScriptSumMs: RAW ? Math.round(median(raw)) : null,
+    freshContainerCheckMs: NAIVE ? Math.round(median(naive)) : null,
+    overheadRatio: RAW ? Number((median(ours) / median(raw)).toFixed(3)) : null,
+    naiveRatio: NAIVE ? Number((median(naive) / median(ours)).toFixed(3)) : null,
+    roundRatios: RAW ? ours.map((ms, i) => Number((ms / raw[i]!).toFixed(3))) : null,
+    fixedMs: Math.round(median(fixed)),
+    roundFixedMs: fixed.map(Math.round),
     testRuns,
     rounds: ROUNDS,
     logs,

@@ -36,6 +36,13 @@ export interface CheckSummary {
   dir: string | null;
   failToPass: number;
   passToPass: number;
+  /**
+   * A finding: a reader of a runner bugbench knows claimed the logs but could
+   * not read some of them, so the parser's map was taken on trust there
+   * ("TAP (node --test): original: the TAP stream is not whole: …").
+   * Absent on records written before it was kept.
+   */
+  parserUnverified?: string | null;
 }
 
 export interface Review {
