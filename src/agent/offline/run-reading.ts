@@ -48,7 +48,13 @@ export function readResults(output: string, name: string): RunResults | undefine
   if (!reading?.results) return undefined;
   const results: RunResults['results'] = {};
   for (const [id, outcome] of Object.entries(reading.results)) if (outcome !== 'xfailed') results[id] = outcome;
-  return { results, aliases: reading.aliases ?? {} };
+  // Another name of each test: its parts without the scope (node's titles without the file the log names).
+  const aliases: RunResults['aliases'] = {};
+  for (const [id, parts] of Object.entries(reading.parts ?? {})) {
+    const inner = parts.filter((p) => p.drop !== 'scope').map((p) => p.forms[0] ?? '');
+    if (inner.length > 0 && inner.length < parts.length) aliases[id] = [inner.join(' > ')];
+  }
+  return { results, aliases };
 }
 
 /** Which tests passed in `before` and do not in `after`, as the helper's compare says it. */
