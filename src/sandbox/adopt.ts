@@ -56,24 +56,31 @@ export function parseEnv(text: string): Record<string, string> {
 
 /**
  * What the login shell adds to or changes in a plain shell's environment, less
- * the shell's own noise. PATH is the login shell's with the image's own
- * entries kept after it: Debian's /etc/profile sets PATH anew, which would
- * drop what the image's ENV put there (the official golang images' Go).
+ * the shell's own noise. PATH is the entries the login shell adds (SWE-bench's
+ * conda environment) before the image's own, in the image's order: Debian's
+ * /etc/profile sets PATH anew, which would drop what the image's ENV put there
+ * (the official golang images' Go) or put the system's folders before it (an
+ * R2E-Gym image's virtual environment, whose python3 must win over the
+ * system's).
  */
 export function loginEnvironment(plain: Record<string, string>, login: Record<string, string>): Record<string, string> {
   const changed: Record<string, string> = {};
   for (const [name, value] of Object.entries(login)) {
     if (SHELL_NOISE.test(name)) continue;
-    const merged = name === 'PATH' && plain.PATH !== undefined ? joinPaths(value, plain.PATH) : value;
+    const merged = name === 'PATH' && plain.PATH !== undefined ? mergePaths(plain.PATH, value) : value;
     if (plain[name] !== merged) changed[name] = merged;
   }
   return changed;
 }
 
-/** `first`'s entries, then those of `then` it lacks. */
-function joinPaths(first: string, then: string): string {
-  const entries = first.split(':').filter(Boolean);
-  for (const entry of then.split(':').filter(Boolean)) if (!entries.includes(entry)) entries.push(entry);
+/** What the login shell puts before the image's entries, then the image's own in its order, then what it puts after. */
+function mergePaths(image: string, login: string): string {
+  const own = image.split(':').filter(Boolean);
+  const theirs = login.split(':').filter(Boolean);
+  const shared = theirs.findIndex((entry) => own.includes(entry));
+  const before = shared < 0 ? theirs : theirs.slice(0, shared);
+  const entries = [...before];
+  for (const entry of [...own, ...theirs]) if (!entries.includes(entry)) entries.push(entry);
   return entries.join(':');
 }
 

@@ -26,7 +26,7 @@ import { TrainingScreen } from './training-screen.js';
 import { useTraining } from './use-training.js';
 import { focusedField, formSettings } from './run-form.js';
 import { SCREENS, type ScreenId } from './screens.js';
-import { initialState, reduce, type ViewState } from './state.js';
+import { initialState, reduce, runImages, type ViewState } from './state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { useChecks } from './use-checks.js';
@@ -129,13 +129,14 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
 
   const startRun = useCallback(
     (current: ViewState) => {
-      const image = current.images[current.cursor];
+      // The marked images (a corpus run, rollouts dealt round-robin), else the one under the cursor.
+      const images = runImages(current);
       const settings = formSettings(current.form);
-      if (!image || !settings) return;
+      if (images.length === 0 || !settings) return;
       // The next run gets a seed of its own unless one is typed: the same form twice must not make the same bugs.
       dispatch({ type: 'start-run', nextSeed: core.newSeed() });
       const { cluster, ...request } = settings;
-      startInjection({ request: { image: image.tag, ...request }, ...(cluster ? { cluster } : {}) }, current);
+      startInjection({ request: { image: images[0]!, ...(images.length > 1 ? { images } : {}), ...request }, ...(cluster ? { cluster } : {}) }, current);
     },
     [core, startInjection],
   );
@@ -230,6 +231,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
         if (imageTask(input, key)) return;
         if (key.upArrow || input === 'k') dispatch({ type: 'cursor', delta: -1 });
         else if (key.downArrow || input === 'j') dispatch({ type: 'cursor', delta: 1 });
+        else if (input === ' ') dispatch({ type: 'mark' });
         else if (key.return || input === 'i') dispatch({ type: 'go', screen: 'run' });
         else if (key.escape) dispatch({ type: 'back' });
       },

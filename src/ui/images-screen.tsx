@@ -28,9 +28,10 @@ export function originLine(image: RepoImage): string {
 }
 
 /** One row of the list: the tag, repository, language, where an adopted image has its repository, commit and bugs. */
-function imageRow(image: RepoImage, selected: boolean, widths: { tag: number; repo: number; origin: number }): string {
+function imageRow(image: RepoImage, selected: boolean, marked: boolean | undefined, widths: { tag: number; repo: number; origin: number }): string {
   const origin = widths.origin > 0 ? [fit(originLabel(image), widths.origin)] : [];
-  return [focusMark(selected), fit(image.tag, widths.tag), fit(image.repo, widths.repo), fit(image.language || '?', 6), ...origin, image.commit.slice(0, 10), describeCounts(image.bugCounts)].join(' ');
+  // The column of marks is there only while some image is marked.
+  return [`${focusMark(selected)}${marked === undefined ? '' : marked ? '✓' : ' '}`, fit(image.tag, widths.tag), fit(image.repo, widths.repo), fit(image.language || '?', 6), ...origin, image.commit.slice(0, 10), describeCounts(image.bugCounts)].join(' ');
 }
 
 const ADOPT_TONES: Record<AdoptLine['tone'], { color?: string; dimColor?: boolean }> = {
@@ -138,7 +139,7 @@ export function ImagesScreen({ state, build, adopt = initialImageAdopt, rows, co
   const repoWidth = Math.min(16, Math.max(4, ...state.images.map((i) => i.repo.length)));
   // Adopted images say so, and where their repository is; the column is there only when one is listed.
   const originWidth = Math.max(0, ...state.images.map((i) => originLabel(i).length));
-  const rest = 2 + 1 + repoWidth + 1 + 6 + 1 + 10 + 1 + (originWidth > 0 ? originWidth + 1 : 0) + COUNTS_COLUMNS;
+  const rest = (state.marked.length > 0 ? 3 : 2) + 1 + repoWidth + 1 + 6 + 1 + 10 + 1 + (originWidth > 0 ? originWidth + 1 : 0) + COUNTS_COLUMNS;
   const tagWidth = Math.max(8, Math.min(40, columns - rest, Math.max(8, ...state.images.map((i) => i.tag.length))));
   // A long list shows a window that keeps the selection in view.
   const buildRows = build.building ? build.log.length + 1 : build.kept ? 2 : 1;
@@ -156,11 +157,12 @@ export function ImagesScreen({ state, build, adopt = initialImageAdopt, rows, co
       <Text bold>
         Repo images ({state.images.length})
         {state.images.length > listRows ? <Text dimColor>{` · ${first + 1}–${first + shown.length} shown`}</Text> : null}
+        {state.marked.length > 0 ? <Text color="cyan">{` · ${state.marked.length} marked for one run (space marks, enter runs on them)`}</Text> : null}
       </Text>
       {state.images.length === 0 ? <Text dimColor>none yet: b builds one from a git repository, a adopts an image by name</Text> : null}
       {shown.map((image, i) => (
         <Text key={`${image.id}-${image.tag}`} inverse={first + i === state.cursor} wrap="truncate-end">
-          {imageRow(image, first + i === state.cursor, { tag: tagWidth, repo: repoWidth, origin: originWidth })}
+          {imageRow(image, first + i === state.cursor, state.marked.length > 0 ? state.marked.includes(image.tag) : undefined, { tag: tagWidth, repo: repoWidth, origin: originWidth })}
         </Text>
       ))}
       {selected ? (

@@ -4,7 +4,7 @@ import { OFFLINE_LANGUAGES, offlineOffer } from '../agent/offline/kit.js';
 import { MODEL_STRATEGIES } from '../pipeline/injectors.js';
 import { focusMark } from './focus.js';
 import { engineLabel, FIELDS, formErrors, formNotes, type FieldId } from './run-form.js';
-import type { ViewState } from './state.js';
+import { runImages, type ViewState } from './state.js';
 import type { PolicyName } from '../agent/policies.js';
 
 const POLICY_NOTE: Record<PolicyName, string> = {
@@ -16,7 +16,8 @@ const POLICY_NOTE: Record<PolicyName, string> = {
 const LABEL_WIDTH = Math.max(...FIELDS.map((f) => f.label.length)) + 1;
 
 export function InjectSetupScreen({ state, running }: { state: ViewState; running: boolean }) {
-  const image = state.images[state.cursor];
+  const images = runImages(state);
+  const image = state.images.find((i) => i.tag === images[0]);
   const { form } = state;
   const errors = formErrors(form);
   const notes = formNotes(form);
@@ -27,8 +28,13 @@ export function InjectSetupScreen({ state, running }: { state: ViewState; runnin
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold wrap="truncate-end">
-        {image ? `New injection run on ${image.tag}` : 'No image: pick one on Images (1)'}
+        {images.length > 1 ? `New injection run on ${images.length} images, rollouts spread over them from the seed` : image ? `New injection run on ${image.tag}` : 'No image: pick one on Images (1)'}
       </Text>
+      {images.length > 1 ? (
+        <Text color="cyan" wrap="truncate-end">
+          {`  ${images.join(', ')}`}
+        </Text>
+      ) : null}
       {FIELDS.map((field, i) => {
         const focused = i === form.focus;
         const error = errors[field.id];

@@ -21,11 +21,12 @@ export const SCREENS: ScreenInfo[] = [
     title: 'Images',
     keys: [
       ['↑/↓ j/k', 'select an image'],
-      ['enter', 'set up a run on it'],
+      ['enter', 'set up a run on it (on the marked images, when some are)'],
+      ['space', 'mark or unmark an image: one run spreads its rollouts over the marked images (as inject --images)'],
       ['b', 'build an image from a git repository (type its path, enter)'],
       ['a', 'adopt an image bugbench did not build, as it is: a SWE-bench instance image, your own (type its name, enter)'],
     ],
-    footer: [['↑/↓', 'select'], ['enter', 'run on it'], ['b', 'build'], ['a', 'adopt']],
+    footer: [['↑/↓', 'select'], ['space', 'mark'], ['enter', 'run on it'], ['b', 'build'], ['a', 'adopt']],
   },
   {
     id: 'run',

@@ -4,6 +4,7 @@
  * (Review) keep it in their hook; this holds the shell (which screen, help,
  * quitting), set-up, images, the injection form and the live run.
  */
+import { imagesLabel } from '../pipeline/corpus.js';
 import type { DoctorReport } from '../pipeline/doctor.js';
 import type { EngineStatus } from '../sandbox/engines.js';
 import type { RepoImage } from '../sandbox/repo-images.js';
@@ -28,6 +29,8 @@ export interface ViewState {
   /** The configured Docker engines, their slots and repo images (doctor's, refreshed with the images). */
   engines: EngineStatus[];
   cursor: number;
+  /** Images marked with space for one run over all of them (a corpus, as `inject --images`), in the order marked. */
+  marked: string[];
   form: RunForm;
   run?: RunView;
 }
@@ -39,6 +42,8 @@ export type ViewEvent =
   | { type: 'setup-failed'; message: string }
   | { type: 'images-loaded'; images: RepoImage[]; engines?: EngineStatus[] }
   | { type: 'cursor'; delta: number }
+  /** Marks the image under the cursor for the next run, or unmarks it. */
+  | { type: 'mark' }
   | { type: 'select-image'; tag: string }
   | { type: 'go'; screen: ScreenId }
   | { type: 'cycle-screen'; delta: number }
@@ -55,6 +60,13 @@ export type ViewEvent =
 
 export const SETUP_LOG_LINES = 12;
 
+/** The images the next run spreads its rollouts over: those marked, else the one under the cursor. */
+export function runImages(state: Pick<ViewState, 'images' | 'cursor' | 'marked'>): string[] {
+  if (state.marked.length > 0) return state.marked;
+  const image = state.images[state.cursor];
+  return image ? [image.tag] : [];
+}
+
 export const initialState: ViewState = {
   ready: false,
   screen: 'images',
@@ -65,6 +77,7 @@ export const initialState: ViewState = {
   images: [],
   engines: [],
   cursor: 0,
+  marked: [],
   form: newRunForm(),
 };
 
@@ -96,7 +109,19 @@ export function reduce(state: ViewState, event: ViewEvent): ViewState {
     case 'setup-failed':
       return { ...state, setupError: event.message };
     case 'images-loaded':
-      return { ...state, ready: true, images: event.images, engines: event.engines ?? state.engines, cursor: Math.min(state.cursor, Math.max(0, event.images.length - 1)) };
+      return {
+        ...state,
+        ready: true,
+        images: event.images,
+        engines: event.engines ?? state.engines,
+        cursor: Math.min(state.cursor, Math.max(0, event.images.length - 1)),
+        marked: state.marked.filter((tag) => event.images.some((i) => i.tag === tag)),
+      };
+    case 'mark': {
+      const tag = state.images[state.cursor]?.tag;
+      if (tag === undefined) return state;
+      return { ...state, marked: state.marked.includes(tag) ? state.marked.filter((t) => t !== tag) : [...state.marked, tag] };
+    }
     case 'cursor':
       return { ...state, cursor: clamp(state.cursor + event.delta, 0, Math.max(0, state.images.length - 1)) };
     case 'select-image': {
@@ -123,11 +148,11 @@ export function reduce(state: ViewState, event: ViewEvent): ViewState {
     case 'form':
       return { ...state, form: reduceForm(state.form, event.key) };
     case 'start-run': {
-      const image = state.images[state.cursor];
+      const images = runImages(state);
       const settings = formSettings(state.form);
-      if (!image || !settings) return state;
+      if (images.length === 0 || !settings) return state;
       const form = event.nextSeed === undefined ? state.form : { ...state.form, values: { ...state.form.values, seed: String(event.nextSeed) } };
-      return { ...go(state, 'rollouts'), form, run: newRunView(image.tag, settings.strategy, settings.policy, settings.n) };
+      return { ...go(state, 'rollouts'), form, run: newRunView(imagesLabel({ image: images[0]!, images }), settings.strategy, settings.policy, settings.n) };
     }
     case 'resume-run':
       return { ...go(state, 'rollouts'), run: event.run };

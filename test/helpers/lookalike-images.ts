@@ -8,10 +8,20 @@
  *   /opt/miniconda3/etc/profile.d/conda.sh && conda activate testbed`), none
  *   on the default PATH.
  *
+ * - R2E-Gym (its repository Dockerfiles): the repository at /testbed, WORKDIR
+ *   /testbed, run as root; the project's packages (pytest) only in a uv
+ *   virtual environment inside the work tree (/testbed/.venv, which uv keeps
+ *   out of git with a `*` .gitignore) that the image's ENV puts first on
+ *   PATH, the system's python3 beside it with none of them; a run_tests.sh
+ *   beside the code that git does not track.
+ *
  * Each holds, past HEAD, a branch, a tag and a stash whose commits carry
  * FUTURE_MARKER: nothing bugbench shows or exports may ever contain it.
+ * Each tag is labelled with its own name, so that two test files building
+ * the same layout get two images (and two adoption snapshots): one file's
+ * clean-up never removes what another is using.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -44,7 +54,7 @@ export async function repoWithFuture(sampleName: string, dir: string): Promise<s
 const NOT_OURS = 'LABEL bugbench.base="" bugbench.base-recipe="" bugbench.toolchain=""';
 
 async function dockerBuild(context: string, tag: string, dockerfile: string): Promise<void> {
-  writeFileSync(join(context, 'Dockerfile'), dockerfile);
+  writeFileSync(join(context, 'Dockerfile'), `${dockerfile}\nLABEL example.lookalike=${JSON.stringify(tag)}\n`);
   await execa('docker', ['build', '--network', 'none', '-q', '-t', tag, context]);
 }
 
@@ -124,4 +134,42 @@ export async function buildMultiSwebenchGoLookalike(tag = 'mswebench/example_m_r
     ].join('\n'),
   );
   return { tag, head };
+}
+
+/**
+ * An R2E-Gym image of the slotsmith sample (see the top of this file);
+ * returns its tag and HEAD. pytest is only in the virtual environment: the
+ * system's python3, first on a login shell's PATH, cannot run the tests.
+ */
+export async function buildR2eGymLookalike(tag = 'namanjain12/slotsmith_final:r2e-1'): Promise<{ tag: string; head: string }> {
+  const context = mkdtempSync(join(tmpdir(), 'bugbench-r2e-'));
+  const head = await repoWithFuture('slotsmith', join(context, 'testbed'));
+  writeFileSync(join(context, 'run_tests.sh'), '#!/bin/bash\n.venv/bin/python -W ignore -m pytest -rA\n');
+  await dockerBuild(
+    context,
+    tag,
+    [
+      'FROM bugbench/base:bookworm',
+      NOT_OURS,
+      'COPY testbed /testbed',
+      'WORKDIR /testbed',
+      // uv venv: the environment inside the work tree, ignored by git through its own .gitignore; the packages move into it.
+      'RUN python3 -m venv --without-pip /testbed/.venv && mv /usr/lib/python3/dist-packages/* /testbed/.venv/lib/python3.11/site-packages/ \\',
+      " && printf '# created by uv automatically\\n*\\n' > /testbed/.venv/.gitignore",
+      'COPY run_tests.sh /testbed/run_tests.sh',
+      'ENV VIRTUAL_ENV=/testbed/.venv PATH=/testbed/.venv/bin:/root/.local/bin:$PATH',
+    ].join('\n'),
+  );
+  return { tag, head };
+}
+
+/**
+ * Removes the adoption snapshots (bugbench/adopted-*) recorded in the
+ * workspace `home`, and the images `tags`: what a test that adopts made.
+ */
+export async function removeAdoptions(home: string, tags: string[] = []): Promise<void> {
+  const records = join(home, 'adopted-images.json');
+  const snapshots = existsSync(records) ? ((JSON.parse(readFileSync(records, 'utf8')) as { images?: { runImage: string }[] }).images ?? []).map((r) => r.runImage) : [];
+  const doomed = [...new Set([...snapshots, ...tags])];
+  if (doomed.length > 0) await execa('docker', ['rmi', '-f', ...doomed], { reject: false });
 }

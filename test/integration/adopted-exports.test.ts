@@ -7,7 +7,6 @@
  * reward 1 for the oracle, 0 for no change. The built environments hold one
  * commit and nothing from past HEAD, and RL rows give the image's root.
  */
-import { execSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bugbench } from '../helpers/cli.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
 import { buildEnvironment, removeImage, runTrial, startEnvironment } from '../helpers/harbor-trial.js';
-import { buildSwebenchLookalike, FUTURE_MARKER } from '../helpers/lookalike-images.js';
+import { buildSwebenchLookalike, FUTURE_MARKER, removeAdoptions } from '../helpers/lookalike-images.js';
 
 const ROOT_IMAGE = 'sweb.eval.x86_64.knotcfg__knotcfg-exports:latest';
 const env = { BUGBENCH_HOME: mkdtempSync(join(tmpdir(), 'bugbench-adopted-exports-')) };
@@ -57,7 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const tag of built) await removeImage(tag);
-  execSync(`docker rmi -f ${ROOT_IMAGE} >/dev/null 2>&1 || true`);
+  await removeAdoptions(env.BUGBENCH_HOME, [ROOT_IMAGE]);
 });
 
 describe.each([{ image: ROOT_IMAGE, user: 'root' }])('the exports of bugs on an adopted image running as $user', ({ image, user }) => {

@@ -13,7 +13,7 @@ import { openSandbox } from '../../src/sandbox/engine-table.js';
 import { bugbench as run } from '../helpers/cli.js';
 import { artifactPath } from '../helpers/artifacts.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
-import { buildMultiSwebenchGoLookalike, buildNonRootNodeLookalike, buildNoRepoImage, buildSwebenchLookalike, FUTURE_MARKER } from '../helpers/lookalike-images.js';
+import { buildMultiSwebenchGoLookalike, buildNonRootNodeLookalike, buildNoRepoImage, buildSwebenchLookalike, FUTURE_MARKER, removeAdoptions } from '../helpers/lookalike-images.js';
 
 const SWEB = 'sweb.eval.x86_64.knotcfg__knotcfg-1:latest';
 const NODE_APP = 'example/vercraft-app:1.0';
@@ -42,8 +42,9 @@ describe('an image bugbench did not build', () => {
     await buildMultiSwebenchGoLookalike(GO_IMAGE);
   }, 300_000);
 
-  afterAll(() => {
-    execSync(`docker rmi -f ${SWEB} ${NODE_APP} ${NO_REPO} ${GO_IMAGE} >/dev/null 2>&1 || true`);
+  afterAll(async () => {
+    // The images and the snapshots their adoptions made.
+    await removeAdoptions(HOME, [SWEB, NODE_APP, NO_REPO, GO_IMAGE]);
   });
 
   it('is adopted as it is: /testbed, its login shell\'s environment, HEAD, Python; nothing past HEAD in its snapshot', async () => {
@@ -99,6 +100,8 @@ describe('an image bugbench did not build', () => {
     const ours = await bugbench(['images', 'add', 'bugbench/base:bookworm']);
     expect(ours.stderr).toMatch(/bugbench built it; it needs no adopting/);
     expect(records()).toBe(before);
+    // Nor any snapshot: the image with no work tree was never adopted.
+    expect(execSync("docker images -q --filter reference='bugbench/adopted-example-no-repo'", { encoding: 'utf8' }).trim()).toBe('');
   }, 300_000);
 
   it('runs as the image\'s own user: a non-root JavaScript image makes a valid bug, and every file bugbench wrote is that user\'s', async () => {

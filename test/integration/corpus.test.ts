@@ -4,7 +4,6 @@
  * dealt round-robin from the seed, each makes its bug on its own image, and a
  * run stopped with Ctrl-C resumes each rollout on the image it was given.
  */
-import { execSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import { imageOfRollout } from '../../src/pipeline/corpus.js';
 import { Store } from '../../src/store/store.js';
 import { BIN, bugbench as run } from '../helpers/cli.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
-import { buildSwebenchLookalike } from '../helpers/lookalike-images.js';
+import { buildSwebenchLookalike, removeAdoptions } from '../helpers/lookalike-images.js';
 
 const SWEB = 'sweb.eval.x86_64.knotcfg__knotcfg-corpus:latest';
 const IMAGES = ['bugbench/repo-knotcfg:latest', 'bugbench/repo-slotsmith:latest', SWEB];
@@ -34,8 +33,8 @@ describe('a run over a corpus of images', () => {
     writeFileSync(LIST, `# bugbench's own images\n${IMAGES[0]}\n${IMAGES[1]}\n\n# adopted on first use\n${SWEB}\n`);
   }, 300_000);
 
-  afterAll(() => {
-    execSync(`docker rmi -f ${SWEB} >/dev/null 2>&1 || true`);
+  afterAll(async () => {
+    await removeAdoptions(HOME, [SWEB]);
   });
 
   it('puts one rollout on each image, with its bug, and counts bugs per image', async () => {

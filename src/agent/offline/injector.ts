@@ -14,7 +14,7 @@
  */
 import { isTestInfrastructure } from '../../bugs/test-infrastructure.js';
 import { editCalls } from './editor-edits.js';
-import { bash, create, HELPER, OUT, q, resultOf, WORK, type Ask, type Candidate, type CandidateList, type Compared, type OfflineStrategy } from './kit.js';
+import { bash, create, OUT, q, WORK, type Ask, type Candidate, type CandidateList, type Compared, type OfflineStrategy } from './kit.js';
 import type { Action, Observation, ScriptedAgent, ToolCall } from './offline-model.js';
 import { pythonKit } from './python-kit.js';
 import type { Rng } from './rng.js';
@@ -183,7 +183,6 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
     return `Only ${passed} test(s) pass on the original code; at least ${options.minPassingTests} are needed, so I stop here. The original run ended with:\n${logTail(log[0]!.output)}`;
   }
   const maxBroken = Math.max(3, Math.floor(summary.passed * 0.35));
-  const compare = (name: string) => `python3 ${HELPER} compare ${WORK}/original.json ${WORK}/${name}.json`;
 
   // Candidates, in an order chosen by the seed.
   const { candidates, note } = options.strategy === 'history' ? yield* historyCandidates(ask, kit.codeFiles, rng) : yield* kit.candidates(options.strategy, ask, rng);
@@ -203,8 +202,8 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
     trials++;
     tried.add(candidate);
     const files = candidate.files.map(q).join(' ');
-    const outcome = yield* ask(thought, ...making(candidate, `${kit.runSuite('trial', trialLimit)}; ${compare('trial')}; git checkout -q -- ${files}`, trialLimit + 30));
-    const compared = resultOf<Compared>(outcome.at(-1)!.output);
+    const outcome = yield* ask(thought, ...making(candidate, `${kit.runSuite('trial', trialLimit)}; ${kit.compare('trial')}; git checkout -q -- ${files}`, trialLimit + 30));
+    const compared = kit.compared(outcome.at(-1)!.output);
     if (!compared || compared.missing > 0 || compared.broken_count === 0) return undefined;
     const trial = { candidate, broken: compared.broken, brokenCount: compared.broken_count };
     if (compared.broken_count > maxBroken) {
@@ -249,9 +248,9 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   const combined = yield* ask(
     `Keeping ${chosen.length} change(s) in ${changed.join(', ')}. Applying them together.`,
     ...makingAll(chosen.map((t) => t.candidate)),
-    bash(`${[...applies, ''].join(' && ')}${kit.runSuite('buggy', trialLimit)}; tail -n 2 ${WORK}/buggy.log; ${compare('buggy')}`, trialLimit + 30),
+    bash(`${[...applies, ''].join(' && ')}${kit.runSuite('buggy', trialLimit)}; tail -n 2 ${WORK}/buggy.log; ${kit.compare('buggy')}`, trialLimit + 30),
   );
-  const buggy = resultOf<Compared>(combined.at(-1)!.output);
+  const buggy = kit.compared(combined.at(-1)!.output);
   if (!buggy || buggy.broken_count < options.minFailingTests) {
     return `Together the changes break ${buggy?.broken_count ?? 0} test(s); ${options.minFailingTests} are needed, so I stop here.`;
   }

@@ -74,6 +74,9 @@ export interface Kit {
   /** A bash command that shows the original run's results, and how to read them from its output. */
   showBaseline: string;
   baseline(output: string): Baseline | undefined;
+  /** A bash command that shows how the run WORK/<name> differs from the original, and how to read that from its output. */
+  compare(name: string): string;
+  compared(output: string): Compared | undefined;
   /** The candidates of a strategy other than history, in no particular order, and what to say about how they were chosen. */
   candidates(strategy: 'removal' | 'direct', ask: Ask, rng: Rng): AsyncGenerator<Action, CandidateList, Observation[]>;
   /** The test files that hold the broken tests of the buggy run (counts per file). */
@@ -105,6 +108,9 @@ export function resultOf<T>(output: string): T | undefined {
 export function readResource(...parts: string[]): string {
   return readFileSync(join(PACKAGE_ROOT, 'data', ...parts), 'utf8');
 }
+
+/** The helper's comparison of the run WORK/<name> with the original. */
+export const compareCommand = (name: string) => `python3 ${HELPER} compare ${WORK}/original.json ${WORK}/${name}.json`;
 
 /** The editor call that writes a file. */
 export const create = (path: string, text: string): ToolCall => ({ name: 'editor', input: { command: 'create', path, file_text: text } });

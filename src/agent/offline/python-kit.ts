@@ -5,7 +5,7 @@
  */
 import { isTestInfrastructure } from '../../bugs/test-infrastructure.js';
 import { skippedByPath, skippedSentence } from './generated.js';
-import { bash, create, HELPER, LIST_LIMIT, PARSER, q, readResource, resultOf, WORK, type Candidate, type Compared, type Kit } from './kit.js';
+import { bash, compareCommand, create, HELPER, LIST_LIMIT, PARSER, q, readResource, resultOf, WORK, type Candidate, type Compared, type Kit } from './kit.js';
 
 const PYTEST_ARGS = '-m pytest -rA -p no:cacheprovider';
 
@@ -54,6 +54,8 @@ export function pythonKit(files: string[]): Kit | string {
       const summary = resultOf<{ passed: number; passed_by_file: Record<string, number> }>(output);
       return summary && { passed: summary.passed, passingByFile: summary.passed_by_file };
     },
+    compare: (name) => compareCommand(name),
+    compared: (output) => resultOf<Compared>(output),
     async *candidates(strategy, ask, rng) {
       // Long lists come back sampled, so a large repository still answers in one tool output.
       const sampling = `--limit ${LIST_LIMIT} --seed ${rng.int(1_000_000)}`;

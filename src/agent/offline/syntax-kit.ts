@@ -11,7 +11,8 @@ import { isTestInfrastructure } from '../../bugs/test-infrastructure.js';
 import { editCalls } from './editor-edits.js';
 import { skippedByPath, skippedReason, skippedSentence } from './generated.js';
 import { goMutations, goRemovals, goTests, goUnusedImports, goUses } from './go-source.js';
-import { bash, CANDIDATES_PER_FILE, create, HELPER, PARSER, q, readResource, resultOf, WORK, type Candidate, type Kit } from './kit.js';
+import { bash, CANDIDATES_PER_FILE, compareCommand, create, HELPER, PARSER, q, readResource, resultOf, WORK, type Candidate, type Compared, type Kit } from './kit.js';
+import { compareRuns, readResults, showResults, type RunResults } from './run-reading.js';
 import type { Rng } from './rng.js';
 import { applySplices, loadGrammars, mergeDeletions, type SourceChange, type Splice, type SyntaxLanguage } from './syntax.js';
 import { tsMutations, tsRemovals, tsTests } from './ts-source.js';
@@ -24,6 +25,8 @@ interface LanguageRules {
   parser: string;
   /** The whole suite, its output to stdout and stderr. */
   suite: string;
+  /** The lines of the suite's log that hold its results (grep -E), when the rest can be left unread; else the whole log is read. */
+  frames?: string;
   removals(file: string, source: string): Promise<SourceChange[]>;
   mutations(file: string, source: string): Promise<SourceChange[]>;
   tests(file: string, source: string): { name: string; span: Splice }[];
@@ -43,6 +46,8 @@ const GO: LanguageRules = {
   isSource: (p) => p.endsWith('.go') && !OUTSIDE.test(p),
   parser: 'go_test_parser.py',
   suite: 'go test -count=1 -v ./...',
+  // Each test's RUN and result lines and each package's closing line: what go test -v's reading needs.
+  frames: '^=== (RUN|PAUSE|CONT|NAME) |^ *--- (PASS|FAIL|SKIP): |^(ok|FAIL|\\?)[[:space:]]',
   removals: goRemovals,
   mutations: goMutations,
   tests: goTests,
@@ -70,8 +75,10 @@ const TYPESCRIPT: LanguageRules = {
   script: () => '#!/bin/bash\n# The package\'s test script: node\'s test runner, TAP on a pipe.\nnpm test 2>&1\n',
 };
 
-/** Reads files with bash in one go: a line "FILE <path> <base64>" each. */
-const readFilesCommand = (files: string[]) => `for f in ${files.map(q).join(' ')}; do printf 'FILE %s ' "$f"; base64 -w0 "$f"; echo; done`;
+/** Reads files with bash in one go: a line "FILE <path> <base64>" each; then says if there is no python3 to run the parser and helper. */
+const readFilesCommand = (files: string[]) =>
+  `for f in ${files.map(q).join(' ')}; do printf 'FILE %s ' "$f"; base64 -w0 "$f"; echo; done; command -v python3 > /dev/null || echo '${NO_PYTHON}'`;
+const NO_PYTHON = 'python3: not installed';
 
 function readFiles(output: string): Map<string, string> {
   const files = new Map<string, string>();
@@ -117,6 +124,8 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
 
   const fileOf = (id: string): string | undefined => {
     if (declaredIn.has(id)) return declaredIn.get(id);
+    // A name the reader gives the test besides its id (node's tests without the file the log names).
+    for (const alias of runs.get('original')?.aliases[id] ?? []) if (declaredIn.has(alias)) return declaredIn.get(alias);
     // A Go subtest belongs to its top-level test.
     for (let at = id.lastIndexOf('/'); at > 0; at = id.lastIndexOf('/', at - 1)) {
       const found = declaredIn.get(id.slice(0, at));
@@ -125,6 +134,16 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
     return undefined;
   };
   const results = (output: string) => resultOf<Record<string, string>>(output) ?? {};
+  /** Whether python3 runs the parser and the helper in the container; without it the agent reads the runs itself (run-reading.ts). */
+  let python = true;
+  /** The runs read without python3, by name. */
+  const runs = new Map<string, RunResults>();
+  const readRun = (output: string, name: string) => {
+    const run = readResults(output, name);
+    if (run) runs.set(name, run);
+    else runs.delete(name);
+    return run;
+  };
   const broken = (after: Record<string, string>) => Object.keys(original).filter((id) => original[id] === 'passed' && after[id] !== 'passed');
 
   /**
@@ -168,6 +187,7 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
         bash(readFilesCommand([...codeFiles, ...testCandidates, ...(rules === GO ? ['go.mod'] : ['package.json'])])),
       );
       for (const [path, content] of readFiles(read[0]!.output)) text.set(path, content);
+      python = !read[0]!.output.split('\n').includes(NO_PYTHON);
       for (const file of codeFiles) {
         const why = skippedReason(file, text.get(file) ?? '');
         if (why) skipped.set(file, why);
@@ -192,17 +212,26 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
       }
       testFiles = testFiles.sort();
       if (testFiles.length === 0) return `None of the ${testCandidates.length} test file(s) declares a test I can recognise, so I stop here.`;
+      const found = [skippedSentence(skipped), `${testFiles.length} file(s) declare tests.`].filter(Boolean).join(' ');
+      if (!python) {
+        // The artifact needs its parser all the same: the checks run it where python3 is.
+        yield* ask(`${found} There is no python3 here, so I will write the parser the artifact needs and read the runs' results myself.`, create(PARSER, readResource('parsers', rules.parser)));
+        return undefined;
+      }
       yield* ask(
-        `${[skippedSentence(skipped), `${testFiles.length} file(s) declare tests.`].filter(Boolean).join(' ')} I will write a parser for the runner's output and a small helper that compares runs.`,
+        `${found} I will write a parser for the runner's output and a small helper that compares runs.`,
         create(PARSER, readResource('parsers', rules.parser)),
         create(HELPER, readResource('offline', 'agent_helper.py')),
       );
       return undefined;
     },
-    runSuite: (name, limit) => `${limit ? `timeout -s KILL ${limit} ` : ''}${rules.suite} > ${WORK}/${name}.log 2>&1; python3 ${PARSER} < ${WORK}/${name}.log > ${WORK}/${name}.json`,
-    showBaseline: `tail -n 3 ${WORK}/original.log; python3 ${HELPER} results ${WORK}/original.json`,
+    runSuite: (name, limit) =>
+      `${limit ? `timeout -s KILL ${limit} ` : ''}${rules.suite} > ${WORK}/${name}.log 2>&1${python ? `; python3 ${PARSER} < ${WORK}/${name}.log > ${WORK}/${name}.json` : ''}`,
+    get showBaseline() {
+      return `tail -n 3 ${WORK}/original.log; ${python ? `python3 ${HELPER} results ${WORK}/original.json` : showResults('original', rules.frames)}`;
+    },
     baseline(output) {
-      original = results(output);
+      original = python ? results(output) : (readRun(output, 'original')?.results ?? {});
       const passingByFile: Record<string, number> = {};
       let passed = 0;
       for (const [id, status] of Object.entries(original)) {
@@ -217,9 +246,22 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
     async *candidates(strategy, _ask, rng) {
       return await candidatesOf(strategy, rng);
     },
+    compare: (name) => (python ? compareCommand(name) : showResults(name, rules.frames)),
+    compared(output) {
+      if (python) return resultOf<Compared>(output);
+      // The run's name is in the heading before its results.
+      const name = /== the results in (\w+)\.log ==/.exec(output)?.[1];
+      const run = name === undefined ? undefined : readRun(output, name);
+      return run && compareRuns(original, run.results);
+    },
     async *brokenFiles(ask) {
-      const seen = yield* ask('Which test files hold the broken tests?', bash(`python3 ${HELPER} results ${WORK}/buggy.json`));
-      brokenByBug = broken(results(seen[0]!.output));
+      if (python) {
+        const seen = yield* ask('Which test files hold the broken tests?', bash(`python3 ${HELPER} results ${WORK}/buggy.json`));
+        brokenByBug = broken(results(seen[0]!.output));
+      } else {
+        // The buggy run's results were read with its comparison.
+        brokenByBug = broken(runs.get('buggy')?.results ?? {});
+      }
       const counts: Record<string, number> = {};
       for (const id of brokenByBug) {
         const file = fileOf(id);

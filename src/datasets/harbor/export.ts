@@ -3,7 +3,8 @@
  * container of its repo image where its starting state is built (one
  * container per image, reset by git between bugs); everything else comes
  * from the store. A bug that cannot be exported (its image is gone or has
- * changed, a patch no longer applies) is skipped with the reason.
+ * changed, a patch no longer applies, the image has no python3 for the
+ * verifier) is skipped with the reason.
  */
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -76,6 +77,12 @@ async function exportImage(store: Store, engine: ContainerEngine, image: string,
   }
   const sandbox = await openSandbox({ image, runId: `export-harbor-${process.pid}`, engine });
   try {
+    // The verifier (tests/verify.py) and the bug's parser run in the task's environment: an image without python3 cannot score a trial.
+    if ((await sandbox.exec('command -v python3', { timeoutMs: 60_000 })).exitCode !== 0) {
+      const reason = `its image ${image} has no python3, which a Harbor task's verifier (tests/verify.py) and parser run in; export it as swebench or rl rows, or add python3 to the image`;
+      for (const m of materials) out.skipped.push({ id: m.record.id, reason });
+      return;
+    }
     for (const m of materials) {
       progress?.(`harbor: reading the test files of ${m.record.id} in ${image}`);
       try {

@@ -10,10 +10,17 @@ describe('what adopting an image keeps of its login shell', () => {
     expect(loginEnvironment(plain, login)).toEqual({ PATH: `/opt/miniconda3/envs/testbed/bin:${SYSTEM}`, CONDA_DEFAULT_ENV: 'testbed' });
   });
 
-  it('keeps the image\'s own PATH entries that /etc/profile drops (the golang images\' Go)', () => {
+  it('keeps the image\'s own PATH entries that /etc/profile drops (the golang images\' Go), in the image\'s order', () => {
     const plain = { PATH: `/usr/local/go/bin:${SYSTEM}` };
-    expect(loginEnvironment(plain, { PATH: SYSTEM })).toEqual({ PATH: `${SYSTEM}:/usr/local/go/bin` });
+    expect(loginEnvironment(plain, { PATH: SYSTEM })).toEqual({});
     expect(loginEnvironment(plain, { PATH: `/usr/local/go/bin:${SYSTEM}` })).toEqual({});
+  });
+
+  it('keeps an R2E-Gym image\'s virtual environment before the system\'s folders, after what the login shell adds', () => {
+    const plain = { PATH: `/testbed/.venv/bin:/root/.local/bin:${SYSTEM}` };
+    // /etc/profile's PATH would put /usr/bin (a python3 without the project's packages) first.
+    expect(loginEnvironment(plain, { PATH: SYSTEM })).toEqual({});
+    expect(loginEnvironment(plain, { PATH: `/opt/conda/bin:${SYSTEM}:/usr/games` })).toEqual({ PATH: `/opt/conda/bin:/testbed/.venv/bin:/root/.local/bin:${SYSTEM}:/usr/games` });
   });
 
   it('reads env -0 output and names snapshots by image and id', () => {
