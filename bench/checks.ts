@@ -7,7 +7,9 @@
  *   naiveRatio    = the same checks with a fresh container per run (as SWE-bench's
  *                   harness does) / ours.
  * Medians of a few rounds; the last line printed is the JSON summary (testRuns:
- * how many test runs the bug's checks make; roundRatios: each round's check over
+ * how many test runs the bug's checks made, on average over the rounds: the
+ * first round makes the original run, which later rounds share, as later bugs
+ * of the same image, script and test files do; roundTestRuns: each round's; roundRatios: each round's check over
  * the raw runs timed just before it, which a machine whose speed drifts between
  * rounds moves less than the ratio of the medians).
  *
@@ -21,7 +23,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadArtifact } from '../src/bugs/artifact.js';
-import { DEFAULT_BUGGY_RUNS } from '../src/bugs/meta.js';
 import { buildState } from '../src/bugs/repo-state.js';
 import { planRuns, runsOfPlan } from '../src/bugs/run-plan.js';
 import { ARTIFACT_MOUNT, installArtifact } from '../src/bugs/test-run.js';
@@ -48,24 +49,32 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-async function timeCli(args: string[]): Promise<number> {
-  const started = performance.now();
-  const result = await execa('node', [BIN, ...args], { reject: false });
-  const elapsed = performance.now() - started;
-  const report = JSON.parse(result.stdout) as { valid: boolean };
-  if (!report.valid) throw new Error(`the fixture bug was judged invalid: ${result.stdout.slice(0, 400)}`);
-  return elapsed;
+interface Timed {
+  ms: number;
+  /** The labels of the test runs the check made (runs shared from another check are not counted). */
+  made: string[];
 }
 
-/** The states `bugbench check` runs the tests in for this bug, each timed with a plain `docker exec`. */
-async function rawRuntimes(): Promise<number[]> {
+async function timeCli(args: string[]): Promise<Timed> {
+  const started = performance.now();
+  const result = await execa('node', [BIN, ...args], { reject: false });
+  const ms = performance.now() - started;
+  const report = JSON.parse(result.stdout) as { valid: boolean; checks: { runs: { label: string; reused?: boolean }[] }[] };
+  if (!report.valid) throw new Error(`the fixture bug was judged invalid: ${result.stdout.slice(0, 400)}`);
+  const made = [...new Set(report.checks.flatMap((c) => c.runs.filter((r) => !r.reused).map((r) => r.label)))];
+  return { ms, made };
+}
+
+/** The states `bugbench check` ran the tests in for this bug (`made`), each timed with a plain `docker exec`. */
+async function rawRuntimes(made: string[]): Promise<number[]> {
   const artifact = loadArtifact(ARTIFACT);
   const base = artifact.meta!.baseCommit!;
   const sandbox = await openSandbox({ image: artifact.meta!.image.tag, runId: 'bench-checks-raw' });
   try {
     await installArtifact(sandbox, artifact);
     // The same runs, in the same states, as the check makes (run-plan.ts).
-    const runs = runsOfPlan(planRuns(artifact, artifact.bugChanges, DEFAULT_BUGGY_RUNS), artifact);
+    const reruns = made.filter((label) => label.startsWith('buggy (run ')).length;
+    const runs = runsOfPlan(planRuns(artifact, artifact.bugChanges), artifact, reruns).filter((r) => made.includes(r.label));
     const times: number[] = [];
     for (const run of runs) {
       await buildState(sandbox, artifact, base, run.layers);
@@ -85,14 +94,15 @@ async function main(): Promise<void> {
   const ours: number[] = [];
   const naive: number[] = [];
   const raw: number[] = [];
-  let testRuns = 0;
+  const testRuns: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const times = await rawRuntimes();
-    testRuns = times.length;
+    const check = await timeCli(['check', ARTIFACT, '--json']);
+    const times = await rawRuntimes(check.made);
+    testRuns.push(check.made.length);
     raw.push(times.reduce((a, b) => a + b, 0));
-    ours.push(await timeCli(['check', ARTIFACT, '--json']));
+    ours.push(check.ms);
     // SWE-bench's harness: a new container for every run, one run at a time.
-    naive.push(await timeCli(['check', ARTIFACT, '--json', '--fresh-containers', '--parallel', '1']));
+    naive.push((await timeCli(['check', ARTIFACT, '--json', '--fresh-containers', '--parallel', '1'])).ms);
     console.log(`round ${round + 1}: check ${ours.at(-1)!.toFixed(0)} ms, fresh containers ${naive.at(-1)!.toFixed(0)} ms, raw sum ${raw.at(-1)!.toFixed(0)} ms, ratio ${(ours.at(-1)! / raw.at(-1)!).toFixed(3)}`);
   }
   const summary = {
@@ -103,7 +113,8 @@ async function main(): Promise<void> {
     overheadRatio: Number((median(ours) / median(raw)).toFixed(3)),
     naiveRatio: Number((median(naive) / median(ours)).toFixed(3)),
     roundRatios: ours.map((ms, i) => Number((ms / raw[i]!).toFixed(3))),
-    testRuns,
+    testRuns: Number((testRuns.reduce((a, b) => a + b, 0) / testRuns.length).toFixed(2)),
+    roundTestRuns: testRuns,
     rounds: ROUNDS,
     logs,
   };

@@ -7,6 +7,7 @@
  */
 import { join, relative } from 'node:path';
 import { loadArtifact } from '../bugs/artifact.js';
+import { ORIGINAL_CACHE_DIR } from '../bugs/original-cache.js';
 import { reportJson } from '../bugs/check-report.js';
 import type { CheckReport } from '../bugs/check-types.js';
 import { CheckSession } from '../bugs/consistency.js';
@@ -84,6 +85,7 @@ export function openStoredCheck(settings: StoredCheckSettings, deps: Deps, repor
     all: options.all,
     runId: options.runId,
     engine: deps.engine,
+    originalCache: store.abs(ORIGINAL_CACHE_DIR),
     signal: deps.signal,
     onEvent: (event) => report({ type: 'check', subject: id, event }),
   });

@@ -1,0 +1,87 @@
+/**
+ * Gathers the determinism evidence of one bug from the runs its checks make
+ * anyway (the original, the gold patch's run of the same tree, the buggy state,
+ * the weakened run, the reverts), weighs it (evidence.ts), and reruns the buggy
+ * state only as often as the evidence still falls short: a few at a time (as
+ * many as there are lanes), stopping at the first run that shows a failing test
+ * flip or a test move.
+ */
+import type { CheckContext } from './check-context.js';
+import { perTestRuns, weighEvidence, type Evidence, type PartialObservation } from './evidence.js';
+import { runProblem } from './run-problems.js';
+import type { RunRecord } from './test-run.js';
+
+export interface GatheredEvidence extends Evidence {
+  /** Why nothing could be weighed: the original or the first buggy run has no usable map (other checks say more). */
+  problem?: string;
+  /** A rerun without a usable map: the buggy state does not repeat. */
+  rerunProblem?: string;
+  /** The reruns of the buggy state the evidence asked for. */
+  reruns: RunRecord[];
+  /** The runs of each state weighed whole (the original state's, then the buggy state's). */
+  originalRuns: RunRecord[];
+  /** Runs of the buggy code weighed only where they agree, by label. */
+  partialRuns: string[];
+}
+
+const NOTHING: Evidence = { failToPass: [], passToPass: [], flaky: [], flippingFailures: [], moving: [], bugRuns: [], leastSeen: 0, deficit: 0 };
+
+function settled(evidence: Evidence): boolean {
+  return evidence.deficit === 0 || evidence.flippingFailures.length > 0 || evidence.moving.length > 0;
+}
+
+export async function gatherEvidence(ctx: CheckContext): Promise<GatheredEvidence> {
+  const original = await ctx.originalRun();
+  const empty = { ...NOTHING, reruns: [], originalRuns: [original], partialRuns: [] };
+  const originalProblem = runProblem(original);
+  if (originalProblem) return { ...empty, problem: `the original run gave no usable test map (see parser and test-script)` };
+  const buggy = await ctx.buggyRun();
+  const buggyProblem = runProblem(buggy);
+  if (buggyProblem) return { ...empty, problem: `the buggy state cannot be judged: ${buggyProblem} (see bug-validity)` };
+
+  const [gold, weakened, reverts, scope] = await Promise.all([
+    ctx.goldRun(),
+    ctx.weakenedRun(),
+    ctx.revertsRun ? Promise.all(ctx.codeChanges().map((change) => ctx.revertRun(change))) : Promise.resolve([]),
+    ctx.weakeningScope(),
+  ]);
+  // The gold patch's tree is the original's (the bug's code paths and the test files put back): a second look at that state.
+  const originals = [original, ...(runProblem(gold) ? [] : [gold])];
+  const partial: PartialObservation[] = [];
+  if (!runProblem(weakened) && !scope.everything) {
+    partial.push({ ...weakened, covers: (id) => !scope.touched(id) && !scope.removed(id) });
+  }
+  for (const revert of reverts) {
+    if (!runProblem(revert)) partial.push({ ...revert, covers: (id) => revert.results[id] !== 'passed' });
+  }
+  const bugRuns = ctx.buggyRunCount;
+  const need = { bugRuns, perTest: perTestRuns(bugRuns) };
+  const reruns: RunRecord[] = [];
+  const weigh = () => weighEvidence({ original: originals, buggy: [buggy, ...reruns], partial, need });
+  const done = (evidence: Evidence, rerunProblem?: string): GatheredEvidence => ({
+    ...evidence,
+    rerunProblem,
+    reruns,
+    originalRuns: originals,
+    partialRuns: partial.map((p) => p.label),
+  });
+
+  let evidence = weigh();
+  const batch = Math.max(1, ctx.setup.parallelism);
+  while (!settled(evidence)) {
+    const next = reruns.length + 2;
+    const asked = Array.from({ length: Math.min(batch, evidence.deficit) }, (_, i) => ctx.buggyRerun(next + i));
+    for (const pending of asked) {
+      const rerun = await pending;
+      const problem = runProblem(rerun);
+      if (problem) {
+        reruns.push(rerun);
+        return done(evidence, `the buggy state gave a test map on its first run, but ${problem}`);
+      }
+      reruns.push(rerun);
+      evidence = weigh();
+      if (evidence.flippingFailures.length > 0 || evidence.moving.length > 0) return done(evidence);
+    }
+  }
+  return done(evidence);
+}
