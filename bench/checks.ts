@@ -7,9 +7,10 @@
  *   naiveRatio    = the same checks with a fresh container per run (as SWE-bench's
  *                   harness does) / ours.
  * Medians of a few rounds; the last line printed is the JSON summary (testRuns:
- * how many test runs the bug's checks made, on average over the rounds: the
- * first round makes the original run, which later rounds share, as later bugs
- * of the same image, script and test files do; roundTestRuns: each round's; roundRatios: each round's check over
+ * how many test runs the bug's checks made, the median of the rounds: a
+ * workspace's first bug of an image, script and test files makes the original
+ * run, which every later one shares (roundTestRuns: each round's, the first
+ * one counting it when the workspace had none); roundRatios: each round's check over
  * the raw runs timed just before it, which a machine whose speed drifts between
  * rounds moves less than the ratio of the medians).
  *
@@ -113,7 +114,7 @@ async function main(): Promise<void> {
     overheadRatio: Number((median(ours) / median(raw)).toFixed(3)),
     naiveRatio: Number((median(naive) / median(ours)).toFixed(3)),
     roundRatios: ours.map((ms, i) => Number((ms / raw[i]!).toFixed(3))),
-    testRuns: Number((testRuns.reduce((a, b) => a + b, 0) / testRuns.length).toFixed(2)),
+    testRuns: median(testRuns),
     roundTestRuns: testRuns,
     rounds: ROUNDS,
     logs,

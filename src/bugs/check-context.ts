@@ -226,15 +226,21 @@ export class CheckContext {
   }
 
   private original?: Promise<RunRecord>;
+  /** Settles once the original run is read from the workspace or in line, so the runs after it queue behind it. */
+  private originalQueued: Promise<void> = Promise.resolve();
 
   /** The original code's run: kept from another bug of the same image, script and test files when there is one. */
   originalRun(): Promise<RunRecord> {
-    this.original ??= this.cachedOriginal();
-    this.original.catch(() => undefined);
+    if (!this.original) {
+      let queued = () => {};
+      this.originalQueued = new Promise<void>((resolve) => (queued = resolve));
+      this.original = this.cachedOriginal(queued);
+      this.original.catch(() => undefined);
+    }
     return this.original;
   }
 
-  private async cachedOriginal(): Promise<RunRecord> {
+  private async cachedOriginal(queued: () => void): Promise<RunRecord> {
     const plan = this.plan().original;
     const dir = this.setup.originalCache;
     const engine = this.setup.engine ?? defaultContainerEngine();
@@ -242,11 +248,14 @@ export class CheckContext {
     const cache = dir && key ? new OriginalRunCache(dir) : undefined;
     const kept = cache && key ? cache.read(key, this.setup.logDir) : undefined;
     if (kept) {
+      queued();
       this.emit({ type: 'run-started', check: plan.check, label: plan.label, command: TEST_COMMAND });
       this.emit({ type: 'run-finished', check: plan.check, run: kept });
       return kept;
     }
-    const run = await this.shared(plan);
+    const pending = this.shared(plan);
+    queued();
+    const run = await pending;
     if (cache && key) cache.write(key, run);
     return run;
   }
@@ -323,9 +332,11 @@ export class CheckContext {
   prefetch(): void {
     const plan = this.plan();
     void this.originalRun();
-    for (const run of [plan.buggy, plan.weakened, ...(this.revertsRun ? plan.reverts : []), plan.gold]) this.shared(run);
+    void this.originalQueued.then(() => {
+      for (const run of [plan.buggy, plan.weakened, ...(this.revertsRun ? plan.reverts : []), plan.gold]) this.shared(run);
+      void this.evidence();
+    });
     void this.weakeningAnalysis();
-    void this.evidence();
   }
 
   /**

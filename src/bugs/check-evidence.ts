@@ -2,13 +2,16 @@
  * Gathers the determinism evidence of one bug from the runs its checks make
  * anyway (the original, the gold patch's run of the same tree, the buggy state,
  * the weakened run, the reverts), weighs it (evidence.ts), and reruns the buggy
- * state only as often as the evidence still falls short: a few at a time (as
- * many as there are lanes), stopping at the first run that shows a failing test
- * flip or a test move.
+ * state only as often as the evidence still falls short. The reruns no outcome
+ * of the other runs can spare are asked for as soon as the first buggy run is
+ * in, so they queue beside the others; the rest a few at a time (as many as
+ * there are lanes), stopping at the first run that shows a failing test flip or
+ * a test move.
  */
 import type { CheckContext } from './check-context.js';
 import { perTestRuns, weighEvidence, type Evidence, type PartialObservation } from './evidence.js';
 import { runProblem } from './run-problems.js';
+import { brokenTests } from './test-results.js';
 import type { RunRecord } from './test-run.js';
 
 export interface GatheredEvidence extends Evidence {
@@ -39,6 +42,11 @@ export async function gatherEvidence(ctx: CheckContext): Promise<GatheredEvidenc
   const buggyProblem = runProblem(buggy);
   if (buggyProblem) return { ...empty, problem: `the buggy state cannot be judged: ${buggyProblem} (see bug-validity)` };
 
+  // At most the weakened run and each revert can show the failures again besides the first run: the rest must be reruns.
+  const bugRuns = ctx.buggyRunCount;
+  const others = (ctx.artifact.weakenChanges.length > 0 ? 1 : 0) + (ctx.revertsRun ? ctx.codeChanges().length : 0);
+  const breaks = brokenTests(original.results, buggy.results).length > 0;
+  const early = breaks ? Array.from({ length: Math.max(0, bugRuns - 1 - others) }, (_, i) => ctx.buggyRerun(i + 2)) : [];
   const [gold, weakened, reverts, scope] = await Promise.all([
     ctx.goldRun(),
     ctx.weakenedRun(),
@@ -54,7 +62,6 @@ export async function gatherEvidence(ctx: CheckContext): Promise<GatheredEvidenc
   for (const revert of reverts) {
     if (!runProblem(revert)) partial.push({ ...revert, covers: (id) => revert.results[id] !== 'passed' });
   }
-  const bugRuns = ctx.buggyRunCount;
   const need = { bugRuns, perTest: perTestRuns(bugRuns) };
   const reruns: RunRecord[] = [];
   const weigh = () => weighEvidence({ original: originals, buggy: [buggy, ...reruns], partial, need });
@@ -68,9 +75,9 @@ export async function gatherEvidence(ctx: CheckContext): Promise<GatheredEvidenc
 
   let evidence = weigh();
   const batch = Math.max(1, ctx.setup.parallelism);
-  while (!settled(evidence)) {
-    const next = reruns.length + 2;
-    const asked = Array.from({ length: Math.min(batch, evidence.deficit) }, (_, i) => ctx.buggyRerun(next + i));
+  const more = () => (settled(evidence) ? [] : Array.from({ length: Math.min(batch, evidence.deficit) }, (_, i) => ctx.buggyRerun(reruns.length + 2 + i)));
+  let asked = early.length > 0 ? early : more();
+  while (asked.length > 0) {
     for (const pending of asked) {
       const rerun = await pending;
       const problem = runProblem(rerun);
@@ -82,6 +89,7 @@ export async function gatherEvidence(ctx: CheckContext): Promise<GatheredEvidenc
       evidence = weigh();
       if (evidence.flippingFailures.length > 0 || evidence.moving.length > 0) return done(evidence);
     }
+    asked = more();
   }
   return done(evidence);
 }

@@ -9,9 +9,9 @@
  * been written.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { writeJsonAtomic } from '../store/atomic.js';
+import { writeFileAtomic, writeJsonAtomic } from '../store/atomic.js';
 import { readJsonFile } from '../store/json-file.js';
 import type { ContainerEngine } from '../sandbox/port.js';
 import type { BugArtifact } from './artifact.js';
@@ -43,23 +43,32 @@ export class OriginalRunCache {
     return info ? originalKey({ ...input, imageId: info.id }) : undefined;
   }
 
-  /** The kept run, its log copied to `logDir`; undefined when there is none. */
+  /** The kept run, its log copied to `logDir`; undefined when there is none (or it cannot be read: the run is then made). */
   read(key: string, logDir: string): RunRecord | undefined {
-    const record = readJsonFile<RunRecord>(join(this.dir, `${key}.json`));
-    const log = join(this.dir, `${key}.log`);
-    if (!record || !existsSync(log)) return undefined;
-    mkdirSync(logDir, { recursive: true });
-    const logPath = join(logDir, basename(record.logPath));
-    copyFileSync(log, logPath);
-    return { ...record, logPath, reused: true };
+    try {
+      const record = readJsonFile<RunRecord>(join(this.dir, `${key}.json`));
+      const log = join(this.dir, `${key}.log`);
+      if (!record || !existsSync(log)) return undefined;
+      mkdirSync(logDir, { recursive: true });
+      const logPath = join(logDir, basename(record.logPath));
+      copyFileSync(log, logPath);
+      return { ...record, logPath, reused: true };
+    } catch {
+      return undefined;
+    }
   }
 
-  /** Keeps a run whose map can be trusted. */
+  /** Keeps a run whose map can be trusted; a workspace that cannot take it only loses the sharing. */
   write(key: string, run: RunRecord): void {
     if (runProblem(run) || !existsSync(run.logPath)) return;
-    mkdirSync(this.dir, { recursive: true });
-    copyFileSync(run.logPath, join(this.dir, `${key}.log`));
-    const { reused: _reused, ...kept } = run;
-    writeJsonAtomic(join(this.dir, `${key}.json`), kept);
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      // The log first: a record is only read with its log beside it.
+      writeFileAtomic(join(this.dir, `${key}.log`), readFileSync(run.logPath));
+      const { reused: _reused, ...kept } = run;
+      writeJsonAtomic(join(this.dir, `${key}.json`), kept);
+    } catch {
+      // the next bug makes its own
+    }
   }
 }

@@ -124,7 +124,7 @@ export function recordVerdict(store: Store, id: string, report: CheckReport, log
   const at = new Date().toISOString();
   const reportPath = join(logDir, 'report.json');
   writeJsonAtomic(reportPath, reportJson(report, (p) => store.rel(p)));
-  writeJsonAtomic(join(logDir, 'tests.json'), { FAIL_TO_PASS: report.FAIL_TO_PASS, PASS_TO_PASS: report.PASS_TO_PASS });
+  writeJsonAtomic(join(logDir, 'tests.json'), { FAIL_TO_PASS: report.FAIL_TO_PASS, PASS_TO_PASS: report.PASS_TO_PASS, flaky: report.flaky ?? [] });
   const summary = summariseReport(report, at, relative(bugDir(store, id), logDir));
   return store.transact((tx) => {
     const bug = tx.get('bugs', id)!;

@@ -11,6 +11,7 @@ export interface ReportShape {
   checks: { name: string; verdict: string; reason: string }[];
   FAIL_TO_PASS?: string[];
   PASS_TO_PASS?: string[];
+  flaky?: { id: string; flips: number }[];
 }
 
 const LETTERS: Record<string, string> = { pass: 'p', fail: 'f', skipped: 's', cancelled: 'c' };
@@ -35,6 +36,7 @@ export function summariseReport(report: ReportShape, at: string, dir: string | n
     dir,
     failToPass: report.FAIL_TO_PASS?.length ?? 0,
     passToPass: report.PASS_TO_PASS?.length ?? 0,
+    flaky: (report.flaky ?? []).map((f) => ({ id: f.id, flips: f.flips })),
   };
 }
 

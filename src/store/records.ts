@@ -36,6 +36,8 @@ export interface CheckSummary {
   dir: string | null;
   failToPass: number;
   passToPass: number;
+  /** Tests that changed result between runs of one state, with their flips (absent in summaries written before #30). */
+  flaky?: { id: string; flips: number }[];
 }
 
 export interface Review {

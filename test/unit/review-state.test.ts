@@ -101,7 +101,7 @@ describe('review lines', () => {
 
   it('show the failed check and its reason in the summary', () => {
     const record = bug('b', { status: 'invalid', check: { valid: false, cancelled: false, failedCheck: 'bug-validity', reason: '0 passing test(s) fail', verdicts: 'pppppfsss', at: '', dir: null, failToPass: 0, passToPass: 0 } });
-    const details = { record, artifactDir: '/w/bugs/b', trajectory: null, meta: null, testFiles: ['tests/test_x.py'], diffs: { bugInject: '', testWeaken: '', predPatch: null }, checks: null, FAIL_TO_PASS: [], PASS_TO_PASS: [], reviews: [], checkHistory: [], report: null, attempts: [] };
+    const details = { record, artifactDir: '/w/bugs/b', trajectory: null, meta: null, testFiles: ['tests/test_x.py'], diffs: { bugInject: '', testWeaken: '', predPatch: null }, checks: null, FAIL_TO_PASS: [], PASS_TO_PASS: [], flaky: [], reviews: [], checkHistory: [], report: null, attempts: [] };
     const text = detailLines(details, 'summary', 0).map((l) => l.text).join('\n');
     expect(text).toMatch(/✓✓✓✓✓✗···  failed bug-validity/);
     expect(text).toMatch(/0 passing test\(s\) fail/);
