@@ -12,6 +12,7 @@ import type { CheckContext } from './check-context.js';
 import { perTestRuns, weighEvidence, type Evidence, type PartialObservation } from './evidence.js';
 import { runProblem } from './run-problems.js';
 import { brokenTests } from './test-results.js';
+import { mentionedInDiff, type WeakeningScope } from './weakening.js';
 import type { RunRecord } from './test-run.js';
 
 export interface GatheredEvidence extends Evidence {
@@ -31,6 +32,21 @@ const NOTHING: Evidence = { failToPass: [], passToPass: [], flaky: [], flippingF
 
 function settled(evidence: Evidence): boolean {
   return evidence.deficit === 0 || evidence.flippingFailures.length > 0 || evidence.moving.length > 0;
+}
+
+/**
+ * The failing tests the weakened run observes as the buggy state has them: those
+ * the weakening leaves alone. In test modules bugbench cannot read (Go, Rust, JS,
+ * Java), those its text never names; none when it changes infrastructure every
+ * test may depend on. The run counts only where they all still fail, so a test
+ * the weakening loosened through a helper can keep it from counting, never
+ * count for it.
+ */
+async function weakenedCovers(ctx: CheckContext, scope: WeakeningScope): Promise<((id: string) => boolean) | undefined> {
+  if (!scope.everything) return (id) => !scope.touched(id) && !scope.removed(id);
+  const summary = await ctx.weakening();
+  if (summary.infrastructure.length > 0 || summary.method !== 'syntax') return undefined;
+  return (id) => !mentionedInDiff(id, ctx.artifact.testWeaken);
 }
 
 export async function gatherEvidence(ctx: CheckContext): Promise<GatheredEvidence> {
@@ -56,8 +72,9 @@ export async function gatherEvidence(ctx: CheckContext): Promise<GatheredEvidenc
   // The gold patch's tree is the original's (the bug's code paths and the test files put back): a second look at that state.
   const originals = [original, ...(runProblem(gold) ? [] : [gold])];
   const partial: PartialObservation[] = [];
-  if (!runProblem(weakened) && !scope.everything) {
-    partial.push({ ...weakened, covers: (id) => !scope.touched(id) && !scope.removed(id) });
+  if (!runProblem(weakened)) {
+    const covers = await weakenedCovers(ctx, scope);
+    if (covers) partial.push({ ...weakened, covers });
   }
   for (const revert of reverts) {
     if (!runProblem(revert)) partial.push({ ...revert, covers: (id) => revert.results[id] !== 'passed' });
