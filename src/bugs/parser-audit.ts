@@ -8,6 +8,7 @@
  */
 import { worstOutcome, type LogOutcome, type LogReading } from './log-readers/index.js';
 import type { TestMap, TestStatus } from './test-results.js';
+import { unnamedDisagreement, unseenNote } from './unnamed-passes.js';
 
 export interface Disagreement {
   test: string;
@@ -16,7 +17,7 @@ export interface Disagreement {
 }
 
 export type ParserAudit =
-  | { status: 'agrees'; reader: string }
+  | { status: 'agrees'; reader: string; /** What the reader could not see, when it counted passes it could not name. */ unseen?: string }
   | { status: 'disagrees'; reader: string; disagreements: Disagreement[] }
   | { status: 'unverified'; reader?: string; why: string };
 
@@ -45,10 +46,12 @@ export function auditParser(parsed: TestMap, reading: LogReading | undefined): P
   }
   const disagreements: Disagreement[] = [];
   const covered = new Set<string>();
+  let unnamedPasses = 0;
   for (const [test, said] of Object.entries(parsed)) {
     const ids = byName.get(test);
     if (!ids) {
-      disagreements.push({ test, parser: said, log: 'missing' });
+      if (reading.unnamed && said === 'passed') unnamedPasses++;
+      else disagreements.push({ test, parser: said, log: 'missing' });
       continue;
     }
     // A name several tests share stands for the worst of them.
@@ -59,8 +62,10 @@ export function auditParser(parsed: TestMap, reading: LogReading | undefined): P
   for (const [test, shown] of Object.entries(reading.results)) {
     if (!covered.has(test) && !ALLOWED[shown].includes('missing')) disagreements.push({ test, parser: 'missing', log: shown });
   }
+  if (reading.unnamed) disagreements.push(...unnamedDisagreement(reading.unnamed, unnamedPasses));
   disagreements.sort((a, b) => (a.test < b.test ? -1 : a.test > b.test ? 1 : 0));
-  return disagreements.length > 0 ? { status: 'disagrees', reader: reading.reader, disagreements } : { status: 'agrees', reader: reading.reader };
+  if (disagreements.length > 0) return { status: 'disagrees', reader: reading.reader, disagreements };
+  return reading.unnamed ? { status: 'agrees', reader: reading.reader, unseen: unseenNote(reading.unnamed) } : { status: 'agrees', reader: reading.reader };
 }
 
 function describe(d: Disagreement): string {

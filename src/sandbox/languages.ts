@@ -29,7 +29,7 @@ export interface BaseRecipe {
   env?: Record<string, string>;
   /** Paths (shell globs) removed after the install: parts of packages that building and testing a repository never use. */
   trim?: string[];
-  /** What the base adds, in a few words (doctor, README). */
+  /** What the base adds, in a few words (doctor, docs). */
   holds: string;
 }
 

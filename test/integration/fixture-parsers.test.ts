@@ -27,6 +27,8 @@ const CASES = [
   { parser: 'node_tap_parser.py', folder: 'tap', logs: /^node/, reader: 'TAP (node --test)' },
   { parser: 'cargo_test.py', folder: 'cargo', logs: /\.log$/, reader: 'cargo test' },
   { parser: 'junit_xml.py', folder: 'junit', logs: /\.log$/, reader: 'JUnit XML' },
+  { parser: 'pytest_verbose.py', folder: 'python', logs: /^(pytest|swebench-pytest)/, reader: 'pytest -v' },
+  { parser: 'unittest_verbose.py', folder: 'python', logs: /^(unittest|django|swebench-django)/, reader: 'unittest -v' },
 ];
 
 let sandbox: Sandbox;

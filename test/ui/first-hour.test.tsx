@@ -5,24 +5,22 @@
  * files); the core's long work (an injection, solving) is a scripted stand-in
  * that reports events as the real one does, so the screens are what is tested.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RolloutEvent, RolloutEventBody } from '../../src/agent/events.js';
 import type { AttemptSummary, CoreEvent, Report } from '../../src/pipeline/events.js';
 import type { InjectResult, InjectSettings } from '../../src/pipeline/inject.js';
 import type { SolveResult } from '../../src/pipeline/solve.js';
-import { workbenchCore, type WorkbenchCore } from '../../src/pipeline/workbench-core.js';
-import type { BugRecord, RolloutRecord, RunRecord } from '../../src/store/records.js';
+import type { WorkbenchCore } from '../../src/pipeline/workbench-core.js';
+import type { BugRecord } from '../../src/store/records.js';
 import { Store } from '../../src/store/store.js';
 import { App } from '../../src/ui/app.js';
-import { bugRecord, VALID_CHECK } from '../helpers/records.js';
+import { VALID_CHECK } from '../helpers/records.js';
 import { renderIn } from '../helpers/terminal.js';
-import { HEALTHY } from '../helpers/workspace.js';
+import { at, coreOf, IMAGE, putBug as putBugRecord, putRun, workspace } from '../helpers/workspace.js';
 
 const SIZE = { columns: 80, rows: 24 };
-const IMAGE = 'bugbench/repo-knotcfg:latest';
 
 let term: ReturnType<typeof renderIn> | undefined;
 afterEach(() => term?.unmount());
@@ -45,53 +43,9 @@ async function press(key: string, mark: RegExp | string): Promise<void> {
   });
 }
 
-const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
-
-function workspace() {
-  const root = mkdtempSync(join(tmpdir(), 'bugbench-first-hour-'));
-  return Store.open({ root });
-}
-
-function putRun(store: Store, run: Partial<RunRecord> & { id: string; kind: RunRecord['kind']; n: number }, minute: number, rollout: (i: number) => Partial<RolloutRecord>) {
-  store.transact((tx) => {
-    tx.put('runs', {
-      status: 'finished',
-      image: IMAGE,
-      strategy: 'removal',
-      policy: 'offline',
-      model: 'offline/removal',
-      options: {},
-      owner: { host: 'h', pid: 1, start: '1' },
-      startedAt: at(minute),
-      finishedAt: at(minute + 1),
-      error: null,
-      ...run,
-    });
-    for (let i = 0; i < run.n; i++) {
-      const id = `${run.id}-${run.kind === 'solve' ? 'a' : 'r'}${i + 1}`;
-      tx.put('rollouts', {
-        id,
-        runId: run.id,
-        role: run.kind === 'solve' ? 'solver' : 'injector',
-        index: i,
-        status: 'submitted',
-        steps: 5,
-        costUsd: 0,
-        tokens: 0,
-        durationMs: 1000,
-        trajectory: join('runs', run.id, `${id}.jsonl`),
-        bugId: null,
-        detail: null,
-        startedAt: at(minute),
-        finishedAt: at(minute + 1),
-        ...rollout(i),
-      });
-    }
-  });
-}
-
+/** A valid bug with two failing and ten passing tests, as the first hour's screens show it. */
 function putBug(store: Store, id: string, fields: Partial<BugRecord>): void {
-  store.transact((tx) => tx.put('bugs', bugRecord(id, { image: IMAGE, repo: 'knotcfg', fingerprint: 'f', check: { ...VALID_CHECK, at: at(0), failToPass: 2, passToPass: 10 }, ...fields })));
+  putBugRecord(store, id, { fingerprint: 'f', check: { ...VALID_CHECK, at: at(0), failToPass: 2, passToPass: 10 }, ...fields });
 }
 
 /** A trajectory file of a few events, the text of which says which run it belongs to. */
@@ -104,17 +58,6 @@ function putTrajectory(store: Store, runId: string, rolloutId: string, text: str
   ];
   mkdirSync(store.abs(join('runs', runId)), { recursive: true });
   writeFileSync(store.abs(join('runs', runId, `${rolloutId}.jsonl`)), events.map((e, i) => JSON.stringify({ ...e, seq: i + 1, t: i })).join('\n') + '\n');
-}
-
-/** The core over `store`, set up and with one image, its long work replaced where a test says. */
-function coreOf(store: Store, more: Partial<WorkbenchCore> = {}): WorkbenchCore {
-  return {
-    ...workbenchCore(store),
-    diagnose: async () => HEALTHY,
-    engines: async () => [],
-    listImages: async () => [{ id: 'sha256:1', tag: IMAGE, repo: 'knotcfg', commit: 'c0', created: at(0), sizeBytes: 0, bugs: 0, bugCounts: {}, testCommand: 'pytest' }],
-    ...more,
-  };
 }
 
 /** An injection that reports its run and one line of text from r1, then finishes. */

@@ -15,7 +15,7 @@ export async function parserCheck(ctx: CheckContext): Promise<CheckOutcome> {
   const count = Object.keys(run.results).length;
   const audit =
     run.audit.status === 'agrees'
-      ? `bugbench's own reading (${run.audit.reader}) agrees on every test`
+      ? `bugbench's own reading (${run.audit.reader}) agrees on every test${run.audit.unseen ? ` it names; ${run.audit.unseen}` : ''}`
       : `parser unverified: ${run.audit.why}`;
   const where = run.parser.where ? ` (it ran ${run.parser.where})` : '';
   return { verdict: 'pass', reason: `the parser read ${count} test result(s) from the original run's log${where}; ${audit}`, runs: [run] };

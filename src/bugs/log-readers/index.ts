@@ -18,12 +18,15 @@
 import { LineSplitter } from './lines.js';
 import { cargoTestReader } from './cargo-test.js';
 import { goTestReader } from './go-test.js';
+import { gradleConsoleReader } from './gradle-console.js';
 import { jestVerboseReader } from './jest-verbose.js';
 import { junitXmlReader } from './junit-xml.js';
 import { mochaSpecReader } from './mocha-spec.js';
 import { nodeSpecReader } from './node-spec.js';
-import { pytestSummaryReader } from './pytest-summary.js';
+import { pytestReader } from './pytest.js';
+import { surefireConsoleReader } from './surefire-console.js';
 import { tapReader } from './tap.js';
+import { unittestReader } from './unittest.js';
 import { vitestVerboseReader } from './vitest-verbose.js';
 import { worstOutcome } from './test-ids.js';
 import type { LogOutcome, LogReader, LogReading } from './types.js';
@@ -33,11 +36,14 @@ export { PYTEST_READER } from './pytest-summary.js';
 export { worstOutcome } from './test-ids.js';
 
 export const READERS: (() => LogReader)[] = [
-  pytestSummaryReader,
+  pytestReader,
+  unittestReader,
   goTestReader,
   cargoTestReader,
   tapReader,
   junitXmlReader,
+  surefireConsoleReader,
+  gradleConsoleReader,
   jestVerboseReader,
   vitestVerboseReader,
   mochaSpecReader,
@@ -45,7 +51,11 @@ export const READERS: (() => LogReader)[] = [
 ];
 
 /** One reading of a log that several readers claimed. */
-export function joinReadings(readings: LogReading[]): LogReading | undefined {
+export function joinReadings(all: LogReading[]): LogReading | undefined {
+  // A reading that only counts some passes gives way to one that names all of its tests (Surefire's console beside its XML reports).
+  const covers = (full: LogReading, part: LogReading) =>
+    full !== part && !full.unnamed && full.results !== undefined && Object.keys(part.results!).every((id) => full.results![id] !== undefined || full.optional?.[id] !== undefined);
+  const readings = all.filter((r) => !(r.unnamed && r.results && all.some((full) => covers(full, r))));
   if (readings.length <= 1) return readings[0];
   const reader = readings.map((r) => r.reader).join(' + ');
   const unread = readings.find((r) => !r.results);
@@ -65,7 +75,11 @@ export function joinReadings(readings: LogReading[]): LogReading | undefined {
       delete joined.optional[id];
     }
   }
-  return { reader, ...joined };
+  const unnamed = readings.filter((r) => r.unnamed);
+  const passed = unnamed.reduce((n, r) => n + r.unnamed!.passed, 0);
+  const out: LogReading = { reader, ...joined };
+  if (passed > 0) out.unnamed = { passed, why: unnamed.map((r) => r.unnamed!.why).join('; ') };
+  return out;
 }
 
 /** Every reader at once over a log that arrives in pieces; memory stays bounded by one line and the results. */

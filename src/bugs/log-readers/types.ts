@@ -19,6 +19,13 @@ export interface LogReading {
    * that make them live in test-ids.ts.
    */
   aliases?: Record<string, string[]>;
+  /**
+   * Passing tests the log counts but does not name (Surefire's brief console,
+   * jest without --verbose): the parser's passes that match no name are taken
+   * on count, and there must be exactly this many. `why` says what the reader
+   * could not see and how to make the log name every test.
+   */
+  unnamed?: { passed: number; why: string };
   /** Why the results cannot be read in full. */
   why?: string;
 }

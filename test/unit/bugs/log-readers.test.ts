@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LogReaders, PYTEST_READER, readLog } from '../../../src/bugs/log-readers/index.js';
 import { LineSplitter, MAX_LINE_CHARS } from '../../../src/bugs/log-readers/lines.js';
 import { parseCounts, resultId } from '../../../src/bugs/log-readers/pytest-summary.js';
+import { PYTEST_VERBOSE_READER } from '../../../src/bugs/log-readers/pytest-verbose.js';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
 
 const log = (name: string) => readFileSync(join(PACKAGE_ROOT, 'test', 'fixtures', 'logs', name), 'utf8');
@@ -41,10 +42,10 @@ describe('the pytest -rA reader', () => {
     expect(readLog(log('pytest-rA-no-tests.log'))).toEqual({ reader: PYTEST_READER, results: {} });
   });
 
-  it('knows a run without -rA but cannot read it, and says why', () => {
-    const reading = readLog(log('pytest-verbose.log'));
-    expect(reading?.results).toBeUndefined();
-    expect(reading?.why).toMatch(/lists 0 passed test\(s\) where pytest counted 6 \(run pytest with -rA/);
+  it('reads a run without -rA by its verbose lines (pytest-verbose.ts), and one with neither -rA nor -v not at all, saying why', () => {
+    expect(readLog(log('pytest-verbose.log'))).toEqual({ reader: PYTEST_VERBOSE_READER, results: MIXED });
+    const dots = log('pytest-verbose.log').replace(/^test_mix\.py::.*\n/gm, '');
+    expect(readLog(dots)?.why).toMatch(/lists 0 passed test\(s\) where pytest counted 6 \(run pytest with -rA/);
   });
 
   it('cannot read a session cut short', () => {
