@@ -8,12 +8,30 @@
  * there are lanes), stopping at the first run that shows a failing test flip or
  * a test move.
  */
-import type { CheckContext } from './check-context.js';
+import type { BugArtifact } from './artifact.js';
+import type { FileChange } from './diff.js';
 import { perTestRuns, weighEvidence, type Evidence, type PartialObservation } from './evidence.js';
 import { runProblem } from './run-problems.js';
 import { brokenTests } from './test-results.js';
-import { mentionedInDiff, type WeakeningScope } from './weakening.js';
+import { mentionedInDiff, type WeakeningScope, type WeakeningSummary } from './weakening.js';
 import type { RunRecord } from './test-run.js';
+
+/** What the evidence reads of a bug's check (its CheckContext), named here so the context can import this file. */
+export interface EvidenceSource {
+  readonly artifact: BugArtifact;
+  readonly setup: { parallelism: number };
+  readonly buggyRunCount: number;
+  readonly revertsRun: boolean;
+  originalRun(): Promise<RunRecord>;
+  buggyRun(): Promise<RunRecord>;
+  buggyRerun(n: number): Promise<RunRecord>;
+  weakenedRun(): Promise<RunRecord>;
+  goldRun(): Promise<RunRecord>;
+  codeChanges(): FileChange[];
+  revertRun(change: FileChange): Promise<RunRecord>;
+  weakeningScope(): Promise<WeakeningScope>;
+  weakening(): Promise<WeakeningSummary>;
+}
 
 export interface GatheredEvidence extends Evidence {
   /** Why nothing could be weighed: the original or the first buggy run has no usable map (other checks say more). */
@@ -42,14 +60,14 @@ function settled(evidence: Evidence): boolean {
  * the weakening loosened through a helper can keep it from counting, never
  * count for it.
  */
-async function weakenedCovers(ctx: CheckContext, scope: WeakeningScope): Promise<((id: string) => boolean) | undefined> {
+async function weakenedCovers(ctx: EvidenceSource, scope: WeakeningScope): Promise<((id: string) => boolean) | undefined> {
   if (!scope.everything) return (id) => !scope.touched(id) && !scope.removed(id);
   const summary = await ctx.weakening();
   if (summary.infrastructure.length > 0 || summary.method !== 'syntax') return undefined;
   return (id) => !mentionedInDiff(id, ctx.artifact.testWeaken);
 }
 
-export async function gatherEvidence(ctx: CheckContext): Promise<GatheredEvidence> {
+export async function gatherEvidence(ctx: EvidenceSource): Promise<GatheredEvidence> {
   const original = await ctx.originalRun();
   const empty = { ...NOTHING, reruns: [], originalRuns: [original], partialRuns: [] };
   const originalProblem = runProblem(original);
