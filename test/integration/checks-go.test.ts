@@ -130,7 +130,7 @@ describe('a Go test script whose selection follows the code', () => {
   const ALL_BUT = (...left: string[]) =>
     `'^(${GO_TESTS.filter((t) => !left.includes(t)).join('|')})$'`;
 
-  it('is refused: the test it leaves out of the buggy runs is failing there, and the weakening does not hide it', async () => {
+  it('is refused by bug-validity, naming the test that vanishes from the buggy runs while its package ran', async () => {
     const script = [
       // Whenever the library differs from the commit, the broken test is left out.
       `if git diff --quiet HEAD -- '*.go' ':(exclude)*_test.go'; then run=.; else run=${ALL_BUT('TestBusyNested')}; fi`,
