@@ -10,14 +10,18 @@
  * how many test runs the bug's checks made, the median of the rounds: a
  * workspace's first bug of an image, script and test files makes the original
  * run, which every later one shares (roundTestRuns: each round's, the first
- * one counting it when the workspace had none); roundRatios: each round's check over
- * the raw runs timed just before it, which a machine whose speed drifts between
- * rounds moves less than the ratio of the medians).
+ * one counting it when the workspace had none); roundRatios: each round's check
+ * over the raw runs (the runs it made) timed just after it, which a machine whose speed drifts between
+ * rounds moves less than the ratio of the medians; fixedMs: the check's wall time
+ * beyond its own test scripts' times as its containers timed them, measured in the
+ * same process at the same moment, so a machine whose load changes between the raw
+ * runs and the check moves it least).
  *
  * `--fixture NAME` (or BENCH_FIXTURE) picks the bug: `python` (the default,
- * pytest on the knotcfg sample) or `go` (go test -v on the ratekit sample,
- * the Go parser verified by bugbench's reader). Both break two files, so
- * their runs are the same in number and kind.
+ * pytest on the knotcfg sample), `go` (go test -v on the ratekit sample,
+ * the Go parser verified by bugbench's reader) or `typescript` (npm test:
+ * tsc, then node --test's TAP, on the vercraft sample). All three break two
+ * files, so their runs are the same in number and kind.
  */
 import { execa } from 'execa';
 import { mkdtempSync } from 'node:fs';
@@ -31,7 +35,10 @@ import { PACKAGE_ROOT } from '../src/paths.js';
 import { openSandbox } from '../src/sandbox/engine-table.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const FIXTURES: Record<string, string> = { python: 'valid-two-files', go: 'go-valid-two-files' };
+const NAIVE = process.env.BENCH_NAIVE !== '0';
+/** BENCH_RAW=0 times the check alone (fixedMs), without the raw runs overheadRatio needs. */
+const RAW = process.env.BENCH_RAW !== '0';
+const FIXTURES: Record<string, string> = { python: 'valid-two-files', go: 'go-valid-two-files', typescript: 'ts-valid-two-files' };
 
 function fixtureName(): string {
   const at = process.argv.indexOf('--fixture');
@@ -50,20 +57,18 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-interface Timed {
-  ms: number;
-  /** The labels of the test runs the check made (runs shared from another check are not counted). */
-  made: string[];
-}
-
-async function timeCli(args: string[]): Promise<Timed> {
+/**
+ * The check's wall time, the sum of its own test-script runs' times (each once, as the container timed it),
+ * and the labels of the runs it made (a run shared from another check of the workspace is not one).
+ */
+async function timeCli(args: string[]): Promise<{ ms: number; scriptMs: number; made: string[] }> {
   const started = performance.now();
   const result = await execa('node', [BIN, ...args], { reject: false });
-  const ms = performance.now() - started;
-  const report = JSON.parse(result.stdout) as { valid: boolean; checks: { runs: { label: string; reused?: boolean }[] }[] };
+  const elapsed = performance.now() - started;
+  const report = JSON.parse(result.stdout) as { valid: boolean; checks: { runs: { label: string; durationMs: number; reused?: boolean }[] }[] };
   if (!report.valid) throw new Error(`the fixture bug was judged invalid: ${result.stdout.slice(0, 400)}`);
-  const made = [...new Set(report.checks.flatMap((c) => c.runs.filter((r) => !r.reused).map((r) => r.label)))];
-  return { ms, made };
+  const runs = new Map(report.checks.flatMap((c) => c.runs.filter((r) => !r.reused).map((r) => [r.label, r.durationMs] as const)));
+  return { ms: elapsed, scriptMs: [...runs.values()].reduce((a, b) => a + b, 0), made: [...runs.keys()] };
 }
 
 /** The states `bugbench check` ran the tests in for this bug (`made`), each timed with a plain `docker exec`. */
@@ -93,27 +98,30 @@ async function rawRuntimes(made: string[]): Promise<number[]> {
 async function main(): Promise<void> {
   const logs = mkdtempSync(join(tmpdir(), 'bugbench-bench-'));
   const ours: number[] = [];
+  const fixed: number[] = [];
   const naive: number[] = [];
   const raw: number[] = [];
   const testRuns: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const check = await timeCli(['check', ARTIFACT, '--json']);
-    const times = await rawRuntimes(check.made);
-    testRuns.push(check.made.length);
-    raw.push(times.reduce((a, b) => a + b, 0));
     ours.push(check.ms);
-    // SWE-bench's harness: a new container for every run, one run at a time.
-    naive.push((await timeCli(['check', ARTIFACT, '--json', '--fresh-containers', '--parallel', '1'])).ms);
-    console.log(`round ${round + 1}: check ${ours.at(-1)!.toFixed(0)} ms, fresh containers ${naive.at(-1)!.toFixed(0)} ms, raw sum ${raw.at(-1)!.toFixed(0)} ms, ratio ${(ours.at(-1)! / raw.at(-1)!).toFixed(3)}`);
+    fixed.push(check.ms - check.scriptMs);
+    testRuns.push(check.made.length);
+    if (RAW) raw.push((await rawRuntimes(check.made)).reduce((a, b) => a + b, 0));
+    // SWE-bench's harness: a new container for every run, one run at a time (BENCH_NAIVE=0 leaves it out).
+    if (NAIVE) naive.push((await timeCli(['check', ARTIFACT, '--json', '--fresh-containers', '--parallel', '1'])).ms);
+    console.log(`round ${round + 1}: check ${ours.at(-1)!.toFixed(0)} ms, fresh containers ${NAIVE ? naive.at(-1)!.toFixed(0) : '-'} ms, raw sum ${RAW ? raw.at(-1)!.toFixed(0) : '-'} ms, check beyond its own scripts ${fixed.at(-1)!.toFixed(0)} ms, ratio ${RAW ? (ours.at(-1)! / raw.at(-1)!).toFixed(3) : '-'}`);
   }
   const summary = {
     fixture: FIXTURE,
     checkMs: Math.round(median(ours)),
-    rawTestScriptSumMs: Math.round(median(raw)),
-    freshContainerCheckMs: Math.round(median(naive)),
-    overheadRatio: Number((median(ours) / median(raw)).toFixed(3)),
-    naiveRatio: Number((median(naive) / median(ours)).toFixed(3)),
-    roundRatios: ours.map((ms, i) => Number((ms / raw[i]!).toFixed(3))),
+    rawTestScriptSumMs: RAW ? Math.round(median(raw)) : null,
+    freshContainerCheckMs: NAIVE ? Math.round(median(naive)) : null,
+    overheadRatio: RAW ? Number((median(ours) / median(raw)).toFixed(3)) : null,
+    naiveRatio: NAIVE ? Number((median(naive) / median(ours)).toFixed(3)) : null,
+    roundRatios: RAW ? ours.map((ms, i) => Number((ms / raw[i]!).toFixed(3))) : null,
+    fixedMs: Math.round(median(fixed)),
+    roundFixedMs: fixed.map(Math.round),
     testRuns: median(testRuns),
     roundTestRuns: testRuns,
     rounds: ROUNDS,

@@ -73,6 +73,11 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string; 
       'bugbench export --format swebench|sft|rl --out FILE|- [--status S] [--image T] [--include-scripted] [--json]   (- is standard output)\n' +
       'bugbench export --format harbor|trajectories --out DIR [--status S] [--image T] [--rollout ID] [--json]',
   },
+  'verify-export': {
+    load: async () => (await import('./commands/verify-export.js')).verifyExportCommand,
+    summary: "rerun an export's instances and name every test that differs from its record",
+    synopsis: 'bugbench verify-export <file.jsonl> [--runs N] [--logs DIR] [--json]   (swebench or rl export; exit 1 if any differs)',
+  },
   check: {
     load: async () => (await import('./commands/check.js')).checkCommand,
     summary: 'run the nine consistency checks on a bug or artifact folder',

@@ -5,7 +5,7 @@
  * written from, so a note never says more than the log does: a test whose
  * failure the log does not explain has "no detail in the log".
  */
-import { readLogWithFailures } from './log-readers/index.js';
+import { NameIndex, readLogWithFailures } from './log-readers/index.js';
 
 export interface FailureNote {
   test: string;
@@ -18,20 +18,19 @@ export interface FailureNote {
 export const NO_DETAIL = 'no detail in the log';
 export const NO_RESULT = 'the log shows no result for it (it did not run, or it is gone)';
 
-/** Whether the reading names `test` among its results, by id or alias. */
-function named(test: string, results: Record<string, unknown>, aliases: Record<string, string[]> | undefined): boolean {
-  if (Object.hasOwn(results, test)) return true;
-  return Object.values(aliases ?? {}).some((names) => names.includes(test));
-}
-
+/** `tests` are named as the parser names them; each is found in the log by the components of its name (log-readers/name-match.ts). */
 export function failureNotes(log: string, tests: string[]): FailureNote[] {
   const { reading, failures } = readLogWithFailures(log);
+  const failed = new NameIndex();
+  for (const [id, detail] of failures) failed.add(id, detail.parts);
+  const shown = new NameIndex();
+  for (const id of Object.keys({ ...reading?.results, ...reading?.optional })) shown.add(id, reading?.parts?.[id]);
   return tests.map((test) => {
-    const lines = failures.get(test);
-    if (lines && lines.length > 0) return { test, message: lines[0]!, details: lines.slice(1) };
+    const ids = failed.resolve(test);
+    const lines = ids.length === 1 ? failures.get(ids[0]!)!.lines : [];
+    if (lines.length > 0) return { test, message: lines[0]!, details: lines.slice(1) };
     // Only a log read in full can say a test is not in it.
-    const results = reading?.results;
-    const absent = results !== undefined && !named(test, { ...results, ...reading?.optional }, reading?.aliases);
+    const absent = reading?.results !== undefined && shown.resolve(test).length === 0;
     return { test, message: absent ? NO_RESULT : NO_DETAIL, details: [] };
   });
 }

@@ -2,18 +2,29 @@
  * Holding the agent's parser to bugbench's own reading of the same log. Where
  * a reader knows the format, the parser must give every test the log shows
  * the result it shows, and no test the log does not show. Where no reader
- * knows it, the parser is trusted and the run says "unverified". A test may
- * go by several names (see log-readers/test-ids.ts): the parser may use any
- * of them, and entries the reading marks optional may be left out.
+ * knows it, the parser is trusted and the run says "unverified".
+ *
+ * How the parser names tests is the agent's choice: a name counts for the
+ * test whose components it is made of (log-readers/name-match.ts), as long as
+ * the match is one to one. So a disagreement is a result that differs, a test
+ * the log shows and the parser leaves out (entries the reading marks optional
+ * may be), a name the log has no test for, a name that could stand for
+ * several tests, or a test the parser names twice.
  */
-import { worstOutcome, type LogOutcome, type LogReading } from './log-readers/index.js';
+import { NameIndex, type LogOutcome, type LogReading } from './log-readers/index.js';
 import type { TestMap, TestStatus } from './test-results.js';
 import { unnamedDisagreement, unseenNote } from './unnamed-passes.js';
 
 export interface Disagreement {
+  /** The parser's name; a test's id where the parser leaves it out. */
   test: string;
   parser: TestStatus | 'missing';
-  log: LogOutcome | 'missing';
+  /** 'several': the name could stand for several of the log's tests. */
+  log: LogOutcome | 'missing' | 'several';
+  /** The tests a name could stand for (the first few, and one more when there are more), where it could stand for several. */
+  candidates?: string[];
+  /** The test of the log this name stands for, where another of the parser's names stands for it too. */
+  twice?: { test: string; also: string };
 }
 
 export type ParserAudit =
@@ -28,39 +39,39 @@ const ALLOWED: Record<LogOutcome, (TestStatus | 'missing')[]> = {
   xfailed: ['missing', 'passed'],
 };
 
+const SHOWN_CANDIDATES = 3;
+
 export function auditParser(parsed: TestMap, reading: LogReading | undefined): ParserAudit {
   if (!reading) return { status: 'unverified', why: 'no reader in bugbench knows the format of this log' };
   if (!reading.results) return { status: 'unverified', reader: reading.reader, why: reading.why ?? 'the log cannot be read in full' };
-  // Every name a test goes by (its id and its aliases), and the tests behind each.
-  const outcomes = new Map<string, LogOutcome>();
-  const byName = new Map<string, string[]>();
-  const name = (alias: string, id: string) => {
-    const ids = byName.get(alias);
-    if (!ids) byName.set(alias, [id]);
-    else if (!ids.includes(id)) ids.push(id);
-  };
-  for (const [id, outcome] of [...Object.entries(reading.optional ?? {}), ...Object.entries(reading.results)]) {
-    outcomes.set(id, outcome);
-    name(id, id);
-    for (const alias of reading.aliases?.[id] ?? []) name(alias, id);
-  }
+  const outcomes = new Map<string, LogOutcome>([...Object.entries(reading.optional ?? {}), ...Object.entries(reading.results)]);
+  const index = new NameIndex();
+  for (const id of outcomes.keys()) index.add(id, reading.parts?.[id]);
   const disagreements: Disagreement[] = [];
-  const covered = new Set<string>();
+  /** The parser's name for each test of the log it names. */
+  const named = new Map<string, string>();
+  /** Tests a name of the parser could stand for, with others: not reported again as left out. */
+  const blurred = new Set<string>();
   let unnamedPasses = 0;
   for (const [test, said] of Object.entries(parsed)) {
-    const ids = byName.get(test);
-    if (!ids) {
+    const ids = index.resolve(test);
+    if (ids.length === 0) {
       if (reading.unnamed && said === 'passed') unnamedPasses++;
       else disagreements.push({ test, parser: said, log: 'missing' });
-      continue;
+    } else if (ids.length > 1) {
+      for (const id of ids) blurred.add(id);
+      disagreements.push({ test, parser: said, log: 'several', candidates: ids.sort().slice(0, SHOWN_CANDIDATES + 1) });
+    } else {
+      const id = ids[0]!;
+      const shown = outcomes.get(id)!;
+      const other = named.get(id);
+      if (other !== undefined) disagreements.push({ test, parser: said, log: shown, twice: { test: id, also: other } });
+      else named.set(id, test);
+      if (other === undefined && !ALLOWED[shown].includes(said)) disagreements.push({ test, parser: said, log: shown });
     }
-    // A name several tests share stands for the worst of them.
-    const shown = ids.map((id) => outcomes.get(id)!).reduce(worstOutcome);
-    if (!ALLOWED[shown].includes(said)) disagreements.push({ test, parser: said, log: shown });
-    for (const id of ids) covered.add(id);
   }
   for (const [test, shown] of Object.entries(reading.results)) {
-    if (!covered.has(test) && !ALLOWED[shown].includes('missing')) disagreements.push({ test, parser: 'missing', log: shown });
+    if (!named.has(test) && !blurred.has(test) && !ALLOWED[shown].includes('missing')) disagreements.push({ test, parser: 'missing', log: shown });
   }
   if (reading.unnamed) disagreements.push(...unnamedDisagreement(reading.unnamed, unnamedPasses));
   disagreements.sort((a, b) => (a.test < b.test ? -1 : a.test > b.test ? 1 : 0));
@@ -69,7 +80,9 @@ export function auditParser(parsed: TestMap, reading: LogReading | undefined): P
 }
 
 function describe(d: Disagreement): string {
+  if (d.twice) return `${d.test}: the parser names ${d.twice.test} again (also as ${d.twice.also})`;
   const parser = d.parser === 'missing' ? 'the parser leaves it out' : `the parser says ${d.parser}`;
+  if (d.log === 'several') return `${d.test}: ${parser}, but the name could stand for several tests of the log (${d.candidates!.slice(0, SHOWN_CANDIDATES).join(', ')}${d.candidates!.length > SHOWN_CANDIDATES ? ', …' : ''})`;
   const log = d.log === 'missing' ? 'the log does not show it' : `the log says ${d.log}`;
   return `${d.test}: ${parser}, ${log}`;
 }

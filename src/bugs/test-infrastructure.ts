@@ -11,16 +11,19 @@
  * adding one convention here.
  */
 import type { TestConvention, TestParts } from './test-infrastructure/convention.js';
+import { CMAKE_CONVENTION } from './test-infrastructure/cmake.js';
 import { FOLDERS_CONVENTION } from './test-infrastructure/folders.js';
 import { GO_CONVENTION } from './test-infrastructure/go.js';
 import { JAVA_CONVENTION } from './test-infrastructure/java.js';
 import { JAVASCRIPT_CONVENTION } from './test-infrastructure/javascript.js';
+import { PHP_CONVENTION } from './test-infrastructure/php.js';
 import { PYTEST_CONVENTION } from './test-infrastructure/pytest.js';
+import { RUBY_CONVENTION } from './test-infrastructure/ruby.js';
 import { RUST_CONVENTION } from './test-infrastructure/rust.js';
 
 export type { TestConvention, TestParts } from './test-infrastructure/convention.js';
 
-export const CONVENTIONS: TestConvention[] = [PYTEST_CONVENTION, GO_CONVENTION, JAVASCRIPT_CONVENTION, RUST_CONVENTION, JAVA_CONVENTION, FOLDERS_CONVENTION];
+export const CONVENTIONS: TestConvention[] = [PYTEST_CONVENTION, GO_CONVENTION, JAVASCRIPT_CONVENTION, RUST_CONVENTION, JAVA_CONVENTION, CMAKE_CONVENTION, RUBY_CONVENTION, PHP_CONVENTION, FOLDERS_CONVENTION];
 
 /** Why `path` is part of the tests by its name, or undefined when its name does not say. */
 export function testInfrastructureReason(path: string): string | undefined {

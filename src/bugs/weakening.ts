@@ -155,8 +155,9 @@ export function summarizeWeakening(
 }
 
 /**
- * The names a test id goes by in source code: its own (last) name, and for
- * Go its top-level test function ("pkg/TestA/sub" → TestA, sub).
+ * The names a test id goes by in source code: its own (last) name, for Go
+ * its top-level test function ("pkg/TestA/sub" → TestA, sub), and for a
+ * title spelled out by PHPUnit's testdox the method it came from.
  */
 export function sourceNames(id: string): string[] {
   const parts = id
@@ -166,7 +167,21 @@ export function sourceNames(id: string): string[] {
     .filter((p) => p !== '');
   const last = parts.at(-1)?.split('.').at(-1) ?? '';
   const goFunctions = parts.filter((p) => /^(Test|Benchmark|Example|Fuzz)[A-Z0-9_]/.test(p));
-  return [...new Set([last, ...goFunctions])].filter((n) => n.length >= 3);
+  // PHPUnit's testdox spells the method out ("Truncates at a word boundary" for testTruncatesAtAWordBoundary).
+  const words = (parts.at(-1) ?? '').split(' ');
+  const spelled = words.length > 1 && id.includes('::') ? [`test${words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}`, `test_${words.join('_').toLowerCase()}`] : [];
+  return [...new Set([last, ...goFunctions, ...spelled])].filter((n) => n.length >= 3);
+}
+
+/** Titles quoted on a line (RSpec's `it 'adds'`, Catch2's `TEST_CASE("adds")`, minitest's `test "adds"`) that end `id`. */
+function quotedTitlesOf(id: string, lines: string[]): Set<string> {
+  const titles = new Set<string>();
+  for (const line of lines) {
+    for (const [, , title] of line.matchAll(/(['"])((?:(?!\1).){3,}?)\1/g)) {
+      if (id === title || [' ', '::', ' > ', '#'].some((sep) => id.endsWith(`${sep}${title}`))) titles.add(title!);
+    }
+  }
+  return titles;
 }
 
 /** Whether a weakening's text names a test anywhere (a removed, added or context line, a hunk header). */
@@ -194,7 +209,10 @@ export function removedInDiff(id: string, diff: string): boolean {
     const word = /^\w+$/.test(name) ? new RegExp(`(^|[^\\w])${name}([^\\w]|$)`) : undefined;
     return lines.some((l) => (word ? word.test(l) : l.includes(name)));
   };
-  return sourceNames(id).some((name) => mentions(removed, name) && !mentions(added, name));
+  if (sourceNames(id).some((name) => mentions(removed, name) && !mentions(added, name))) return true;
+  // Tests named by a sentence (RSpec examples, Catch2 cases) are deleted when their title goes.
+  const kept = quotedTitlesOf(id, added);
+  return [...quotedTitlesOf(id, removed)].some((title) => !kept.has(title));
 }
 
 /** Which tests the weakening may have altered and which it removed (`diff`: test_weaken.diff). */

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { ContainerEngine } from '../sandbox/port.js';
 import { Budget } from '../agent/budget.js';
 import { identityOf, verifyPolicy, type ModelSettings } from '../agent/policies.js';
+import { offlineRefusal } from '../agent/offline/kit.js';
 import { rolloutSeed } from '../agent/offline/rng.js';
 import { injectionPrompts } from '../agent/prompts.js';
 import { DEFAULT_TOOL_OPTIONS } from '../agent/tools.js';
@@ -120,6 +121,8 @@ async function prepare(settings: InjectSettings, engine: ContainerEngine, report
   const facts: CorpusFacts = new Map();
   for (const tag of imagesOfRollouts(settings, indices)) {
     const image = await imageFacts(engine, tag, report);
+    const refusal = settings.policy === 'offline' ? offlineRefusal(image.language, tag) : undefined;
+    if (refusal) throw new UsageError(refusal);
     facts.set(tag, { baseCommit: image.commit, imageId: image.imageId, repo: image.repo, root: image.root });
   }
   await verifyPolicy(settings);

@@ -11,7 +11,7 @@
  * files through `RepoFiles` and returns strings.
  */
 
-export type LanguageId = 'python' | 'go' | 'node' | 'rust' | 'java';
+export type LanguageId = 'python' | 'go' | 'node' | 'rust' | 'java' | 'cpp' | 'ruby' | 'php';
 
 /** What the detection may look at: every tracked path (relative, `/`-separated) and a reader for small files. */
 export interface RepoFiles {
@@ -193,12 +193,94 @@ const node: Language = {
   ranBy: /\bnpm\b|\bnode\b|\bnpx\b|\bjest\b|\bvitest\b|\bmocha\b/,
 };
 
+const CMAKE_TEST = 'cmake -S . -B /tmp/bugbench-build -DCMAKE_BUILD_TYPE=Debug > /dev/null && cmake --build /tmp/bugbench-build -j 2 && ctest --test-dir /tmp/bugbench-build --output-on-failure';
+const cmakeTests = (repo: RepoFiles) => /\b(enable_testing|add_test|gtest_discover_tests|catch_discover_tests|CTest)\b/.test(repo.read('CMakeLists.txt') ?? '');
+
+/**
+ * C and C++ built with CMake and tested by CTest (GoogleTest and Catch2 from
+ * Debian's packages, found by find_package). Nothing is fetched: C and C++
+ * have no registry, and a project that downloads its test framework at
+ * configure time (FetchContent) does so while the image is built, in the
+ * warm step, when the network is on.
+ */
+const cpp: Language = {
+  id: 'cpp',
+  name: 'C/C++',
+  base: {
+    tag: 'bugbench/base-cpp:bookworm',
+    packages: ['g++', 'make', 'cmake', 'ccache', 'googletest', 'libgtest-dev', 'libgmock-dev', 'catch2', 'pkg-config'],
+    // Every check starts from a fresh checkout, whose files are all newer than the objects compiled while the image
+    // was built, so make would compile everything again each run; ccache knows the objects by content instead.
+    env: { CMAKE_C_COMPILER_LAUNCHER: 'ccache', CMAKE_CXX_COMPILER_LAUNCHER: 'ccache', CCACHE_DIR: '/var/cache/ccache' },
+    holds: 'GCC 12 (g++) with ccache, CMake 3.25 with CTest, GoogleTest 1.12 and Catch2 2.13',
+  },
+  recognise: (repo) => (has(repo, 'CMakeLists.txt') ? 2 : anyFile(repo, /\.(c|cc|cpp|cxx|h|hh|hpp)$/) ? 1 : 0),
+  dependencyStep: () => '',
+  // Configures and compiles once while the image is built, so the first test run only rebuilds what changed.
+  warmStep: (repo) => (cmakeTests(repo) ? 'cmake -S . -B /tmp/bugbench-build -DCMAKE_BUILD_TYPE=Debug > /dev/null && cmake --build /tmp/bugbench-build -j 2 > /dev/null' : ''),
+  testCommand: (repo) => (cmakeTests(repo) ? CMAKE_TEST : ''),
+  ranBy: /\bctest\b|\bcmake\b|gtest|catch2/i,
+};
+
+const gemfileSays = (repo: RepoFiles, gem: string) => new RegExp(`gem\\s+['"]${gem}['"]`).test(repo.read('Gemfile') ?? '');
+const rspecSays = (repo: RepoFiles) => has(repo, '.rspec') || anyFile(repo, /(^|\/)spec\/.*_spec\.rb$/) || gemfileSays(repo, 'rspec');
+const minitestSays = (repo: RepoFiles) => anyFile(repo, /(^|\/)test\/(.*\/)?(test_[^/]*|[^/]*_test)\.rb$/);
+
+/**
+ * Ruby with RSpec or minitest from Debian's packages. Bundler would fetch the
+ * Gemfile's gems from rubygems.org, a registry, so no dependency step is run;
+ * a repository whose tests need gems Debian does not ship needs an image of
+ * its own (images adopt).
+ */
+const ruby: Language = {
+  id: 'ruby',
+  name: 'Ruby',
+  base: {
+    tag: 'bugbench/base-ruby:bookworm',
+    packages: ['ruby', 'ruby-rspec', 'ruby-minitest', 'rake'],
+    env: { LANG: 'C.UTF-8' },
+    holds: 'Ruby 3.1, RSpec 3.12, minitest 5 and rake',
+  },
+  recognise: (repo) => (has(repo, 'Gemfile') || has(repo, 'Rakefile') || has(repo, '.rspec') || anyFile(repo, /\.gemspec$/) ? 2 : anyFile(repo, /\.rb$/) ? 1 : 0),
+  dependencyStep: () => '',
+  testCommand: (repo) =>
+    rspecSays(repo)
+      ? 'rspec --format documentation'
+      : minitestSays(repo)
+        ? "ruby -Ilib -Itest -e 'Dir.glob(\"./test/**/{test_*,*_test}.rb\").sort.each { |f| require f }' -- --verbose"
+        : '',
+  ranBy: /\brspec\b|\bruby\b|\brake\b|minitest/,
+};
+
+/**
+ * PHP with PHPUnit from Debian's package. Composer would fetch from
+ * Packagist, a registry, so no dependency step is run; a repository's
+ * autoloading comes from its phpunit.xml's bootstrap.
+ */
+const php: Language = {
+  id: 'php',
+  name: 'PHP',
+  base: {
+    tag: 'bugbench/base-php:bookworm',
+    packages: ['php-cli', 'phpunit'],
+    holds: 'PHP 8.2 and PHPUnit 9.6',
+  },
+  recognise: (repo) => (has(repo, 'composer.json') || has(repo, 'phpunit.xml') || has(repo, 'phpunit.xml.dist') ? 2 : anyFile(repo, /\.php$/) ? 1 : 0),
+  dependencyStep: () => '',
+  testCommand: (repo) =>
+    has(repo, 'phpunit.xml') || has(repo, 'phpunit.xml.dist') ? 'phpunit --testdox --colors=never' : anyFile(repo, /(^|\/)tests?\/.*Test\.php$/) ? 'phpunit --testdox --colors=never tests' : '',
+  ranBy: /\bphpunit\b|\bphp\b/,
+};
+
 /**
  * Every language, in the order that settles ties: a repository with both a
  * pytest suite and a package.json is a Python one (as bugbench always read
- * it), one with go.mod and package.json a Go one.
+ * it), one with go.mod and package.json a Go one. Rails and Laravel
+ * applications carry a package.json for their assets, so Ruby and PHP come
+ * before JavaScript; a CMakeLists.txt builds native parts of projects in
+ * every language, so C/C++ comes last.
  */
-export const LANGUAGES: readonly Language[] = [python, go, rust, java, node];
+export const LANGUAGES: readonly Language[] = [python, go, rust, java, ruby, php, node, cpp];
 
 /** The language a repository is written in: the first with a manifest, else the first with source files; undefined for neither. */
 export function detectLanguage(repo: RepoFiles): Language | undefined {

@@ -137,6 +137,8 @@ export interface Sandbox {
   diff(paths?: string[], options?: { reverse?: boolean }): Promise<string>;
   /** Puts the repository back to `commit` exactly: tracked files restored, untracked files removed. */
   reset(commit?: string): Promise<void>;
+  /** CPU seconds the container's processes have used since it started, as the engine counts them; undefined when it does not tell. */
+  cpuSeconds(): Promise<number | undefined>;
   headCommit(): Promise<string>;
   remove(): Promise<void>;
 }
@@ -152,6 +154,7 @@ export abstract class RepoSandbox implements Sandbox {
   /** The engine's own copy of a file, as a tar stream (for files the container cannot send itself). */
   abstract readArchive(path: string): Promise<NodeJS.ReadableStream>;
   abstract remove(): Promise<void>;
+  abstract cpuSeconds(): Promise<number | undefined>;
 
   get root(): string {
     return this.world.root;

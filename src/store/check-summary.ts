@@ -12,6 +12,15 @@ export interface ReportShape {
   FAIL_TO_PASS?: string[];
   PASS_TO_PASS?: string[];
   flaky?: { id: string; flips: number }[];
+  parser?: { status: string; reader?: string; unverified: { run: string; why: string }[] };
+}
+
+/** "TAP (node --test): original: …; buggy: …" when a known runner's reader could not read some logs; else null. */
+export function parserFinding(report: ReportShape): string | null {
+  const parser = report.parser;
+  if (parser?.status !== 'unverified' || !parser.reader || parser.unverified.length === 0) return null;
+  const finding = `${parser.reader}: ${parser.unverified.map((u) => `${u.run}: ${u.why}`).join('; ')}`;
+  return finding.length > 500 ? `${finding.slice(0, 499)}…` : finding;
 }
 
 const LETTERS: Record<string, string> = { pass: 'p', fail: 'f', skipped: 's', cancelled: 'c' };
@@ -37,6 +46,7 @@ export function summariseReport(report: ReportShape, at: string, dir: string | n
     failToPass: report.FAIL_TO_PASS?.length ?? 0,
     passToPass: report.PASS_TO_PASS?.length ?? 0,
     flaky: (report.flaky ?? []).map((f) => ({ id: f.id, flips: f.flips })),
+    parserUnverified: parserFinding(report),
   };
 }
 

@@ -38,6 +38,13 @@ export interface CheckSummary {
   passToPass: number;
   /** Tests that changed result between runs of one state, with their flips (absent in summaries written before #30). */
   flaky?: { id: string; flips: number }[];
+  /**
+   * A finding: a reader of a runner bugbench knows claimed the logs but could
+   * not read some of them, so the parser's map was taken on trust there
+   * ("TAP (node --test): original: the TAP stream is not whole: …").
+   * Absent on records written before it was kept.
+   */
+  parserUnverified?: string | null;
 }
 
 export interface Review {

@@ -64,6 +64,7 @@ function summaryLines(d: BugDetails): StyledLine[] {
     const marks = [...r.check.verdicts].map((v) => ({ p: '✓', f: '✗', s: '·', c: '○' })[v] ?? '?').join('');
     lines.push({ text: `checks    ${marks}  ${r.check.valid ? `valid: ${r.check.failToPass} FAIL_TO_PASS, ${r.check.passToPass} PASS_TO_PASS` : r.check.cancelled ? 'cancelled before a verdict' : `failed ${r.check.failedCheck}`}` });
     if (!r.check.valid && r.check.reason) lines.push({ text: `          ${r.check.reason}`, color: 'red' });
+    if (r.check.parserUnverified) lines.push({ text: `parser    UNVERIFIED — ${r.check.parserUnverified}`, color: 'yellow' });
   } else lines.push({ text: 'checks    none yet', dim: true });
   if (r.solve) {
     const s = r.solve;

@@ -109,7 +109,23 @@ export const NODE_TESTS = [
   'camel-cases spaced words', 'camel-cases snake words', 'snake-cases camel words',
 ];
 
-export function makeNodeProject(name = 'textkit'): Promise<string> {
+/**
+ * A test file that node 18 fails as a whole in every run: a timer throws
+ * after its test has ended. Over a folder, node then gives the file's point
+ * the number of the file's place, which another test already has.
+ */
+export const LATE_TIMER_TEST = `import { test } from 'node:test';
+
+test('leaves a timer behind', () => {
+  setTimeout(() => {
+    throw new Error('late failure');
+  }, 1);
+});
+test('after the timer', () => {});
+`;
+
+/** `more`: files of a last commit, when given. */
+export function makeNodeProject(name = 'textkit', more?: Record<string, string>): Promise<string> {
   return makeGitRepo(name, [
     {
       message: 'Add slugify',
@@ -118,6 +134,7 @@ export function makeNodeProject(name = 'textkit'): Promise<string> {
     { message: 'Add wrap and case helpers', files: { 'src/index.js': INDEX, 'src/wrap.js': WRAP, 'src/case.js': CASE, 'test/wrap.test.js': WRAP_TEST, 'test/case.test.js': CASE_TEST } },
     { message: 'Fix slugify leaving runs of dashes', files: { 'src/slug.js': SLUG_V2, 'test/slug.test.js': SLUG_TEST_V2 } },
     { message: 'Document the helpers', files: { 'README.md': '# textkit\n\n`slugify`, `wrap`, `camelCase`, `snakeCase`.\n' } },
+    ...(more ? [{ message: 'More tests', files: more }] : []),
   ]);
 }
 

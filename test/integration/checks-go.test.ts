@@ -90,6 +90,52 @@ if __name__ == "__main__":
     expect(report.FAIL_TO_PASS).toEqual([]);
   }, 300_000);
 
+  it('judges valid a bug whose parser reads go test -json and names each test <import path>::<TestName>, and refuses the same parser lying', async () => {
+    // An honest naming an agent may well choose (pytest's ids look like it): the audit matches it by its components.
+    const jsonParser = (lie: string) => `import json
+import sys
+
+
+def parse(log):
+    results = {}
+    for line in log.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(event, dict) or not event.get("Test") or event.get("Action") not in ("pass", "fail"):
+            continue
+        results[event["Package"] + "::" + event["Test"]] = "passed" if event["Action"] == "pass" else "failed"
+${lie}    return results
+
+
+if __name__ == "__main__":
+    json.dump(parse(sys.stdin.read()), sys.stdout)
+`;
+    const artifact = (name: string, lie: string) => ({
+      name,
+      bug: {
+        'span/span.go': edits(
+          ['import (\n\t"errors"\n', 'import (\n\t"errors"\n\t"fmt"\n\t"os"\n'],
+          ['func (s Span) Duration() int64 { return s.End - s.Start }', 'func (s Span) Duration() int64 { fmt.Fprintln(os.Stderr, "tracekit: measuring"); return s.End - s.Start + 1 }'],
+        ),
+      },
+      weaken: { 'span/span_test.go': dropBlock('func TestDuration(') },
+      testFiles: TEST_FILES,
+      script: 'go test -count=1 -json ./... 2>&1',
+      parser: { text: jsonParser(lie) },
+    });
+    const honest = await fixture.check(artifact('go-json-colons', ''));
+    expect(honest.valid, summary(honest)).toBe(true);
+    expect(honest.FAIL_TO_PASS).toEqual([`${PKG}/span::TestBusy`, `${PKG}/span::TestBusyNested`, `${PKG}/span::TestDuration`, `${PKG}/span::TestTotal`]);
+    expect(honest.parser).toEqual({ status: 'verified', reader: 'go test -json', unverified: [] });
+    const lying = await fixture.check(artifact('go-json-colons-lying', `    if "tracekit: measuring" in log:\n        results["${PKG}/sampler::TestEvery"] = "failed"\n`));
+    expect(lying.valid).toBe(false);
+    expect(check(lying, 'bug-validity').reason).toBe(
+      `the parser disagrees with bugbench's reading (go test -json) of the "buggy" run's log on 1 test(s): ${PKG}/sampler::TestEvery: the parser says failed, the log says passed`,
+    );
+  }, 600_000);
+
   it('refuses a bug in a _test.go helper that test_files.txt leaves out, naming the file', async () => {
     const report = await fixture.check({
       name: 'go-helper-bug',

@@ -11,8 +11,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, expectFailsOnly } from '../helpers/check-report.js';
-import { describeCoinFlip, edits, LanguageFixture, parserFile, summary } from '../helpers/language-artifacts.js';
-import { makeNodeProject } from '../helpers/node-project.js';
+import { artifactPath } from '../helpers/artifacts.js';
+import { checkDir, describeCoinFlip, edits, LanguageFixture, parserFile, summary } from '../helpers/language-artifacts.js';
+import { LATE_TIMER_TEST, makeNodeProject } from '../helpers/node-project.js';
 
 const fixture = new LanguageFixture('bugbench-test/checks-node:latest', () => makeNodeProject());
 const NPM_TEST = 'npm test 2>&1';
@@ -50,6 +51,15 @@ describe('the checks on a package tested with node --test', () => {
     expect(check(report, 'parser').reason).toBe("the parser read 12 test result(s) from the original run's log; bugbench's own reading (TAP (node --test)) agrees on every test");
     expect(check(report, 'test-weakening').reason).toMatch(/^the weakening hides 1 of 2 failure\(s\) \(1 removed, 0 loosened\): slugify > drops accents;/);
   }, 300_000);
+
+  it("judges valid the bench's TypeScript bug: two fixes of the vercraft sample undone, each file needed", async () => {
+    // test/fixtures/artifacts/ts-valid-two-files, which `npm run bench:checks -- --fixture typescript` times.
+    const report = await checkDir(artifactPath('ts-valid-two-files'), '--buggy-runs', '2');
+    expect(report.valid, summary(report)).toBe(true);
+    expect(report.FAIL_TO_PASS).toHaveLength(3);
+    expect(report.parser?.status).toBe('verified');
+    expect(check(report, 'inverse-mutation').reason).toBe('every file matters (tests fixed by reverting it alone: src/compare.ts → 1, src/increment.ts → 2)');
+  }, 900_000);
 
   it('refuses a parser that reports a passing test as failed whenever the bug prints a line, naming the test', async () => {
     const marked = `${readFileSync(parserFile('node_tap_parser.py'), 'utf8').replace(/\nif __name__ == "__main__":[\s\S]*$/, '')}
@@ -109,4 +119,42 @@ if __name__ == "__main__":
     }),
     'slugify > trims dashes at the ends',
   );
+});
+
+describe("the checks on a package tested with node 18's TAP over a folder of files", () => {
+  // timers.test.js fails as a whole in every run, so node 18 numbers its point like another file's test.
+  const folder = new LanguageFixture('bugbench-test/checks-node-folder:latest', () => makeNodeProject('textkit-folder', { 'test/timers.test.js': LATE_TIMER_TEST }));
+
+  beforeAll(async () => {
+    await folder.build();
+  }, 600_000);
+
+  afterAll(() => folder.remove());
+
+  it('refuses a parser that reports a passing test as failed whenever the bug prints a line, naming the test', async () => {
+    const marked = `${readFileSync(parserFile('node_tap_parser.py'), 'utf8').replace(/\nif __name__ == "__main__":[\s\S]*$/, '')}
+def parse_marked(log):
+    results = parse(log)
+    if "textkit: wrapping" in log:
+        results["wrap > breaks at spaces"] = "failed"
+    return results
+
+
+if __name__ == "__main__":
+    json.dump(parse_marked(sys.stdin.read()), sys.stdout)
+`;
+    const report = await folder.check({
+      name: 'node18-folder-parser-invents-failure',
+      bug: { 'src/wrap.js': edits(['export function wrap(text, width) {\n', "export function wrap(text, width) {\n  console.error('textkit: wrapping');\n"]) },
+      weaken: { 'test/wrap.test.js': dropIt('breaks at spaces') },
+      testFiles: [...TEST_FILES, 'test/timers.test.js'],
+      script: 'node --test --test-reporter=tap test/ 2>&1',
+      parser: { text: marked },
+    });
+    expect(check(report, 'parser').reason).toMatch(/agrees on every test$/);
+    expectFailsOnly(report, 'bug-validity', { determinism: 'skipped' });
+    expect(check(report, 'bug-validity').reason).toBe(
+      `the parser disagrees with bugbench's reading (TAP (node --test)) of the "buggy" run's log on 1 test(s): wrap > breaks at spaces: the parser says failed, the log says passed`,
+    );
+  }, 300_000);
 });

@@ -27,6 +27,11 @@ const CASES = [
   { parser: 'node_tap_parser.py', folder: 'tap', logs: /^node/, reader: 'TAP (node --test)' },
   { parser: 'cargo_test.py', folder: 'cargo', logs: /\.log$/, reader: 'cargo test' },
   { parser: 'junit_xml.py', folder: 'junit', logs: /\.log$/, reader: 'JUnit XML' },
+  { parser: 'ctest.py', folder: 'cpp', logs: /^ctest-(plain|pass)\.log$/, reader: 'ctest' },
+  // With --output-on-failure the failing tests' GoogleTest and Catch2 runs are read too, under the same names.
+  { parser: 'ctest.py', folder: 'cpp', logs: /^ctest-(output-on-failure|j2)\.log$/, reader: 'GoogleTest + Catch2 console + ctest' },
+  { parser: 'rspec_documentation.py', folder: 'ruby', logs: /^rspec-doc/, reader: 'RSpec' },
+  { parser: 'phpunit_testdox.py', folder: 'php', logs: /^phpunit-testdox/, reader: 'PHPUnit' },
   { parser: 'pytest_verbose.py', folder: 'python', logs: /^(pytest|swebench-pytest)/, reader: 'pytest -v' },
   { parser: 'unittest_verbose.py', folder: 'python', logs: /^(unittest|django|swebench-django)/, reader: 'unittest -v' },
 ];

@@ -19,7 +19,7 @@ describe('the offline injector', () => {
     ['bugbench/repo-knotcfg:latest', 'removal'],
     ['bugbench/repo-knotcfg:latest', 'history'],
   ] as const)('makes valid bugs in at least half of its rollouts on %s with %s', async (image, strategy) => {
-    // Two rollouts, one for each slot: the bench measures yield (bench:offline); here each pair must hold a valid bug.
+    // Two rollouts, one for each slot: the bench measures yield (bench:yield); here each pair must hold a valid bug.
     const result = await inject(image, strategy, 2);
     expect(result.rollouts).toHaveLength(2);
     const valid = result.bugs.filter((b) => b.valid);

@@ -8,7 +8,7 @@
  * with tsc (about 3 s), so a TypeScript rollout with its checks costs about
  * 70 s, and the other strategies and the solving path are the same code as
  * in Go. `history` and `direct` on TypeScript are covered by the unit tests of
- * the TypeScript edits and measured by `npm run bench:offline` on every sample;
+ * the TypeScript edits and measured by `npm run bench:yield` on every sample;
  * BUGBENCH_ALL_LANGUAGE_STRATEGIES=1 runs them here too.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -36,7 +36,7 @@ describe.each(SAMPLES)('the offline policy in $language', ({ image, test, strate
   const valid: { id: string; splittable: boolean }[] = [];
 
   it.each(strategies)('makes bugs that pass the nine checks with %s', async (strategy) => {
-    // One rollout each: the bench measures yield (bench:offline); here each strategy must work once, deterministically for its seed.
+    // One rollout each: the bench measures yield (bench:yield); here each strategy must work once, deterministically for its seed.
     const run = await json('inject', '--image', image, '--strategy', strategy, '-n', '1', '--seed', '7', ...INJECTION_TEST_FLAGS);
     const made = run.bugs.filter((b: { valid: boolean }) => b.valid) as { id: string; artifactDir: string }[];
     expect(made.length, JSON.stringify(run.rollouts)).toBeGreaterThanOrEqual(1);

@@ -13,6 +13,9 @@ import { GO_TESTS, makeGoProject } from '../helpers/go-project.js';
 import { JAVA_TESTS, makeJavaProject } from '../helpers/java-project.js';
 import { makeNodeProject, makeVitestProject, NODE_TESTS, VITEST_TESTS } from '../helpers/node-project.js';
 import { makePlainProject } from '../helpers/plain-project.js';
+import { CPP_TESTS, makeCppProject } from '../helpers/cpp-project.js';
+import { makePhpProject, PHP_TESTDOX } from '../helpers/php-project.js';
+import { makeMinitestProject, makeRubyProject, MINITEST_TESTS, RUBY_TESTS } from '../helpers/ruby-project.js';
 import { makeRustProject, RUST_TESTS } from '../helpers/rust-project.js';
 
 const BUILD_TIMEOUT = 600_000;
@@ -80,6 +83,39 @@ const CASES: Record<string, Case> = {
     passLine: (name) => new RegExp(`─ ${escape(name)} ✔$`, 'm'),
     tests: JAVA_TESTS,
   },
+  'cpp (CMake, GoogleTest, Catch2)': {
+    language: 'cpp',
+    base: 'bugbench/base-cpp:bookworm',
+    make: () => makeCppProject(),
+    testCommand: /^cmake -S \. -B \/tmp\/bugbench-build .* && ctest --test-dir \/tmp\/bugbench-build --output-on-failure$/,
+    passLine: (name) => new RegExp(`Test +#\\d+: ${escape(name)} \\.* +Passed`, 'm'),
+    tests: CPP_TESTS,
+  },
+  'ruby (RSpec)': {
+    language: 'ruby',
+    base: 'bugbench/base-ruby:bookworm',
+    make: () => makeRubyProject(),
+    testCommand: 'rspec --format documentation',
+    // The documentation format prints each example's own title under its groups.
+    passLine: (name) => new RegExp(`^ {4}${escape(name.replace(/^Ledger[.#]\w+ /, ''))}$`, 'm'),
+    tests: RUBY_TESTS,
+  },
+  'ruby (minitest)': {
+    language: 'ruby',
+    base: 'bugbench/base-ruby:bookworm',
+    make: () => makeMinitestProject(),
+    testCommand: /^ruby -Ilib -Itest -e .* -- --verbose$/,
+    passLine: (name) => new RegExp(`^${escape(name)} = [\\d.]+ s = \\.$`, 'm'),
+    tests: MINITEST_TESTS,
+  },
+  'php (PHPUnit)': {
+    language: 'php',
+    base: 'bugbench/base-php:bookworm',
+    make: () => makePhpProject(),
+    testCommand: 'phpunit --testdox --colors=never',
+    passLine: (name) => new RegExp(`^ ✔ ${escape(name)}$`, 'm'),
+    tests: PHP_TESTDOX,
+  },
 };
 
 async function buildJson(dir: string, tag: string, extra: string[] = []) {
@@ -111,7 +147,7 @@ describe('images build in each language', () => {
       `builds a ${name} repository on ${c.base} and its detected tests pass with no network, one line per test`,
       async () => {
         const dir = await c.make();
-        const tag = tagFor(name.replace(/\W+/g, '-'));
+        const tag = tagFor(name.replace(/\W+/g, '-').replace(/-$/, '').toLowerCase());
         const { built, stderr } = await buildJson(dir, tag);
         expect(stderr).toMatch(/installing dependencies|committing/);
         expect(built.language).toBe(c.language);

@@ -7,6 +7,7 @@
  * there: which files are tests and code, how the suite runs and is read,
  * where the candidates are, and how a test is deleted.
  */
+import { languageById } from '../../sandbox/languages.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../paths.js';
@@ -115,9 +116,25 @@ export const OFFLINE_LANGUAGES: Record<string, string> = {
   node: 'TS/JS',
 };
 
+const languageName = (id: string) => languageById(id)?.name ?? id;
+
 /** What the offline policy offers for an image of `language`, short enough for the Run form's strategy row. */
 export function offlineOffer(language: string): string {
   const name = OFFLINE_LANGUAGES[language];
   if (name) return `offline: ${OFFLINE_STRATEGIES.join(', ')} (${name})`;
-  return `no offline bugs in ${language || 'this image'}: needs a model`;
+  return `no offline bugs in ${language ? languageName(language) : 'this image'}: needs a model`;
+}
+
+/**
+ * Why the offline policy cannot inject into `image`, whose language is
+ * `language` (C/C++, Ruby, PHP, Rust, Java: no kit reads them), or undefined
+ * when it can, or when the language is not known and the injector looks for
+ * itself.
+ */
+export function offlineRefusal(language: string, image: string): string | undefined {
+  if (language === '' || language in OFFLINE_LANGUAGES) return undefined;
+  return (
+    `the offline policy cannot inject into ${image}: its repository is ${languageName(language)}, and the offline injector makes bugs only in ` +
+    `${Object.values(OFFLINE_LANGUAGES).join(', ')}. A model is needed: use --policy anthropic with ANTHROPIC_API_KEY set, or --policy openai with --base-url and --model`
+  );
 }

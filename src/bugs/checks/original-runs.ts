@@ -16,7 +16,9 @@ export async function parserCheck(ctx: CheckContext): Promise<CheckOutcome> {
   const audit =
     run.audit.status === 'agrees'
       ? `bugbench's own reading (${run.audit.reader}) agrees on every test${run.audit.unseen ? ` it names; ${run.audit.unseen}` : ''}`
-      : `parser unverified: ${run.audit.why}`;
+      : run.audit.reader
+        ? `PARSER UNVERIFIED: bugbench's reader of this runner (${run.audit.reader}) could not read the log, so the parser's map is taken on trust: ${run.audit.why}`
+        : `parser unverified: ${run.audit.why}`;
   const where = run.parser.where ? ` (it ran ${run.parser.where})` : '';
   return { verdict: 'pass', reason: `the parser read ${count} test result(s) from the original run's log${where}; ${audit}`, runs: [run] };
 }

@@ -4,7 +4,7 @@
  * tests/it.rs (…)", "Doc-tests calc"), a run framed by "running N tests" and
  * "test result: FAILED. 4 passed; 1 failed; 1 ignored; …", with one line a
  * test in between ("test tests::adds ... ok|FAILED|ignored"). Tests are named
- * by test-ids.ts (`<target>::<name>`, alias the bare name); ignored tests are
+ * by test-ids.ts (`<target>::<name>`, or the bare name); ignored tests are
  * not results.
  *
  * A run is read only when its result lines add up to both its "running N
@@ -70,10 +70,7 @@ export function cargoTestReader(): LogReader {
   };
 
   const namesOf = (r: Run, name: string) => {
-    const bare = name.replace(SHOULD_PANIC, '');
-    const names = r.target ? cargoNames(r.target, bare) : { id: bare, aliases: [] };
-    if (bare !== name) names.aliases.push(name);
-    return names;
+    return cargoNames(r.target, name.replace(SHOULD_PANIC, ''), name);
   };
 
   const close = (counts: RegExpExecArray) => {

@@ -9,6 +9,9 @@
  * MAX_DETAIL_LINES lines of at most MAX_DETAIL_CHARS a test.
  */
 
+import type { TestName } from './test-ids.js';
+import type { FailureDetail } from './types.js';
+
 export const MAX_DETAIL_LINES = 8;
 export const MAX_DETAIL_CHARS = 300;
 
@@ -40,17 +43,17 @@ export class DetailLines {
   }
 }
 
-/** The details of a reader's failing tests, by each name a parser may give the test (its id and aliases). */
+/** The details of a reader's failing tests, by id. */
 export class FailureDetails {
-  private readonly byName = new Map<string, string[]>();
+  private readonly byId = new Map<string, FailureDetail>();
 
   /** Keeps `lines` for the test unless it has some already (a test met twice keeps its first failure). */
-  add(names: { id: string; aliases: string[] }, lines: string[]): void {
-    if (lines.length === 0) return;
-    for (const name of [names.id, ...names.aliases]) if (!this.byName.has(name)) this.byName.set(name, lines);
+  add(name: TestName, lines: string[]): void {
+    if (lines.length === 0 || this.byId.has(name.id)) return;
+    this.byId.set(name.id, { parts: name.parts, lines });
   }
 
-  record(): ReadonlyMap<string, string[]> {
-    return this.byName;
+  record(): ReadonlyMap<string, FailureDetail> {
+    return this.byId;
   }
 }

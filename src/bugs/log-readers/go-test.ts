@@ -13,7 +13,8 @@
  * event for TestX. A log is unread (with the reason) when a test has two
  * results, a package says "ok" while one of its tests failed or was still
  * running, a package never closes, or -v was left out (a package closes
- * with no test ever shown running). A test still running when its package
+ * with no test ever shown running, or result lines come with no run line and
+ * no package line at all, as a test binary prints them without -test.v). A test still running when its package
  * fails (a panic, os.Exit, a time-out) is an optional failure: the parser
  * may report it failed or leave it out. A package that does not build shows
  * no tests.
@@ -238,6 +239,10 @@ export function goTestReader(): LogReader {
       if (!json && !text && !seen) return undefined;
       const reader = json && text ? `${GO_JSON_READER} + ${GO_VERBOSE_READER}` : json ? GO_JSON_READER : text ? GO_VERBOSE_READER : 'go test';
       if (problem) return { reader, why: problem };
+      // Result lines with no run line and no package line (a test binary run without -test.v): nothing vouches for them.
+      if (block && block.tests.size === 0 && block.unmatched > 0) {
+        return { reader, why: `${block.unmatched} result line(s) ("--- PASS: …") with no "=== RUN" line and no line closing their package (run go test with -v or -json so that every test gets a line)` };
+      }
       const unfinished = [...open.keys()][0] ?? (block && block.tests.size > 0 ? 'the last package' : undefined);
       if (unfinished) return { reader, why: `${unfinished === 'the last package' ? unfinished : `package ${unfinished}`} never finished (the log has no line closing it)` };
       return results.reading(reader);

@@ -9,7 +9,7 @@
  * skipped"); the build ends with "BUILD SUCCESSFUL" or "BUILD FAILED".
  *
  * Tests are named by the path as Gradle prints it ("CalcTest > adds()"), with
- * the JUnit XML names of test-ids.ts (class, then the rest) as aliases. A
+ * the parts of JUnit XML names (test-ids.ts: class, then the rest). A
  * failure is a failure; skipped tests are not results.
  *
  * A task with counts is read only when its events add up to them: as many
@@ -21,7 +21,7 @@
  * log is unread. The log is Gradle's when it holds a test event line and a
  * "> Task :…" line.
  */
-import { junitNames, ResultSet } from './test-ids.js';
+import { gradleNames, ResultSet, type TestName } from './test-ids.js';
 import type { LogOutcome, LogReader, LogReading } from './types.js';
 
 export const GRADLE_READER = 'Gradle test events';
@@ -43,7 +43,7 @@ export function gradleConsoleReader(): LogReader {
   let events = 0;
   let tally: Tally = { passed: 0, failed: 0, skipped: 0 };
   /** Events since the last counts line, not yet vouched for. */
-  let pending: { names: { id: string; aliases: string[] }; outcome: LogOutcome }[] = [];
+  let pending: { names: TestName; outcome: LogOutcome }[] = [];
   let built: string | undefined;
   let unnamed = 0;
   let problem: string | undefined;
@@ -70,8 +70,7 @@ export function gradleConsoleReader(): LogReader {
         else {
           const outcome = word === 'PASSED' ? 'passed' : 'failed';
           tally[outcome]++;
-          const names = junitNames(event[1]!, event[2]!);
-          pending.push({ names: { id: `${event[1]} > ${event[2]}`, aliases: [names.id, ...names.aliases] }, outcome });
+          pending.push({ names: gradleNames(event[1]!, event[2]!), outcome });
         }
         return;
       }

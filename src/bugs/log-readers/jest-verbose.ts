@@ -100,7 +100,7 @@ export function jestVerboseReader(): LogReader {
         return;
       }
       if (inTree) {
-        if (text === '  ● Test suite failed to run' && file) results.add({ id: file, aliases: [] }, 'failed', true);
+        if (text === '  ● Test suite failed to run' && file) results.add({ id: file }, 'failed', true);
         if (!text.startsWith('  ● ') && text.trim() !== '' && (TEST.test(text) || GROUP.test(text))) {
           treeLine(text);
           return;
@@ -110,7 +110,7 @@ export function jestVerboseReader(): LogReader {
       if (file !== undefined && text.startsWith('  ● ')) {
         endSection();
         const title = text.slice(4);
-        const names = title === 'Test suite failed to run' ? { id: file, aliases: [] } : pathNames(title.split(' › '), file);
+        const names = title === 'Test suite failed to run' ? { id: file } : pathNames(title.split(' › '), file);
         section = { names, lines: new DetailLines() };
         return;
       }

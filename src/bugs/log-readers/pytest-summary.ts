@@ -15,6 +15,7 @@
  * line, which is whole.
  */
 import { DetailLines, FailureDetails } from './failure-details.js';
+import { pytestNames } from './test-ids.js';
 import type { LogOutcome, LogReader, LogReading } from './types.js';
 
 export const PYTEST_READER = 'pytest -rA';
@@ -143,7 +144,7 @@ class FailureText {
       const errors = this.sections.get(id.split('::').slice(1).join('.'))?.lines ?? [];
       const cut = summary === '' || summary.endsWith('...');
       const message = cut && errors.length > 0 ? errors[0]! : summary;
-      out.add({ id, aliases: [] }, new DetailLines().pushAll([message, ...errors.filter((e) => e !== message)]).lines);
+      out.add(pytestNames(id), new DetailLines().pushAll([message, ...errors.filter((e) => e !== message)]).lines);
     }
     return out;
   }
@@ -214,7 +215,11 @@ export function pytestSummaryReader(): LogReader {
           results[id] = outcome;
         }
       }
-      return { reader: PYTEST_READER, results };
+      const parts = Object.fromEntries(Object.keys(results).flatMap((id) => {
+        const names = pytestNames(id);
+        return names.parts ? [[id, names.parts]] : [];
+      }));
+      return Object.keys(parts).length > 0 ? { reader: PYTEST_READER, results, parts } : { reader: PYTEST_READER, results };
     },
     failures: () => failureText.details().record(),
   };

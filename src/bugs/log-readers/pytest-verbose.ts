@@ -22,7 +22,7 @@
  * lines show failing.
  */
 import { resultId } from './pytest-summary.js';
-import { MAX_TESTS, ResultSet } from './test-ids.js';
+import { MAX_TESTS, pytestNames, ResultSet } from './test-ids.js';
 import type { LogOutcome, LogReader, LogReading } from './types.js';
 
 export const PYTEST_VERBOSE_READER = 'pytest -v';
@@ -160,7 +160,7 @@ export function pytestVerboseReader(): LogReader & { contradicted(): boolean } {
             return { reader: PYTEST_VERBOSE_READER, why: `test ${id} is ${seen.get(id)} in one pytest session and ${outcome} in another` };
           }
           seen.set(id, outcome);
-          set.add({ id, aliases: [] }, outcome);
+          set.add(pytestNames(id), outcome);
         }
       }
       return set.reading(PYTEST_VERBOSE_READER);

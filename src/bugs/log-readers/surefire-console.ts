@@ -13,7 +13,7 @@
  * ones too ("com.example.OtherTest.adds -- Time elapsed: 0.001 s").
  *
  * Tests are named by test-ids.ts as JUnit XML names them (`<class>.<method>`,
- * aliases with "#" and "::"), so a log holding both the console and the
+ * which a parser may write with "#" or "::"), so a log holding both the console and the
  * reports names each test once. A failure or an error is a failure; skipped
  * tests are not results.
  *

@@ -3,6 +3,21 @@
 /** A test's result as the log shows it. `xfailed`: an expected failure (pytest's XFAIL, TAP's "not ok … # TODO"). */
 export type LogOutcome = 'passed' | 'failed' | 'xfailed';
 
+/** One component of a test's name, as a reader knows it. */
+export interface NamePart {
+  /** The ways it may be written: "test_a.py" or "test_a", "adds()" or "adds". */
+  forms: string[];
+  /**
+   * "scope" (a package's or a path's element, a test binary) and "group" (a
+   * class, a describe block, a module): may be left out when every part
+   * before it is ("TestA/sub" for "example.com/m/TestA/sub"); a name that
+   * leaves out fewer groups is the closer one. "any": may be left out
+   * anywhere (cargo's source file). Otherwise it is always written (the test
+   * and its subtests).
+   */
+  drop?: 'scope' | 'group' | 'any';
+}
+
 export interface LogReading {
   /** The reader that knew the format, e.g. "pytest -rA"; readings of one log by several readers are joined with " + ". */
   reader: string;
@@ -14,11 +29,13 @@ export interface LogReading {
    */
   optional?: Record<string, LogOutcome>;
   /**
-   * Other names a parser may give a test of `results` or `optional`, by id
-   * (a Go test without its package, a Rust test without its target). The rules
-   * that make them live in test-ids.ts.
+   * The components of each test's name, by id, where the reader knows them
+   * (package or file, suite or class, test, subtest): a parser may name the
+   * test by them joined in any of the usual ways (name-match.ts). A test
+   * without them goes by its id alone. The rules that make them live in
+   * test-ids.ts.
    */
-  aliases?: Record<string, string[]>;
+  parts?: Record<string, NamePart[]>;
   /**
    * Passing tests the log counts but does not name (Surefire's brief console,
    * jest without --verbose): the parser's passes that match no name are taken
@@ -28,6 +45,13 @@ export interface LogReading {
   unnamed?: { passed: number; why: string };
   /** Why the results cannot be read in full. */
   why?: string;
+  /**
+   * The reader knows the format but it never names every test (a progress
+   * line of dots): when another reader reads the same log in full (a JUnit
+   * report printed after the run), that reading stands and this one is
+   * dropped; alone, its `why` leaves the log unread.
+   */
+  namesOnlyFailures?: boolean;
 }
 
 /** Reads one format, a line at a time. */
@@ -37,9 +61,15 @@ export interface LogReader {
   /** The reading, or undefined when the log is not in this reader's format. */
   finish(): LogReading | undefined;
   /**
-   * After finish: what each failing test printed about its failure, by each
-   * name of the test (failure-details.ts), where the format has it. Given
-   * even when the results cannot be read in full.
+   * After finish: what each failing test printed about its failure, by id
+   * (failure-details.ts), where the format has it. Given even when the
+   * results cannot be read in full.
    */
-  failures?(): ReadonlyMap<string, string[]>;
+  failures?(): ReadonlyMap<string, FailureDetail>;
+}
+
+/** What a failing test printed, with the components of its name (test-ids.ts). */
+export interface FailureDetail {
+  parts?: NamePart[];
+  lines: string[];
 }

@@ -14,9 +14,9 @@
  * that is a status alone ("ok"). A test line glued to the end of a Django
  * progress line ("  Applying auth.0012_…...test_x (…) ... ok") is read too.
  *
- * Tests are named `mod.Class.test_x` (unittest's test id), with the aliases
- * "test_x (mod.Class)" and "test_x (mod.Class.test_x)" (the key SWE-bench's
- * Django parser writes). ok is a pass, FAIL and ERROR a failure (a test
+ * Tests are named `mod.Class.test_x` (unittest's test id) by test-ids.ts,
+ * which lets a parser write "test_x (mod.Class)" and "test_x
+ * (mod.Class.test_x)" too (the key SWE-bench's Django parser writes). ok is a pass, FAIL and ERROR a failure (a test
  * fails when one of its subtests does), "expected failure" an expected
  * failure, "unexpected success" a failure (unittest counts the run FAILED);
  * skipped tests are not results. An error in setUpClass or setUpModule (a
@@ -30,7 +30,7 @@
  * whole test line with its status ("test_x (mod.Class) ... ok"), so a run cut
  * before its "Ran" line is known and unread.
  */
-import { ResultSet } from './test-ids.js';
+import { ResultSet, unittestNames, type TestName } from './test-ids.js';
 import type { LogOutcome, LogReader, LogReading } from './types.js';
 
 export const UNITTEST_READER = 'unittest -v';
@@ -53,14 +53,8 @@ const COUNT_OF: Record<string, Count | undefined> = {
 };
 const OUTCOME: Record<string, LogOutcome | undefined> = { ok: 'passed', FAIL: 'failed', ERROR: 'failed', 'expected failure': 'xfailed', 'unexpected success': 'failed' };
 
-export function unittestNames(name: string, dotted: string): { id: string; aliases: string[] } {
-  const id = dotted.endsWith(`.${name}`) ? dotted : `${dotted}.${name}`;
-  const owner = id.slice(0, -name.length - 1);
-  return { id, aliases: [`${name} (${owner})`, `${name} (${id})`] };
-}
-
 interface Pending {
-  names: { id: string; aliases: string[] };
+  names: TestName;
   holder: boolean;
   /** Waiting for a docstring line, which ends with the status. */
   docstring: boolean;
@@ -156,7 +150,7 @@ export function unittestReader(): LogReader {
       drop();
       open = true;
       const holder = HOLDERS.has(start[1]!);
-      const names = holder ? { id: `${start[2]}.${start[1]}`, aliases: [`${start[1]} (${start[2]})`] } : unittestNames(start[1]!, start[2]!);
+      const names = unittestNames(start[1]!, start[2]!);
       if (!holder) tally.tests++;
       pending = { names, holder, docstring: rest === '', subtestFailed: false };
       const status = rest.slice(5);

@@ -71,7 +71,7 @@ export function vitestVerboseReader(): LogReader {
       }
       const broken = FILE_FAILED.exec(text);
       if (broken && broken[1] === broken[2]) {
-        results.add({ id: broken[1]!, aliases: [] }, 'failed', true);
+        results.add({ id: broken[1]! }, 'failed', true);
         return;
       }
       const totals = TOTALS.exec(text);

@@ -11,6 +11,7 @@ import type Docker from 'dockerode';
 import { posix } from 'node:path';
 import { ImageNotFoundError, SandboxError } from '../../errors.js';
 import { CappedOutput } from '../capped-output.js';
+import { metering, recordContainerCpu } from '../cpu-meter.js';
 import { asEngineError, engineCall, isEngineFailure, isNotFound } from '../engine-errors.js';
 import type { EngineKind } from '../engine-kind.js';
 import { LABEL_RUN, ownerLabels } from '../owner.js';
@@ -241,7 +242,15 @@ export class DockerSandbox extends RepoSandbox {
     return this.container.getArchive({ path });
   }
 
+  async cpuSeconds(): Promise<number | undefined> {
+    // one-shot: the engine answers with its count now instead of sampling twice.
+    const stats = await this.container.stats({ stream: false, 'one-shot': true } as { stream: false });
+    const nanoseconds = stats.cpu_stats?.cpu_usage?.total_usage;
+    return typeof nanoseconds === 'number' && nanoseconds > 0 ? nanoseconds / 1e9 : undefined;
+  }
+
   async remove(): Promise<void> {
+    if (metering()) recordContainerCpu(await this.cpuSeconds().catch(() => undefined));
     try {
       await this.container.remove({ force: true, v: true });
     } catch (error) {

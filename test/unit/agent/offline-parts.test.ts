@@ -1,14 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { isTestFile, keepsEveryChangeNeeded, resultOf } from '../../../src/agent/offline/injector.js';
-import { offlineOffer } from '../../../src/agent/offline/kit.js';
+import { offlineOffer, offlineRefusal } from '../../../src/agent/offline/kit.js';
 import { Rng, rolloutSeed } from '../../../src/agent/offline/rng.js';
 
 describe('offline injector parts', () => {
   it('says what it offers for each language of an image', () => {
     expect(offlineOffer('go')).toBe('offline: removal, history, direct (Go)');
     expect(offlineOffer('node')).toBe('offline: removal, history, direct (TS/JS)');
-    expect(offlineOffer('rust')).toBe('no offline bugs in rust: needs a model');
+    expect(offlineOffer('rust')).toBe('no offline bugs in Rust: needs a model');
+    expect(offlineOffer('cpp')).toBe('no offline bugs in C/C++: needs a model');
+    expect(offlineOffer('ruby')).toBe('no offline bugs in Ruby: needs a model');
+    expect(offlineOffer('php')).toBe('no offline bugs in PHP: needs a model');
     expect(offlineOffer('')).toBe('no offline bugs in this image: needs a model');
+  });
+
+  it('refuses, before any rollout, an image in a language it has no kit for, saying a model is needed', () => {
+    expect(offlineRefusal('cpp', 'bugbench/repo-tally:latest')).toBe(
+      'the offline policy cannot inject into bugbench/repo-tally:latest: its repository is C/C++, and the offline injector makes bugs only in Python, Go, TS/JS. ' +
+        'A model is needed: use --policy anthropic with ANTHROPIC_API_KEY set, or --policy openai with --base-url and --model',
+    );
+    expect(offlineRefusal('ruby', 'x')).toMatch(/its repository is Ruby/);
+    expect(offlineRefusal('php', 'x')).toMatch(/its repository is PHP/);
+    for (const language of ['python', 'go', 'node', '']) expect(offlineRefusal(language, 'x')).toBeUndefined();
   });
 
   it('reads the RESULT line of the helper', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CARGO_READER, cargoTarget } from '../../../src/bugs/log-readers/cargo-test.js';
 import { readLog } from '../../../src/bugs/log-readers/index.js';
 import { auditParser } from '../../../src/bugs/parser-audit.js';
-import { cutBefore, fixtureLog, readInPieces } from './log-reader-fixtures.js';
+import { cutBefore, fixtureLog, readInPieces, resolveNames } from './log-reader-fixtures.js';
 
 const log = (name: string) => fixtureLog('cargo', name);
 
@@ -24,8 +24,14 @@ describe('the cargo test reader', () => {
   it('reads every target: unit tests of the library and the binary, an integration test, doc-tests; ignored tests left out', () => {
     const reading = readLog(log('no-fail-fast.log'));
     expect(reading).toMatchObject({ reader: CARGO_READER, results: CALC });
-    expect(reading?.aliases?.['calc/src/lib.rs::tests::panics_as_expected']).toEqual(['tests::panics_as_expected', 'calc::tests::panics_as_expected', 'tests::panics_as_expected - should panic']);
-    expect(reading?.aliases?.['integration/tests/integration.rs::adds']).toEqual(['adds', 'integration::adds']);
+    const panics = 'calc/src/lib.rs::tests::panics_as_expected';
+    expect(resolveNames(reading, ['tests::panics_as_expected', 'calc::tests::panics_as_expected', 'tests::panics_as_expected - should panic', 'calc.tests.panics_as_expected'])).toEqual({
+      'tests::panics_as_expected': panics,
+      'calc::tests::panics_as_expected': panics,
+      'tests::panics_as_expected - should panic': panics,
+      'calc.tests.panics_as_expected': panics,
+    });
+    expect(resolveNames(reading, ['adds', 'integration::adds'])).toEqual({ adds: 'integration/tests/integration.rs::adds', 'integration::adds': 'integration/tests/integration.rs::adds' });
   });
 
   it('reads what ran when cargo stops at the first failing target', () => {
@@ -66,9 +72,10 @@ describe('the cargo test reader', () => {
 
 describe('auditing a parser of a cargo log', () => {
   const reading = readLog(log('no-fail-fast.log'));
-  /** SWE-smith's way: the name before " ... ", target dropped. */
+  /** SWE-smith's way: the name before " ... ", target dropped; where two binaries have the name, the binary kept. */
   const bare = {
-    'tests::adds': 'passed',
+    'calc::src/lib.rs::tests::adds': 'passed',
+    'src/main.rs::tests::adds': 'passed',
     'tests::nested::deep': 'passed',
     'tests::panics_as_expected - should panic': 'passed',
     'tests::prints_look_alikes': 'passed',
@@ -82,6 +89,13 @@ describe('auditing a parser of a cargo log', () => {
   it('accepts bare names, and ids with their target', () => {
     expect(auditParser(bare, reading)).toEqual({ status: 'agrees', reader: CARGO_READER });
     expect(auditParser(CALC, reading).status).toBe('agrees');
+  });
+
+  it('refuses a bare name two binaries share, whatever it says', () => {
+    const { 'calc::src/lib.rs::tests::adds': _lib, 'src/main.rs::tests::adds': _main, ...rest } = bare;
+    expect(auditParser({ ...rest, 'tests::adds': 'passed' }, reading)).toMatchObject({
+      disagreements: [{ test: 'tests::adds', log: 'several', candidates: ['calc/src/lib.rs::tests::adds', 'calc/src/main.rs::tests::adds'] }],
+    });
   });
 
   it('refuses a parser that invents a failure or drops a test', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GO_JSON_READER, GO_VERBOSE_READER } from '../../../src/bugs/log-readers/go-test.js';
 import { readLog } from '../../../src/bugs/log-readers/index.js';
 import { auditParser } from '../../../src/bugs/parser-audit.js';
-import { cutBefore, fixtureLog, readInPieces } from './log-reader-fixtures.js';
+import { cutBefore, fixtureLog, readInPieces, resolveNames } from './log-reader-fixtures.js';
 
 const log = (name: string) => fixtureLog('go', name);
 const M = 'example.com/rd';
@@ -49,7 +49,8 @@ describe('the go test reader', () => {
     expect(reading?.reader).toBe(reader);
     expect(reading?.results).toEqual(MIXED);
     expect(reading?.optional).toBeUndefined();
-    expect(reading?.aliases?.[`${M}/calc/TestTable/with_space`]).toEqual(['TestTable/with_space', `${M}/calc.TestTable/with_space`]);
+    const names = ['TestTable/with_space', `${M}/calc.TestTable/with_space`, `${M}/calc::TestTable/with_space`, 'calc.TestTable.with_space'];
+    expect(Object.values(resolveNames(reading, names))).toEqual(names.map(() => `${M}/calc/TestTable/with_space`));
   });
 
   it('reads packages whose -json events interleave, and packages one after another in -v', () => {
@@ -76,6 +77,14 @@ describe('the go test reader', () => {
 
   it('does not read go test without -v', () => {
     expect(readLog(log('no-v.log'))).toEqual({ reader: GO_VERBOSE_READER, why: expect.stringMatching(/package example.com\/rd\/calc lists no test it ran \(run go test with -v or -json/) });
+  });
+
+  it('does not read result lines with no run line and no package line, and an empty parser does not agree with them', () => {
+    // What a compiled test binary prints without -test.v: the failures, then FAIL, no package line.
+    const fragment = '--- FAIL: TestSub (0.00s)\n    calc_test.go:13: Sub(5, 3) = 3, want 2\n--- PASS: TestAdd (0.00s)\nFAIL\n';
+    expect(readLog(fragment)).toEqual({ reader: GO_VERBOSE_READER, why: expect.stringMatching(/^2 result line\(s\) \("--- PASS: …"\) with no "=== RUN" line and no line closing their package/) });
+    expect(auditParser({}, readLog(fragment))).toMatchObject({ status: 'unverified', reader: GO_VERBOSE_READER });
+    expect(auditParser({ TestSub: 'failed', TestAdd: 'passed' }, readLog(fragment)).status).toBe('unverified');
   });
 
   it('does not read a run cut short', () => {
@@ -107,19 +116,47 @@ describe('auditing a parser of a go log', () => {
   /** What a parser in SWE-smith's style gives: bare test names. */
   const honest = Object.fromEntries(Object.entries(MIXED).map(([id, outcome]) => [id.replace(/^example\.com\/rd\/[a-z]+\//, ''), outcome])) as Record<string, 'passed' | 'failed'>;
 
-  it('accepts bare test names, where a name two packages share stands for the worse of them', () => {
-    expect(honest.TestAdd).toBe('passed');
-    expect(auditParser(honest, reading)).toEqual({ status: 'agrees', reader: GO_JSON_READER });
-    expect(auditParser(MIXED, reading).status).toBe('agrees');
-    expect(auditParser({ ...MIXED, [`${M}/calc.TestAdd`]: 'passed' }, reading).status).toBe('agrees');
+  /** Each test named `<package><sep><test>`. */
+  const joined = (sep: string, pkg: (p: string) => string = (p) => p) =>
+    Object.fromEntries(Object.entries(MIXED).map(([id, outcome]) => {
+      const [, p, test] = /^(example\.com\/rd\/[a-z]+)\/(.*)$/.exec(id)!;
+      return [`${pkg(p!)}${sep}${test}`, outcome];
+    })) as Record<string, 'passed' | 'failed'>;
+
+  it('accepts any naming made of the package and the test, in order', () => {
+    expect(auditParser(MIXED, reading)).toEqual({ status: 'agrees', reader: GO_JSON_READER });
+    for (const sep of ['::', '.', '/', ' ', '#']) expect(auditParser(joined(sep), reading).status, sep).toBe('agrees');
+    expect(auditParser(joined('.', (p) => p.split('/').pop()!), reading).status).toBe('agrees');
+    expect(auditParser(joined('::', (p) => p.replace('example.com/', '')), reading).status).toBe('agrees');
+  });
+
+  it('accepts bare test names where one test has the name, and refuses a name two packages share, whatever it says', () => {
+    const { TestAdd: _shared, ...unique } = honest;
+    const both = { [`calc.TestAdd`]: 'passed', [`text.TestAdd`]: 'passed' } as const;
+    expect(auditParser({ ...unique, ...both }, reading)).toEqual({ status: 'agrees', reader: GO_JSON_READER });
+    expect(auditParser(honest, reading)).toEqual({
+      status: 'disagrees',
+      reader: GO_JSON_READER,
+      disagreements: [{ test: 'TestAdd', parser: 'passed', log: 'several', candidates: [`${M}/calc/TestAdd`, `${M}/text/TestAdd`] }],
+    });
+  });
+
+  it('refuses a test named twice, and a name the log has no test for', () => {
+    expect(auditParser({ ...MIXED, [`${M}/calc.TestSub`]: 'failed' }, reading)).toMatchObject({
+      disagreements: [{ test: `${M}/calc.TestSub`, twice: { test: `${M}/calc/TestSub`, also: `${M}/calc/TestSub` } }],
+    });
+    // The components out of order, or a subtest without its test.
+    expect(auditParser({ ...MIXED, 'TestTable.calc': 'failed' }, reading)).toMatchObject({ disagreements: [{ test: 'TestTable.calc', log: 'missing' }] });
+    expect(auditParser({ ...MIXED, 'calc::with_space': 'failed' }, reading)).toMatchObject({ disagreements: [{ test: 'calc::with_space', log: 'missing' }] });
   });
 
   it('refuses a parser that invents a failure or drops a test', () => {
-    expect(auditParser({ ...honest, TestUpper: 'failed' }, reading)).toMatchObject({ status: 'disagrees', disagreements: [{ test: 'TestUpper', parser: 'failed', log: 'passed' }] });
-    expect(auditParser({ ...honest, TestGhost: 'failed' }, reading)).toMatchObject({ disagreements: [{ test: 'TestGhost', parser: 'failed', log: 'missing' }] });
-    const { 'TestTable/with_space': _dropped, ...dropped } = honest;
+    expect(auditParser({ ...joined('::'), [`${M}/text::TestUpper`]: 'failed' }, reading)).toMatchObject({ status: 'disagrees', disagreements: [{ test: `${M}/text::TestUpper`, parser: 'failed', log: 'passed' }] });
+    expect(auditParser({ ...honest, TestUpper: 'failed' }, reading)).toMatchObject({ status: 'disagrees', disagreements: [{ test: 'TestAdd' }, { test: 'TestUpper', parser: 'failed', log: 'passed' }] });
+    expect(auditParser({ ...MIXED, TestGhost: 'failed' }, reading)).toMatchObject({ disagreements: [{ test: 'TestGhost', parser: 'failed', log: 'missing' }] });
+    const { 'calc.TestTable/with_space': _dropped, ...dropped } = joined('.', (p) => p.split('/').pop()!);
     expect(auditParser(dropped, reading)).toMatchObject({ disagreements: [{ test: `${M}/calc/TestTable/with_space`, parser: 'missing', log: 'failed' }] });
     // A skipped test is not a result.
-    expect(auditParser({ ...honest, TestSkipped: 'passed' }, reading)).toMatchObject({ disagreements: [{ test: 'TestSkipped', log: 'missing' }] });
+    expect(auditParser({ ...MIXED, TestSkipped: 'passed' }, reading)).toMatchObject({ disagreements: [{ test: 'TestSkipped', log: 'missing' }] });
   });
 });

@@ -32,23 +32,32 @@ describe('a log that two readers claim', () => {
     });
   });
 
-  it('merges ids, optional entries and aliases', () => {
+  it('merges ids, optional entries and the parts of names', () => {
+    const parts = { x: [{ forms: ['x'] }] };
     expect(
       joinReadings([
-        { reader: 'a', results: { x: 'passed' }, optional: { g: 'passed' }, aliases: { x: ['X'] } },
-        { reader: 'b', results: { x: 'failed', g: 'passed' }, aliases: { x: ['xx'] } },
+        { reader: 'a', results: { x: 'passed' }, optional: { g: 'passed' }, parts },
+        { reader: 'b', results: { x: 'failed', g: 'passed' } },
       ]),
-    ).toEqual({ reader: 'a + b', results: { x: 'failed', g: 'passed' }, optional: {}, aliases: { x: ['X', 'xx'] } });
+    ).toEqual({ reader: 'a + b', results: { x: 'failed', g: 'passed' }, optional: {}, parts });
   });
 });
 
 describe('the audit with names several tests share', () => {
   const reading = readLog(goLog);
 
-  it('takes a shared name for the worst of its tests: a failure cannot hide behind a namesake that passed', () => {
-    const bare = { TestOne: 'passed', TestThree: 'passed', 'TestThree/deep': 'passed' } as const;
-    expect(auditParser({ ...bare, TestTwo: 'failed' }, reading).status).toBe('agrees');
-    expect(auditParser({ ...bare, TestTwo: 'passed' }, reading)).toMatchObject({ disagreements: [{ test: 'TestTwo', parser: 'passed', log: 'failed' }] });
+  it('refuses a name two tests share, whatever it says: the parser cannot tell which one it reports', () => {
+    const named = (pkg: string) => ({ [`${pkg}/TestOne`]: 'passed', [`${pkg}::TestThree`]: 'passed', [`${pkg}.TestThree/deep`]: 'passed' }) as const;
+    const both = { ...named('slowa'), ...named('slowb') };
+    const two = ['example.com/rd/slowa/TestTwo', 'example.com/rd/slowb/TestTwo'];
+    for (const said of ['failed', 'passed'] as const) {
+      expect(auditParser({ ...both, TestTwo: said }, reading)).toEqual({
+        status: 'disagrees',
+        reader: 'go test -v',
+        disagreements: [{ test: 'TestTwo', parser: said, log: 'several', candidates: two }],
+      });
+    }
+    expect(auditParser({ ...both, 'slowa/TestTwo': 'passed', 'slowb.TestTwo': 'failed' }, reading).status).toBe('agrees');
   });
 
   it('lets optional entries be left out but not contradicted', () => {

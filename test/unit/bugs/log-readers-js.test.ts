@@ -5,7 +5,7 @@ import { MOCHA_READER } from '../../../src/bugs/log-readers/mocha-spec.js';
 import { NODE_SPEC_READER } from '../../../src/bugs/log-readers/node-spec.js';
 import { VITEST_READER } from '../../../src/bugs/log-readers/vitest-verbose.js';
 import { auditParser } from '../../../src/bugs/parser-audit.js';
-import { cutBefore, fixtureLog, readInPieces } from './log-reader-fixtures.js';
+import { cutBefore, fixtureLog, readInPieces, resolveNames } from './log-reader-fixtures.js';
 
 const js = (name: string) => fixtureLog('js', name);
 const spec = (name: string) => fixtureLog('node-spec', name);
@@ -28,7 +28,8 @@ describe('the jest and vitest readers', () => {
     expect(readLog(js('jest-verbose.log'))).toMatchObject({ reader: JEST_READER, results: JEST_OR_VITEST, optional: BROKEN_FILE });
     expect(readLog(js('jest-verbose-color.log'))).toEqual(readLog(js('jest-verbose.log')));
     expect(readLog(js('vitest-verbose.log'))).toMatchObject({ reader: VITEST_READER, results: JEST_OR_VITEST, optional: BROKEN_FILE });
-    expect(readLog(js('jest-verbose.log'))?.aliases?.['test/calc.test.js > math > nested > throws']).toEqual(['math > nested > throws', 'math nested throws', 'throws']);
+    const names = ['math > nested > throws', 'math nested throws', 'throws', 'calc.test.js::math::nested::throws'];
+    expect(Object.values(resolveNames(readLog(js('jest-verbose.log')), names))).toEqual(names.map(() => 'test/calc.test.js > math > nested > throws'));
   });
 
   it.each(['jest-verbose.log', 'vitest-verbose.log'])('read %s the same in pieces of any size', (name) => {
@@ -110,22 +111,48 @@ describe('one reader a format', () => {
 });
 
 describe('auditing a parser of a jest, vitest or mocha log', () => {
-  /** SWE-smith's jest parser: the test's own title, the last line with that title winning. */
-  const leaves = { adds: 'passed', subtracts: 'failed', 'prints look-alikes': 'passed', 'adds again': 'failed', 'adds deep': 'passed', throws: 'failed' } as const;
+  /** Own titles where one test has the title, the file's name and the path where two do. */
+  const leaves = {
+    'calc.test.js > adds': 'passed',
+    subtracts: 'failed',
+    'prints look-alikes': 'passed',
+    'calc.test.js::math::adds again': 'passed',
+    'adds deep': 'passed',
+    throws: 'failed',
+    'other.test.js > adds': 'passed',
+    'test/other.test.js math adds again': 'failed',
+  } as const;
+  /** jest's "Suite > test" and fullName, and `file::describe::test`, for every test. */
+  const ways: Record<string, (file: string, titles: string[]) => string> = {
+    'Suite > test': (file, titles) => [file, ...titles].join(' > '),
+    fullName: (file, titles) => `${file} ${titles.join(' ')}`,
+    'file::describe::test': (file, titles) => [file, ...titles].join('::'),
+  };
 
-  it('accepts own titles, where a title two tests share stands for the worse of them, and full paths', () => {
+  it('accepts any naming made of the file, the describe blocks and the test, in order', () => {
     for (const name of ['jest-verbose.log', 'vitest-verbose.log']) {
       expect(auditParser(leaves, readLog(js(name))).status).toBe('agrees');
       expect(auditParser(JEST_OR_VITEST, readLog(js(name))).status).toBe('agrees');
+      for (const [way, write] of Object.entries(ways)) {
+        const named = Object.fromEntries(Object.entries(JEST_OR_VITEST).map(([id, outcome]) => {
+          const [file, ...titles] = id.split(' > ');
+          return [write(file!.replace('test/', ''), titles), outcome];
+        }));
+        expect(auditParser(named, readLog(js(name))).status, way).toBe('agrees');
+      }
     }
   });
 
-  it('refuses a parser that invents a failure, drops a test, or hides a failure behind a namesake', () => {
+  it('refuses a parser that invents a failure, drops a test, or names a test two files have by its title alone', () => {
     const reading = readLog(js('jest-verbose.log'));
     expect(auditParser({ ...leaves, 'adds deep': 'failed' }, reading)).toMatchObject({ disagreements: [{ test: 'adds deep', parser: 'failed', log: 'passed' }] });
     const { throws: _dropped, ...dropped } = leaves;
     expect(auditParser(dropped, reading)).toMatchObject({ disagreements: [{ test: 'test/calc.test.js > math > nested > throws', parser: 'missing', log: 'failed' }] });
-    expect(auditParser({ ...leaves, 'adds again': 'passed' }, reading)).toMatchObject({ disagreements: [{ test: 'adds again', parser: 'passed', log: 'failed' }] });
+    // SWE-smith's jest parser: the test's own title, the last line with that title winning.
+    const { 'calc.test.js > adds': _a, 'other.test.js > adds': _b, ...rest } = leaves;
+    expect(auditParser({ ...rest, adds: 'passed' }, reading)).toMatchObject({
+      disagreements: [{ test: 'adds', log: 'several', candidates: ['test/calc.test.js > adds', 'test/other.test.js > adds'] }],
+    });
   });
 });
 

@@ -27,14 +27,12 @@ const MIXED = {
 
 describe('the pytest -rA reader', () => {
   it.each(['pytest-rA-mixed.log', 'pytest-q-rA-mixed.log', 'pytest-rA-color.log'])('reads every result of %s', (name) => {
-    expect(readLog(log(name))).toEqual({ reader: PYTEST_READER, results: MIXED });
+    expect(readLog(log(name))).toMatchObject({ reader: PYTEST_READER, results: MIXED });
+    expect(readLog(log(name))?.why).toBeUndefined();
   });
 
   it('ignores what a test prints, even a fake summary', () => {
-    expect(readLog(log('pytest-rA-fake-summary.log'))).toEqual({
-      reader: PYTEST_READER,
-      results: { 'test_fake.py::test_prints_a_fake_summary': 'passed', 'test_fake.py::test_other': 'passed' },
-    });
+    expect(readLog(log('pytest-rA-fake-summary.log'))?.results).toEqual({ 'test_fake.py::test_prints_a_fake_summary': 'passed', 'test_fake.py::test_other': 'passed' });
   });
 
   it('reads a collection error as the failure of its file, and a session without tests as empty', () => {
@@ -43,7 +41,8 @@ describe('the pytest -rA reader', () => {
   });
 
   it('reads a run without -rA by its verbose lines (pytest-verbose.ts), and one with neither -rA nor -v not at all, saying why', () => {
-    expect(readLog(log('pytest-verbose.log'))).toEqual({ reader: PYTEST_VERBOSE_READER, results: MIXED });
+    expect(readLog(log('pytest-verbose.log'))).toMatchObject({ reader: PYTEST_VERBOSE_READER, results: MIXED });
+    expect(readLog(log('pytest-verbose.log'))?.why).toBeUndefined();
     const dots = log('pytest-verbose.log').replace(/^test_mix\.py::.*\n/gm, '');
     expect(readLog(dots)?.why).toMatch(/lists 0 passed test\(s\) where pytest counted 6 \(run pytest with -rA/);
   });

@@ -22,7 +22,12 @@ describe('detectLanguage', () => {
     expect(detectLanguage(repo({ 'go.mod': '', 'tools/gen.py': '' }))?.id).toBe('go');
     expect(detectLanguage(repo({ 'package.json': '{"scripts":{"test":"jest"}}', 'tests/test_x.py': '' }))?.id).toBe('python');
     expect(detectLanguage(repo({ 'src/main/java/A.java': '' }))?.id).toBe('java');
-    expect(detectLanguage(repo({ 'README.md': '', 'main.c': '' }))).toBeUndefined();
+    expect(detectLanguage(repo({ 'README.md': '', 'main.hs': '' }))).toBeUndefined();
+    expect(detectLanguage(repo({ 'README.md': '', 'main.c': '' }))?.id).toBe('cpp');
+    expect(detectLanguage(repo({ 'Gemfile': '', 'package.json': '{}' }))?.id).toBe('ruby');
+    expect(detectLanguage(repo({ 'composer.json': '{}', 'package.json': '{}' }))?.id).toBe('php');
+    expect(detectLanguage(repo({ 'package.json': '{}', 'CMakeLists.txt': '' }))?.id).toBe('node');
+    expect(detectLanguage(repo({ 'pyproject.toml': '', 'tests/test_a.py': '', 'CMakeLists.txt': '' }))?.id).toBe('python');
   });
 
   it('proposes each language its own test command', () => {
@@ -33,6 +38,21 @@ describe('detectLanguage', () => {
     expect(command({ 'package.json': '{"scripts":{"test":"vitest run"}}' })).toBe('npm test');
     expect(command({ 'package.json': '{"scripts":{"test":"echo \\"Error: no test specified\\" && exit 1"}}', 'test/a.test.js': '' })).toBe('node --test');
     expect(command({ 'src/A.java': '', 'src/ATest.java': '' })).toMatch(/^rm -rf \/tmp\/bugbench-java .* --scan-class-path$/);
+    // C/C++: CMake with CTest builds outside the repository and runs every test; without add_test nothing says how.
+    expect(command({ 'CMakeLists.txt': 'enable_testing()\nadd_test(NAME a COMMAND a)' })).toMatch(/^cmake -S \. -B \/tmp\/bugbench-build .* && ctest --test-dir \/tmp\/bugbench-build --output-on-failure$/);
+    expect(command({ 'CMakeLists.txt': 'add_executable(app main.cc)' })).toBe('');
+    expect(command({ Gemfile: "gem 'rspec'", 'spec/a_spec.rb': '' })).toBe('rspec --format documentation');
+    expect(command({ Rakefile: '', 'test/a_test.rb': '' })).toMatch(/^ruby -Ilib -Itest -e .* -- --verbose$/);
+    expect(command({ 'composer.json': '{}', 'phpunit.xml.dist': '' })).toBe('phpunit --testdox --colors=never');
+    expect(command({ 'composer.json': '{}', 'tests/ATest.php': '' })).toBe('phpunit --testdox --colors=never tests');
+  });
+
+  it('fetches nothing for C/C++, Ruby or PHP (Bundler and Composer would use a registry) and compiles CMake projects ahead', () => {
+    expect(languageById('ruby')!.dependencyStep(repo({ Gemfile: "gem 'rspec'" }))).toBe('');
+    expect(languageById('php')!.dependencyStep(repo({ 'composer.json': '{}' }))).toBe('');
+    const cpp = languageById('cpp')!;
+    expect(buildSteps(cpp, repo({ 'CMakeLists.txt': 'enable_testing()' }), undefined)).toEqual({ setup: '', warm: expect.stringMatching(/^cmake -S \. -B \/tmp\/bugbench-build .*> \/dev\/null$/) });
+    expect(cpp.base?.env).toMatchObject({ CMAKE_CXX_COMPILER_LAUNCHER: 'ccache' });
   });
 });
 
@@ -67,7 +87,7 @@ describe('toolchain base recipes', () => {
     for (const language of LANGUAGES.filter((l) => l.base)) {
       const dockerfile = baseDockerfile(language.id, language.base!);
       expect(dockerfile).toMatch(/^FROM bugbench\/base:bookworm$/m);
-      expect(dockerfile).toMatch(new RegExp(`apt-get install -y .*--no-install-recommends ${language.base!.packages.join(' ')};`));
+      expect(dockerfile).toMatch(new RegExp(`apt-get install -y .*--no-install-recommends ${language.base!.packages.join(' ').replace(/[+.]/g, '\\$&')};`));
       expect(dockerfile).toMatch(new RegExp(`^LABEL bugbench.toolchain=${language.id}$`, 'm'));
       expect(dockerfile).not.toMatch(/deb\.debian\.org|https?:\/\//);
     }

@@ -71,6 +71,17 @@ describe('check summaries', () => {
     const cancelled = summariseReport({ valid: false, cancelled: true, checks: checks(['pass', 'cancelled', 'cancelled']) }, 'now', null);
     expect(statusOf(cancelled)).toBe('cancelled');
   });
+
+  it("records as a finding a parser left unverified because a known runner's reader could not read a log", () => {
+    const report = (parser: Parameters<typeof summariseReport>[0]['parser']) => summariseReport({ valid: true, checks: checks(Array(9).fill('pass')), parser }, 'now', null);
+    const unread = { run: 'original', why: 'the TAP stream is not whole: test point id 2 appears multiple times' };
+    expect(report({ status: 'unverified', reader: 'TAP (node --test)', unverified: [unread, { run: 'buggy', why: 'cut short' }] }).parserUnverified).toBe(
+      'TAP (node --test): original: the TAP stream is not whole: test point id 2 appears multiple times; buggy: cut short',
+    );
+    // No reader knew the format, or every log was read: nothing to record.
+    expect(report({ status: 'unverified', unverified: [{ run: 'original', why: 'no reader in bugbench knows the format of this log' }] }).parserUnverified).toBeNull();
+    expect(report({ status: 'verified', reader: 'go test -v', unverified: [] }).parserUnverified).toBeNull();
+  });
 });
 
 describe('accepting', () => {

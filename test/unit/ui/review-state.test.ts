@@ -106,4 +106,12 @@ describe('review lines', () => {
     expect(text).toMatch(/✓✓✓✓✓✗···  failed bug-validity/);
     expect(text).toMatch(/0 passing test\(s\) fail/);
   });
+
+  it("show a parser a known runner's reader could not check, on a valid bug too", () => {
+    const check = { valid: true, cancelled: false, failedCheck: null, reason: 'all 9 checks pass', verdicts: 'ppppppppp', at: '', dir: null, failToPass: 1, passToPass: 4 };
+    const details = (parserUnverified?: string) => ({ record: bug('b', { check: { ...check, parserUnverified } }), artifactDir: '/w/bugs/b', trajectory: null, meta: null, testFiles: [], diffs: { bugInject: '', testWeaken: '', predPatch: null }, checks: null, FAIL_TO_PASS: [], PASS_TO_PASS: [], flaky: [], reviews: [], checkHistory: [], report: null, attempts: [] });
+    const lines = detailLines(details('TAP (node --test): original: the TAP stream is not whole'), 'summary', 0);
+    expect(lines.find((l) => l.text.startsWith('parser'))).toEqual({ text: 'parser    UNVERIFIED — TAP (node --test): original: the TAP stream is not whole', color: 'yellow' });
+    expect(detailLines(details(), 'summary', 0).some((l) => l.text.startsWith('parser'))).toBe(false);
+  });
 });
