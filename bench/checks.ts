@@ -7,8 +7,11 @@
  *   naiveRatio    = the same checks with a fresh container per run (as SWE-bench's
  *                   harness does) / ours.
  * Medians of a few rounds; the last line printed is the JSON summary (testRuns:
- * how many test runs the bug's checks make; roundRatios: each round's check over
- * the raw runs timed just before it, which a machine whose speed drifts between
+ * how many test runs the bug's checks made, the median of the rounds: a
+ * workspace's first bug of an image, script and test files makes the original
+ * run, which every later one shares (roundTestRuns: each round's, the first
+ * one counting it when the workspace had none); roundRatios: each round's check
+ * over the raw runs (the runs it made) timed just after it, which a machine whose speed drifts between
  * rounds moves less than the ratio of the medians; fixedMs: the check's wall time
  * beyond its own test scripts' times as its containers timed them, measured in the
  * same process at the same moment, so a machine whose load changes between the raw
@@ -25,7 +28,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadArtifact } from '../src/bugs/artifact.js';
-import { DEFAULT_BUGGY_RUNS } from '../src/bugs/meta.js';
 import { buildState } from '../src/bugs/repo-state.js';
 import { planRuns, runsOfPlan } from '../src/bugs/run-plan.js';
 import { ARTIFACT_MOUNT, installArtifact } from '../src/bugs/test-run.js';
@@ -55,26 +57,30 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-/** The check's wall time, and the sum of its own test-script runs' times (each once, as the container timed it). */
-async function timeCli(args: string[]): Promise<{ ms: number; scriptMs: number; runs: number }> {
+/**
+ * The check's wall time, the sum of its own test-script runs' times (each once, as the container timed it),
+ * and the labels of the runs it made (a run shared from another check of the workspace is not one).
+ */
+async function timeCli(args: string[]): Promise<{ ms: number; scriptMs: number; made: string[] }> {
   const started = performance.now();
   const result = await execa('node', [BIN, ...args], { reject: false });
   const elapsed = performance.now() - started;
-  const report = JSON.parse(result.stdout) as { valid: boolean; checks: { runs: { label: string; durationMs: number }[] }[] };
+  const report = JSON.parse(result.stdout) as { valid: boolean; checks: { runs: { label: string; durationMs: number; reused?: boolean }[] }[] };
   if (!report.valid) throw new Error(`the fixture bug was judged invalid: ${result.stdout.slice(0, 400)}`);
-  const runs = new Map(report.checks.flatMap((c) => c.runs.map((r) => [r.label, r.durationMs] as const)));
-  return { ms: elapsed, scriptMs: [...runs.values()].reduce((a, b) => a + b, 0), runs: runs.size };
+  const runs = new Map(report.checks.flatMap((c) => c.runs.filter((r) => !r.reused).map((r) => [r.label, r.durationMs] as const)));
+  return { ms: elapsed, scriptMs: [...runs.values()].reduce((a, b) => a + b, 0), made: [...runs.keys()] };
 }
 
-/** The states `bugbench check` runs the tests in for this bug, each timed with a plain `docker exec`. */
-async function rawRuntimes(): Promise<number[]> {
+/** The states `bugbench check` ran the tests in for this bug (`made`), each timed with a plain `docker exec`. */
+async function rawRuntimes(made: string[]): Promise<number[]> {
   const artifact = loadArtifact(ARTIFACT);
   const base = artifact.meta!.baseCommit!;
   const sandbox = await openSandbox({ image: artifact.meta!.image.tag, runId: 'bench-checks-raw' });
   try {
     await installArtifact(sandbox, artifact);
     // The same runs, in the same states, as the check makes (run-plan.ts).
-    const runs = runsOfPlan(planRuns(artifact, artifact.bugChanges, DEFAULT_BUGGY_RUNS), artifact);
+    const reruns = made.filter((label) => label.startsWith('buggy (run ')).length;
+    const runs = runsOfPlan(planRuns(artifact, artifact.bugChanges), artifact, reruns).filter((r) => made.includes(r.label));
     const times: number[] = [];
     for (const run of runs) {
       await buildState(sandbox, artifact, base, run.layers);
@@ -95,17 +101,13 @@ async function main(): Promise<void> {
   const fixed: number[] = [];
   const naive: number[] = [];
   const raw: number[] = [];
-  let testRuns = 0;
+  const testRuns: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    if (RAW) {
-      const times = await rawRuntimes();
-      testRuns = times.length;
-      raw.push(times.reduce((a, b) => a + b, 0));
-    }
     const check = await timeCli(['check', ARTIFACT, '--json']);
     ours.push(check.ms);
     fixed.push(check.ms - check.scriptMs);
-    if (!RAW) testRuns = check.runs;
+    testRuns.push(check.made.length);
+    if (RAW) raw.push((await rawRuntimes(check.made)).reduce((a, b) => a + b, 0));
     // SWE-bench's harness: a new container for every run, one run at a time (BENCH_NAIVE=0 leaves it out).
     if (NAIVE) naive.push((await timeCli(['check', ARTIFACT, '--json', '--fresh-containers', '--parallel', '1'])).ms);
     console.log(`round ${round + 1}: check ${ours.at(-1)!.toFixed(0)} ms, fresh containers ${NAIVE ? naive.at(-1)!.toFixed(0) : '-'} ms, raw sum ${RAW ? raw.at(-1)!.toFixed(0) : '-'} ms, check beyond its own scripts ${fixed.at(-1)!.toFixed(0)} ms, ratio ${RAW ? (ours.at(-1)! / raw.at(-1)!).toFixed(3) : '-'}`);
@@ -120,7 +122,8 @@ async function main(): Promise<void> {
     roundRatios: RAW ? ours.map((ms, i) => Number((ms / raw[i]!).toFixed(3))) : null,
     fixedMs: Math.round(median(fixed)),
     roundFixedMs: fixed.map(Math.round),
-    testRuns,
+    testRuns: median(testRuns),
+    roundTestRuns: testRuns,
     rounds: ROUNDS,
     logs,
   };

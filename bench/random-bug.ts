@@ -1,29 +1,76 @@
 /**
  * How often a bug that picks its wrong answer at random gets past the checks:
  * `bugbench check` on the random-wrong-answer fixture (its one failing test
- * fails on a coin flip on each run), BENCH_N times (default 20), with the
- * default number of buggy runs unless BUGGY_RUNS says otherwise. Prints each
- * verdict, then a JSON summary with the count that slipped through and the
- * count expected (N · 2^-runs).
+ * fails on a coin flip on each run), BENCH_N times (default 64), with the
+ * default number of buggy runs unless BUGGY_RUNS says otherwise. Each check
+ * gets a workspace of its own, made once for the bench, so the original run is
+ * shared as it is between bugs of one image. Prints each verdict, then a JSON
+ * summary: the count that slipped through, the bound the checks state
+ * (2^-runs), and the exact (Clopper-Pearson) 95% interval of the slip rate.
  */
 import { execa } from 'execa';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_BUGGY_RUNS } from '../src/bugs/meta.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 
-const N = Number(process.env.BENCH_N ?? 20);
+const N = Number(process.env.BENCH_N ?? 64);
 const RUNS = Number(process.env.BUGGY_RUNS ?? DEFAULT_BUGGY_RUNS);
 const ARTIFACT = join(PACKAGE_ROOT, 'test', 'fixtures', 'artifacts', 'random-wrong-answer');
 const BIN = join(PACKAGE_ROOT, 'bin', 'bugbench.js');
 
+/** P(X ≤ k) for X ~ Binomial(n, p). */
+function binomialCdf(k: number, n: number, p: number): number {
+  let term = (1 - p) ** n;
+  let sum = term;
+  for (let i = 1; i <= k; i++) {
+    term *= ((n - i + 1) / i) * (p / (1 - p));
+    sum += term;
+  }
+  return Math.min(1, sum);
+}
+
+/** The p where f (monotone decreasing in p) crosses `target`, by bisection. */
+function solve(f: (p: number) => number, target: number): number {
+  let [lo, hi] = [0, 1];
+  for (let i = 0; i < 100; i++) {
+    const mid = (lo + hi) / 2;
+    if (f(mid) > target) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/** The exact two-sided 95% interval of a rate seen k times in n. */
+function clopperPearson(k: number, n: number): [number, number] {
+  const lower = k === 0 ? 0 : solve((p) => binomialCdf(k - 1, n, p), 0.975);
+  const upper = k === n ? 1 : solve((p) => binomialCdf(k, n, p), 0.025);
+  return [lower, upper];
+}
+
+const home = mkdtempSync(join(tmpdir(), 'bugbench-random-'));
 const outcomes: Record<string, number> = {};
 for (let i = 0; i < N; i++) {
   const started = performance.now();
-  const result = await execa('node', [BIN, 'check', ARTIFACT, '--json', '--buggy-runs', String(RUNS)], { reject: false });
+  const result = await execa('node', [BIN, 'check', ARTIFACT, '--json', '--buggy-runs', String(RUNS)], { reject: false, env: { BUGBENCH_HOME: home } });
   const report = JSON.parse(result.stdout) as { valid: boolean; checks: { name: string; verdict: string }[] };
   const outcome = report.valid ? 'valid (slipped through)' : `invalid: ${report.checks.find((c) => c.verdict === 'fail')?.name ?? 'no check failed'}`;
   outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
   console.log(`check ${i + 1}/${N}: ${outcome} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }
 const slipped = outcomes['valid (slipped through)'] ?? 0;
-console.log(JSON.stringify({ checks: N, buggyRuns: RUNS, slipped, expectedSlipped: Number((N * 2 ** -RUNS).toFixed(2)), outcomes }));
+const [low, high] = clopperPearson(slipped, N);
+console.log(
+  JSON.stringify({
+    language: 'python',
+    checks: N,
+    buggyRuns: RUNS,
+    slipped,
+    slipRate: Number((slipped / N).toFixed(4)),
+    interval95: [Number(low.toFixed(4)), Number(high.toFixed(4))],
+    bound: 2 ** -RUNS,
+    expectedSlipped: Number((N * 2 ** -RUNS).toFixed(2)),
+    outcomes,
+  }),
+);

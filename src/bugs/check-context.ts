@@ -20,9 +20,11 @@ import type { BugArtifact } from './artifact.js';
 import type { CheckEvent, CheckName } from './check-types.js';
 import { fileOf, touchedPaths, type FileChange } from './diff.js';
 import { DEFAULT_BUGGY_RUNS, type CheckParams } from './meta.js';
+import { OriginalRunCache } from './original-cache.js';
+import { gatherEvidence, type GatheredEvidence } from './check-evidence.js';
 import { stateScript, type StateLayers } from './repo-state.js';
 import { runProblem, usable } from './run-problems.js';
-import { planRuns, type PlannedRun, type RunPlan } from './run-plan.js';
+import { planRuns, plannedRerun, revertsRun, type PlannedRun, type RunPlan } from './run-plan.js';
 import { LaneQueue } from './lane-queue.js';
 import { installArtifact, runTests, TEST_COMMAND, type RunRecord } from './test-run.js';
 import { brokenTests, keptTests } from './test-results.js';
@@ -52,6 +54,8 @@ export interface CheckSetup {
   runId?: string;
   /** The engine the containers go on (default: the default engine). */
   engine?: ContainerEngine;
+  /** Where the original run is kept for other bugs of the same image, script and test files (none: made for each bug). */
+  originalCache?: string;
   onEvent?: (event: CheckEvent) => void;
 }
 
@@ -209,7 +213,7 @@ export class CheckContext {
     return this.artifact.bugChanges.filter((c) => !testFiles.has(fileOf(c)));
   }
 
-  /** How many runs of the buggy state must agree. */
+  /** How many runs of the buggy code must show the bug's failures again. */
   get buggyRunCount(): number {
     return Math.max(1, this.params.buggyRuns ?? DEFAULT_BUGGY_RUNS);
   }
@@ -217,16 +221,43 @@ export class CheckContext {
   private planned?: RunPlan;
 
   plan(): RunPlan {
-    this.planned ??= planRuns(this.artifact, this.codeChanges(), this.buggyRunCount);
+    this.planned ??= planRuns(this.artifact, this.codeChanges());
     return this.planned;
   }
 
+  private original?: Promise<RunRecord>;
+  /** Settles once the original run is read from the workspace or in line, so the runs after it queue behind it. */
+  private originalQueued: Promise<void> = Promise.resolve();
+
+  /** The original code's run: kept from another bug of the same image, script and test files when there is one. */
   originalRun(): Promise<RunRecord> {
-    return this.shared(this.plan().original);
+    if (!this.original) {
+      let queued = () => {};
+      this.originalQueued = new Promise<void>((resolve) => (queued = resolve));
+      this.original = this.cachedOriginal(queued);
+      this.original.catch(() => undefined);
+    }
+    return this.original;
   }
 
-  secondOriginalRun(): Promise<RunRecord> {
-    return this.shared(this.plan().second);
+  private async cachedOriginal(queued: () => void): Promise<RunRecord> {
+    const plan = this.plan().original;
+    const dir = this.setup.originalCache;
+    const engine = this.setup.engine ?? defaultContainerEngine();
+    const key = dir ? await OriginalRunCache.key(engine, this.setup.image, { baseCommit: this.base, artifact: this.artifact, timeoutSec: this.params.testTimeoutSec }) : undefined;
+    const cache = dir && key ? new OriginalRunCache(dir) : undefined;
+    const kept = cache && key ? cache.read(key, this.setup.logDir) : undefined;
+    if (kept) {
+      queued();
+      this.emit({ type: 'run-started', check: plan.check, label: plan.label, command: TEST_COMMAND });
+      this.emit({ type: 'run-finished', check: plan.check, run: kept });
+      return kept;
+    }
+    const pending = this.shared(plan);
+    queued();
+    const run = await pending;
+    if (cache && key) cache.write(key, run);
+    return run;
   }
 
   /** The first run of the buggy state, with the oracle (unweakened) tests. */
@@ -234,17 +265,23 @@ export class CheckContext {
     return this.shared(this.plan().buggy);
   }
 
-  private reruns?: Promise<Promise<RunRecord>[]>;
+  /** The n-th run of the buggy state (n ≥ 2), made when the evidence asks for it. */
+  buggyRerun(n: number): Promise<RunRecord> {
+    return this.shared(plannedRerun(n));
+  }
 
-  /**
-   * The reruns of the buggy state, each as it comes in. They start once the
-   * first run is in, and only if it gave a usable map: a state that timed out
-   * once is not run again (then there are none).
-   */
-  buggyReruns(): Promise<Promise<RunRecord>[]> {
-    this.reruns ??= this.buggyRun().then((first) => (runProblem(first) ? [] : this.plan().reruns.map((plan: PlannedRun) => this.shared(plan))));
-    this.reruns.catch(() => undefined);
-    return this.reruns;
+  /** Whether inverse mutation needs the revert runs (see run-plan.ts). */
+  get revertsRun(): boolean {
+    return revertsRun(this.plan(), this.artifact);
+  }
+
+  private gathered?: Promise<GatheredEvidence>;
+
+  /** What every run of the bug says about its results repeating, with the reruns it took (check-evidence.ts). */
+  evidence(): Promise<GatheredEvidence> {
+    this.gathered ??= gatherEvidence(this);
+    this.gathered.catch(() => undefined);
+    return this.gathered;
   }
 
   weakenedRun(): Promise<RunRecord> {
@@ -285,17 +322,20 @@ export class CheckContext {
       return record && !runProblem(record) ? Object.keys(record.results) : undefined;
     };
     const analysis = await this.weakeningAnalysis();
-    const suite = await suiteOf(this.plan().original.label);
+    const original = await this.original?.catch(() => undefined);
+    const suite = original && !runProblem(original) ? Object.keys(original.results) : undefined;
     const weakened = analysis ? undefined : await suiteOf(this.plan().weakened.label);
     return summarizeWeakening(touchedPaths(this.artifact.weakenChanges), analysis, suite, weakened, this.artifact.testWeaken);
   }
 
-  /** Starts every run the checks will need, spread over the lanes. */
+  /** Starts every run the checks will need, spread over the lanes, cheapest refusal first; the reruns follow once the evidence asks. */
   prefetch(): void {
     const plan = this.plan();
-    const order = [plan.original, plan.buggy, plan.second, plan.weakened, ...(plan.reverts.length > 1 ? plan.reverts : []), plan.gold];
-    for (const run of order) this.shared(run);
-    void this.buggyReruns();
+    void this.originalRun();
+    void this.originalQueued.then(() => {
+      for (const run of [plan.buggy, plan.weakened, ...(this.revertsRun ? plan.reverts : []), plan.gold]) this.shared(run);
+      void this.evidence();
+    });
     void this.weakeningAnalysis();
   }
 
@@ -313,7 +353,7 @@ export class CheckContext {
 
   /** The spec if its runs already happened and can be trusted, without running anything. */
   async knownSpec(): Promise<{ failToPass: string[]; passToPass: string[] } | undefined> {
-    if (!this.runs.has('original') || !this.runs.has('buggy')) return undefined;
+    if (!this.original || !this.runs.has('buggy')) return undefined;
     try {
       return await this.testSpec();
     } catch {

@@ -20,10 +20,12 @@ export function reportJson(report: CheckReport, path: (logPath: string) => strin
         logPath: path(r.logPath),
         results: r.results,
         audit: r.audit,
+        ...(r.reused ? { reused: true } : {}),
       })),
     })),
     FAIL_TO_PASS: report.FAIL_TO_PASS,
     PASS_TO_PASS: report.PASS_TO_PASS,
+    flaky: report.flaky ?? [],
     parser: report.parser,
     weakening: report.weakening,
   };

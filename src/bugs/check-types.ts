@@ -1,6 +1,7 @@
 /** The nine consistency checks' names, verdicts, results and the events they emit while running. */
 import type { OutputStream } from '../sandbox/sandbox.js';
 import type { RunRecord } from './test-run.js';
+import type { FlakyTest } from './evidence.js';
 import type { WeakeningSummary } from './weakening.js';
 
 export const CHECK_NAMES = [
@@ -56,7 +57,10 @@ export interface CheckReport {
   cancelled: boolean;
   checks: CheckResult[];
   FAIL_TO_PASS: string[];
+  /** Without the flaky tests. */
   PASS_TO_PASS: string[];
+  /** Tests that changed result between runs of one state, with their flips: in neither FAIL_TO_PASS nor PASS_TO_PASS. */
+  flaky?: FlakyTest[];
   /** Set by every CheckSession report (optional only for reports made elsewhere). */
   parser?: ParserTrust;
   /** What test_weaken.diff deletes and changes; null when it could not be told. Set by every CheckSession report. */

@@ -112,8 +112,14 @@ export class CheckSession {
     const valid = this.done && this.results.every((r) => r.verdict === 'pass');
     const failed = this.results.some((r) => r.verdict === 'fail');
     // A buggy state that does not repeat has no FAIL_TO_PASS worth showing either.
-    const repeats = this.results.find((r) => r.name === 'determinism')?.verdict !== 'fail';
-    const spec = valid ? await this.ctx.testSpec() : repeats ? await this.ctx.knownSpec() : undefined;
+    const determinism = this.results.find((r) => r.name === 'determinism')?.verdict;
+    const repeats = determinism !== 'fail';
+    const raw = valid ? await this.ctx.testSpec() : repeats ? await this.ctx.knownSpec() : undefined;
+    // The flaky tests, once determinism has weighed the runs (asking earlier would start runs nobody needs).
+    const weighed = determinism === 'pass' || determinism === 'fail' ? await this.ctx.evidence().catch(() => undefined) : undefined;
+    const flaky = weighed?.flaky ?? [];
+    const dropped = new Set(flaky.map((f) => f.id));
+    const spec = raw && { failToPass: raw.failToPass, passToPass: raw.passToPass.filter((id) => !dropped.has(id)) };
     const weakening = this.options.signal?.aborted ? null : await this.ctx.weakening().catch(() => null);
     return {
       valid,
@@ -121,6 +127,7 @@ export class CheckSession {
       checks: this.results,
       FAIL_TO_PASS: spec?.failToPass ?? [],
       PASS_TO_PASS: spec?.passToPass ?? [],
+      flaky,
       parser: parserTrust(this.results.flatMap((r) => r.runs)),
       weakening,
     };

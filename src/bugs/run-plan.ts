@@ -1,9 +1,11 @@
 /**
  * Every test run the checks make for one bug, named, with the state it runs
- * in: the original code twice, the buggy
- * state `buggyRuns` times (the reruns show whether it repeats), the weakened
- * tests, one revert per changed file, and the gold patch. Pure: the context
- * runs these, the check bench times them.
+ * in: the original code (shared by every bug of the same image, script and
+ * test files), the buggy state, the weakened tests, one revert per changed
+ * file, the gold patch (whose tree is the original's: its run is the
+ * original state's second observation), and as many reruns of the buggy state
+ * as the determinism evidence still needs once those are in (evidence.ts).
+ * Pure: the context runs these, the check bench times them.
  */
 import type { BugArtifact } from './artifact.js';
 import type { CheckName } from './check-types.js';
@@ -21,11 +23,8 @@ export interface PlannedRun {
 
 export interface RunPlan {
   original: PlannedRun;
-  second: PlannedRun;
   /** The first run of the buggy state: FAIL_TO_PASS comes from it. */
   buggy: PlannedRun;
-  /** The buggy state again, to show it gives the same results. */
-  reruns: PlannedRun[];
   weakened: PlannedRun;
   reverts: PlannedRun[];
   gold: PlannedRun;
@@ -37,17 +36,15 @@ export function rerunLabel(n: number): string {
   return `buggy (run ${n})`;
 }
 
-export function planRuns(artifact: BugArtifact, codeChanges: FileChange[], buggyRuns: number): RunPlan {
+/** The n-th run of the buggy state (n ≥ 2): a rerun the determinism evidence asked for. */
+export function plannedRerun(n: number): PlannedRun {
+  return { label: rerunLabel(n), state: 'buggy', check: 'determinism', layers: BUGGY_LAYERS };
+}
+
+export function planRuns(artifact: BugArtifact, codeChanges: FileChange[]): RunPlan {
   return {
     original: { label: 'original', state: 'original', check: 'parser', layers: {} },
-    second: { label: 'original (second run)', state: 'original', check: 'determinism', layers: {} },
     buggy: { label: 'buggy', state: 'buggy', check: 'bug-validity', layers: BUGGY_LAYERS },
-    reruns: Array.from({ length: Math.max(0, buggyRuns - 1) }, (_, i) => ({
-      label: rerunLabel(i + 2),
-      state: 'buggy',
-      check: 'determinism' as const,
-      layers: BUGGY_LAYERS,
-    })),
     weakened: { label: 'buggy + weakened tests', state: 'weakened', check: 'test-weakening', layers: { bug: true, weaken: true } },
     reverts: codeChanges.map((change, i) => ({
       label: `revert ${fileOf(change)}`,
@@ -64,8 +61,19 @@ export function planRuns(artifact: BugArtifact, codeChanges: FileChange[], buggy
   };
 }
 
-/** Every run of a plan that a full check makes (inverse mutation skips its reverts for a one-file bug without a parent patch). */
-export function runsOfPlan(plan: RunPlan, artifact: BugArtifact): PlannedRun[] {
-  const reverts = plan.reverts.length > 1 || artifact.predChanges.length > 0 ? plan.reverts : [];
-  return [plan.original, plan.second, plan.buggy, ...plan.reruns, plan.weakened, ...reverts, plan.gold];
+/** Whether inverse mutation runs the reverts (a one-file bug without a parent patch needs none: its revert is the original). */
+export function revertsRun(plan: RunPlan, artifact: BugArtifact): boolean {
+  return plan.reverts.length > 1 || artifact.predChanges.length > 0;
+}
+
+/**
+ * The runs a full check makes before the evidence asks for reruns, cheapest
+ * refusal first: the original and the buggy state settle most refusals, the
+ * weakened run and the reverts the rest, the gold patch last; `reruns` more of
+ * the buggy state follow.
+ */
+export function runsOfPlan(plan: RunPlan, artifact: BugArtifact, reruns = 0): PlannedRun[] {
+  const reverts = revertsRun(plan, artifact) ? plan.reverts : [];
+  const more = Array.from({ length: reruns }, (_, i) => plannedRerun(i + 2));
+  return [plan.original, plan.buggy, plan.weakened, ...reverts, plan.gold, ...more];
 }

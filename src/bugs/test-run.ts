@@ -39,6 +39,8 @@ export interface RunRecord {
   parser: { command: string; exitCode: number; durationMs: number; error?: string; output?: string; /** Where it ran, when not in the bug's container. */ where?: string };
   /** The parser's map held to bugbench's own reading of the log. */
   audit: ParserAudit;
+  /** Not made for this bug: the original run another bug of the same image, script and test files made (original-cache.ts). */
+  reused?: boolean;
 }
 
 export interface RunOptions {

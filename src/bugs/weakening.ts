@@ -184,6 +184,14 @@ function quotedTitlesOf(id: string, lines: string[]): Set<string> {
   return titles;
 }
 
+/** Whether a weakening's text names a test anywhere (a removed, added or context line, a hunk header). */
+export function mentionedInDiff(id: string, diff: string): boolean {
+  return sourceNames(id).some((name) => {
+    const word = /^\w+$/.test(name) ? new RegExp(`(^|[^\\w])${name}([^\\w]|$)`, 'm') : undefined;
+    return word ? word.test(diff) : diff.includes(name);
+  });
+}
+
 /**
  * Whether the text of a weakening deletes a test by name, in any language:
  * one of its names is on a removed line and on no added line. Used where the

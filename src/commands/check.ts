@@ -7,6 +7,7 @@
 import type { CheckEvent, CheckReport, CheckResult } from '../bugs/check-types.js';
 import { reportJson } from '../bugs/check-report.js';
 import { checkArtifact } from '../bugs/consistency.js';
+import { ORIGINAL_CACHE_DIR } from '../bugs/original-cache.js';
 import type { CheckParams } from '../bugs/meta.js';
 import { resolveBug } from '../bugs/resolve.js';
 import { describeWeakening } from '../bugs/weakening.js';
@@ -86,6 +87,7 @@ export async function checkCommand(args: string[]): Promise<number> {
         parallelTests: parallel !== undefined,
         freshContainerPerRun: values['fresh-containers'],
         all: values.all,
+        originalCache: store.abs(ORIGINAL_CACHE_DIR),
         signal: interrupt.signal,
         onEvent,
       });

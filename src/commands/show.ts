@@ -28,6 +28,7 @@ export function showJson(d: BugDetails) {
     checks: d.checks,
     FAIL_TO_PASS: d.FAIL_TO_PASS,
     PASS_TO_PASS: d.PASS_TO_PASS,
+    flaky: d.flaky,
     reviews: d.reviews,
     checkHistory: d.checkHistory,
     report: d.report,
@@ -53,6 +54,7 @@ export function formatDetails(d: BugDetails): string {
   if (r.check?.valid) {
     lines.push('', `FAIL_TO_PASS (${d.FAIL_TO_PASS.length}):`, ...d.FAIL_TO_PASS.map((t) => `  ${t}`), `PASS_TO_PASS: ${d.PASS_TO_PASS.length} test(s)`);
   }
+  if (d.flaky.length > 0) lines.push('', `flaky, in neither list (${d.flaky.length}):`, ...d.flaky.map((f) => `  ${f.id}: ${f.flips} flip(s): ${f.seen}`));
   if (r.solve) {
     lines.push('', `solving: ${r.solve.solved} of ${r.solve.attempts} attempts solved it (run ${r.solve.runId}) — solve rate ${r.solve.solveRate.toFixed(3)}, injection reward ${r.solve.injectReward.toFixed(3)} (α ${r.solve.alpha})`);
   }

@@ -33,6 +33,8 @@ export interface BugMaterial extends TaskMaterial {
   report: string | null;
   failToPass: string[];
   passToPass: string[];
+  /** Tests the checks found flaky, with their flips: in neither list. */
+  flaky: { id: string; flips: number }[];
 }
 
 /** Why one bug is left out of an export (the export goes on with the others). */
@@ -49,7 +51,7 @@ export function loadMaterial(store: Store, record: BugRecord): Omit<BugMaterial,
   if (!record.check?.valid || !checks) throw new ExportSkip(`${record.id} has no valid check report`);
   const dir = store.abs(bugFolder(record.id));
   const file = (name: string) => readFileSync(join(dir, name), 'utf8');
-  const tests = readJsonFile<{ FAIL_TO_PASS: string[]; PASS_TO_PASS: string[] }>(store.abs(join(checks, 'tests.json')));
+  const tests = readJsonFile<{ FAIL_TO_PASS: string[]; PASS_TO_PASS: string[]; flaky?: { id: string; flips: number }[] }>(store.abs(join(checks, 'tests.json')));
   if (!tests) throw new ExportSkip(`${record.id}: the FAIL_TO_PASS / PASS_TO_PASS of its last check are missing`);
   const bugPatch = file(ARTIFACT_FILES.bugInject);
   const weakenPatch = file(ARTIFACT_FILES.testWeaken);
@@ -82,6 +84,7 @@ export function loadMaterial(store: Store, record: BugRecord): Omit<BugMaterial,
     testTimeoutSec: meta.params?.testTimeoutSec ?? DEFAULT_CHECK_PARAMS.testTimeoutSec,
     failToPass: tests.FAIL_TO_PASS,
     passToPass: tests.PASS_TO_PASS,
+    flaky: (tests.flaky ?? []).map((f) => ({ id: f.id, flips: f.flips })),
   };
 }
 

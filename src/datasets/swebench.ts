@@ -41,6 +41,7 @@ export function swebenchInstance(m: BugMaterial) {
       test_script: m.testScript,
       test_parser: m.testParser,
       test_timeout_sec: m.testTimeoutSec,
+      flaky_tests: m.flaky,
       bug_report: m.report,
       category: r.analysis?.category ?? null,
       category_reason: r.analysis?.categoryReason ?? null,

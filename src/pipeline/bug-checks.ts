@@ -7,6 +7,7 @@
  */
 import { join, relative } from 'node:path';
 import { loadArtifact } from '../bugs/artifact.js';
+import { ORIGINAL_CACHE_DIR } from '../bugs/original-cache.js';
 import { reportJson } from '../bugs/check-report.js';
 import type { CheckReport } from '../bugs/check-types.js';
 import { CheckSession } from '../bugs/consistency.js';
@@ -84,6 +85,7 @@ export function openStoredCheck(settings: StoredCheckSettings, deps: Deps, repor
     all: options.all,
     runId: options.runId,
     engine: deps.engine,
+    originalCache: store.abs(ORIGINAL_CACHE_DIR),
     signal: deps.signal,
     onEvent: (event) => report({ type: 'check', subject: id, event }),
   });
@@ -122,7 +124,7 @@ export function recordVerdict(store: Store, id: string, report: CheckReport, log
   const at = new Date().toISOString();
   const reportPath = join(logDir, 'report.json');
   writeJsonAtomic(reportPath, reportJson(report, (p) => store.rel(p)));
-  writeJsonAtomic(join(logDir, 'tests.json'), { FAIL_TO_PASS: report.FAIL_TO_PASS, PASS_TO_PASS: report.PASS_TO_PASS });
+  writeJsonAtomic(join(logDir, 'tests.json'), { FAIL_TO_PASS: report.FAIL_TO_PASS, PASS_TO_PASS: report.PASS_TO_PASS, flaky: report.flaky ?? [] });
   const summary = summariseReport(report, at, relative(bugDir(store, id), logDir));
   return store.transact((tx) => {
     const bug = tx.get('bugs', id)!;

@@ -2,6 +2,7 @@
  * Everything about one bug, gathered from its record and the files beside it:
  * what `bugbench show` prints and what the Review screen shows.
  */
+import type { FlakyTest } from '../bugs/evidence.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACT_FILES, BUG_FILES, parseTestFiles } from '../bugs/artifact.js';
@@ -22,6 +23,8 @@ export interface BugDetails {
   checks: ReportJson['checks'] | null;
   FAIL_TO_PASS: string[];
   PASS_TO_PASS: string[];
+  /** Tests the last check found flaky (in neither list), with their flips. */
+  flaky: FlakyTest[];
   reviews: ReviewRecord[];
   /** The bug report (report.md), if the bug has been analysed. */
   report: string | null;
@@ -55,7 +58,7 @@ export function bugDetails(store: Store, id: string): BugDetails {
   const dir = bugDir(store, id);
   const folder = checkFolder(record);
   const report = folder ? readJsonFile<ReportJson>(store.abs(join(folder, 'report.json'))) : undefined;
-  const tests = folder ? readJsonFile<{ FAIL_TO_PASS: string[]; PASS_TO_PASS: string[] }>(store.abs(join(folder, 'tests.json'))) : undefined;
+  const tests = folder ? readJsonFile<{ FAIL_TO_PASS: string[]; PASS_TO_PASS: string[]; flaky?: FlakyTest[] }>(store.abs(join(folder, 'tests.json'))) : undefined;
   const trajectory = trajectoryOf(record);
   const checks = report?.checks.map((c) => ({ ...c, runs: c.runs.map((r) => ({ ...r, logPath: store.abs(r.logPath) })) })) ?? null;
   const testFilesText = readText(join(dir, ARTIFACT_FILES.testFiles));
@@ -79,6 +82,7 @@ export function bugDetails(store: Store, id: string): BugDetails {
     checks,
     FAIL_TO_PASS: tests?.FAIL_TO_PASS ?? [],
     PASS_TO_PASS: tests?.PASS_TO_PASS ?? [],
+    flaky: tests?.flaky ?? [],
     reviews: store.all('reviews').filter((r) => r.bugId === id),
     checkHistory: checkHistory(dir),
     report: readText(join(dir, BUG_FILES.report)),

@@ -11,6 +11,7 @@ export interface ReportShape {
   checks: { name: string; verdict: string; reason: string }[];
   FAIL_TO_PASS?: string[];
   PASS_TO_PASS?: string[];
+  flaky?: { id: string; flips: number }[];
   parser?: { status: string; reader?: string; unverified: { run: string; why: string }[] };
 }
 
@@ -44,6 +45,7 @@ export function summariseReport(report: ReportShape, at: string, dir: string | n
     dir,
     failToPass: report.FAIL_TO_PASS?.length ?? 0,
     passToPass: report.PASS_TO_PASS?.length ?? 0,
+    flaky: (report.flaky ?? []).map((f) => ({ id: f.id, flips: f.flips })),
     parserUnverified: parserFinding(report),
   };
 }

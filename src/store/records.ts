@@ -36,6 +36,8 @@ export interface CheckSummary {
   dir: string | null;
   failToPass: number;
   passToPass: number;
+  /** Tests that changed result between runs of one state, with their flips (absent in summaries written before #30). */
+  flaky?: { id: string; flips: number }[];
   /**
    * A finding: a reader of a runner bugbench knows claimed the logs but could
    * not read some of them, so the parser's map was taken on trust there

@@ -87,7 +87,9 @@ export function ChecksScreen({ state, bug, log, rows, columns }: { state: Checks
   const solveRows = solve ? 1 + attemptRows.length : 0;
   const skipped = state.higher ? skippedLines(state.higher.skipped).slice(0, 4) : [];
   const higherRows = state.higher ? 1 + Math.min(state.higher.children.length, 3) + skipped.length : 0;
-  const detailRows = Math.max(2, rows - 3 - lines.length - solveRows - higherRows - 1);
+  const flaky = bug.check?.flaky ?? [];
+  const flakyRows = flaky.length > 0 ? 1 : 0;
+  const detailRows = Math.max(2, rows - 3 - lines.length - solveRows - higherRows - flakyRows - 1);
   const detail = log ? [{ text: `── log of ${state.log!.title} (esc closes)` }, ...log.map((text) => ({ text, dim: false }))] : detailLines(lines[state.cursor]);
   const judgedAttempts = solve ? Object.keys(solve.results).length : 0;
 
@@ -100,6 +102,11 @@ export function ChecksScreen({ state, bug, log, rows, columns }: { state: Checks
       <Text dimColor wrap="truncate-end">
         {source}
       </Text>
+      {flakyRows > 0 ? (
+        <Text color="yellow" wrap="truncate-end">
+          flaky, dropped from PASS_TO_PASS: {flaky.map((f) => `${f.id} (${f.flips} flip${f.flips === 1 ? '' : 's'})`).join(', ')}
+        </Text>
+      ) : null}
       {lines.map((line, i) => (
         <Text key={line.name} inverse={i === state.cursor} color={COLOR[line.verdict]} dimColor={line.verdict === 'pending' || line.verdict === 'skipped'} wrap="truncate-end">
           {focusMark(i === state.cursor)} {mark(line)} {line.name.padEnd(17)} {line.verdict === 'pending' || line.verdict === 'running' ? '' : `${(line.durationMs / 1000).toFixed(1).padStart(5)} s  ${line.reason}`}

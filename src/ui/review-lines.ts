@@ -108,6 +108,9 @@ function testLines(d: BugDetails): StyledLine[] {
     ...d.FAIL_TO_PASS.map((t) => ({ text: `  ${t}` })),
     { text: `PASS_TO_PASS (${d.PASS_TO_PASS.length})`, bold: true, color: 'green' },
     ...d.PASS_TO_PASS.map((t) => ({ text: `  ${t}`, dim: true })),
+    ...(d.flaky.length > 0
+      ? [{ text: `flaky, in neither list (${d.flaky.length})`, bold: true, color: 'yellow' as const }, ...d.flaky.map((f) => ({ text: `  ${f.id}: ${f.flips} flip(s)`, dim: true }))]
+      : []),
   ];
 }
 

@@ -10,10 +10,11 @@ export interface JsonReport {
     name: string;
     verdict: string;
     reason: string;
-    runs: { label: string; command: string; exitCode: number; durationMs: number; timedOut: boolean; logPath: string; results: Record<string, string>; audit: { status: string } }[];
+    runs: { label: string; command: string; exitCode: number; durationMs: number; timedOut: boolean; logPath: string; results: Record<string, string>; audit: { status: string }; reused?: boolean }[];
   }[];
   FAIL_TO_PASS: string[];
   PASS_TO_PASS: string[];
+  flaky: { id: string; flips: number; seen: string }[];
   parser: { status: string; reader?: string; unverified: { run: string; why: string }[] };
   weakening: { files: number; deletedTests: number; changedTests: number; suiteTests?: number; infrastructure: string[]; method: string } | null;
 }

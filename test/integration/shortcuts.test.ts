@@ -8,15 +8,22 @@ import { describe, expect, it } from 'vitest';
 import { check, checkJson, expectFailsOnly } from '../helpers/check-report.js';
 
 describe('bad bugs that used to pass', () => {
-  it('fails determinism for a bug that picks its wrong answer at random', async () => {
-    // Twelve runs of the buggy state: a coin-flip test agrees with itself in all of them once in 2048 checks.
+  it('refuses a bug that picks its wrong answer at random', async () => {
+    // Twelve runs of the buggy state: a coin-flip test fails in all of them once in 4096 checks. When the
+    // first run passes it, the bug breaks nothing (bug-validity); else a rerun passes it (determinism).
     const { exitCode, report } = await checkJson('random-wrong-answer', '--buggy-runs', '12');
     expect(exitCode).toBe(1);
-    expectFailsOnly(report, 'determinism');
-    expect(check(report, 'determinism').reason).toMatch(
-      /^the buggy state gives different results from run to run \(1 test\(s\)\): tests\/test_serializer\.py::test_format_string_escapes_control_characters: (passed|failed) in "buggy", (passed|failed) in "buggy \(run \d+\)"$/,
-    );
-    expect(report.FAIL_TO_PASS).toEqual([]);
+    const test = 'tests/test_serializer.py::test_format_string_escapes_control_characters';
+    if (check(report, 'determinism').verdict === 'fail') {
+      expectFailsOnly(report, 'determinism');
+      expect(check(report, 'determinism').reason).toMatch(
+        new RegExp(`^the bug's failing tests give different results from run to run \\(1 test\\(s\\)\\): ${test.replace(/[.[\]]/g, '\\$&')} \\(\\d+ flips?: failed in "buggy", (passed|failed) in "buggy \\(run \\d+\\)"`),
+      );
+      expect(report.FAIL_TO_PASS).toEqual([]);
+    } else {
+      expectFailsOnly(report, 'bug-validity');
+      expect(check(report, 'bug-validity').reason).toMatch(/^0 passing test\(s\) fail with the bug/);
+    }
   }, 180_000);
 
   it('fails bug-validity for a buggy state that hangs, and computes no FAIL_TO_PASS from it', async () => {

@@ -3,6 +3,7 @@ import type { CheckContext } from '../check-context.js';
 import type { CheckOutcome } from '../check-types.js';
 import { runProblem } from '../run-problems.js';
 import { brokenTests } from '../test-results.js';
+import { readLogTail, unexplainedVanished } from '../vanished.js';
 import { describeWeakening, weakenedCount } from '../weakening.js';
 
 function list(ids: string[], max = 5): string {
@@ -23,6 +24,15 @@ export async function bugValidityCheck(ctx: CheckContext): Promise<CheckOutcome>
   // A test the original run shows and the buggy run does not is failing there: a missing test never counts as passing.
   const broken = brokenTests(original.results, buggy.results);
   const vanished = broken.filter((id) => buggy.results[id] === undefined);
+  // A test that vanished with no reason the log shows was left out by the script, not broken by the bug.
+  const selected = unexplainedVanished(original.results, buggy.results, vanished, readLogTail(buggy.logPath));
+  if (selected.length > 0) {
+    return {
+      verdict: 'fail',
+      reason: `${selected.length} test(s) vanish from the buggy run while the rest of their file ran, and its log shows no collection error or crash: the test script chooses its tests by the state of the code: ${list(selected)}`,
+      runs: [buggy],
+    };
+  }
   const need = ctx.params.minFailingTests;
   if (broken.length < need) {
     return { verdict: 'fail', reason: `${broken.length} passing test(s) fail with the bug${vanishedNote(vanished, 'buggy')}; at least ${need} required`, runs: [buggy] };
@@ -62,8 +72,10 @@ export async function testWeakeningCheck(ctx: CheckContext): Promise<CheckOutcom
   // buggy state and fails (or is left out) once weakened was broken by the weakening itself.
   if (!scope.everything) {
     const buggy = await ctx.buggyRun();
+    // A flaky test failing in the weakened run says nothing of the weakening (determinism names it).
+    const flaky = new Set((await ctx.evidence()).flaky.map((f) => f.id));
     const broken = Object.keys(buggy.results)
-      .filter((id) => buggy.results[id] === 'passed' && !scope.touched(id) && !scope.removed(id) && weakened.results[id] !== 'passed')
+      .filter((id) => buggy.results[id] === 'passed' && !scope.touched(id) && !scope.removed(id) && weakened.results[id] !== 'passed' && !flaky.has(id))
       .sort();
     if (broken.length > 0) {
       const shown = broken.slice(0, 5).map((id) => `${id}: passed in "buggy", ${weakened.results[id] ?? 'missing'} in "buggy + weakened tests"`);

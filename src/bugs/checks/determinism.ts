@@ -1,59 +1,55 @@
 /**
  * `determinism`: each state gives the same results every time it runs (the
- * "fail-randomly" bug of Self-play SWE-RL appendix A.2). The original code
- * runs twice and the buggy state `buggyRuns` times. Only runs of one state
- * are compared: the weakened run is another state, and what the weakening
- * does to tests is test-weakening's to judge. A test whose result differs
- * between runs of one state fails the check, named with both results.
+ * "fail-randomly" bug of Self-play SWE-RL appendix A.2), judged on every run
+ * the checks make of it (check-evidence.ts): the original state in the
+ * original run and the gold patch's run, the buggy state in its first run and
+ * the reruns the evidence asked for, and, where they agree, the weakened run
+ * and the reverts. A test whose selection moves, or a failing test of the bug
+ * that flips, fails the check; a passing test that flips is flaky: named with
+ * its flips and dropped from PASS_TO_PASS, and the bug stands on the rest.
  */
 import type { CheckContext } from '../check-context.js';
 import type { CheckOutcome } from '../check-types.js';
-import { runProblem } from '../run-problems.js';
-import type { RunRecord } from '../test-run.js';
-import { runDifferences } from '../test-results.js';
+import type { FlakyTest } from '../evidence.js';
+import { passedTests } from '../test-results.js';
 
-function shown(differences: string[], max = 5): string {
-  return `${differences.slice(0, max).join('; ')}${differences.length > max ? '; …' : ''}`;
+function shown(items: string[], max = 5): string {
+  return `${items.slice(0, max).join('; ')}${items.length > max ? `; … (${items.length} in all)` : ''}`;
+}
+
+export function describeFlaky(flaky: FlakyTest[], max = 5): string {
+  return shown(flaky.map((f) => `${f.id} (${f.flips} flip${f.flips === 1 ? '' : 's'}: ${f.seen})`), max);
 }
 
 export async function determinismCheck(ctx: CheckContext): Promise<CheckOutcome> {
-  const [first, second] = await Promise.all([ctx.originalRun(), ctx.secondOriginalRun()]);
-  if (runProblem(first)) {
-    return { verdict: 'skipped', reason: 'cannot judge: the original run gave no usable test map (see parser and test-script)', runs: [second] };
+  const evidence = await ctx.evidence();
+  const runs = evidence.reruns;
+  if (evidence.problem) return { verdict: 'skipped', reason: `cannot judge: ${evidence.problem}`, runs };
+  if (evidence.moving.length > 0) {
+    return { verdict: 'fail', reason: `the test script picks different tests from run to run of one state (${evidence.moving.length} test(s)): ${shown(evidence.moving)}`, runs };
   }
-  const secondProblem = runProblem(second);
-  if (secondProblem) return { verdict: 'fail', reason: `the second run on the original code gave no usable test map: ${secondProblem}`, runs: [second] };
-  const original = runDifferences(first, second);
-  if (original.length > 0) {
-    return { verdict: 'fail', reason: `the original code gives different results on a second run (${original.length} test(s)): ${shown(original)}`, runs: [second] };
+  if (evidence.rerunProblem) return { verdict: 'fail', reason: evidence.rerunProblem, runs };
+  if (evidence.flippingFailures.length > 0) {
+    return {
+      verdict: 'fail',
+      reason: `the bug's failing tests give different results from run to run (${evidence.flippingFailures.length} test(s)): ${describeFlaky(evidence.flippingFailures)}`,
+      runs,
+    };
   }
-  const originalNote = `the original code gives the same ${Object.keys(first.results).length} results twice`;
-
-  const head = await ctx.buggyRun();
-  const headProblem = runProblem(head);
-  if (headProblem) {
-    return { verdict: 'skipped', reason: `${originalNote}; the buggy state cannot be judged: ${headProblem} (see bug-validity)`, runs: [second] };
+  const [original] = evidence.originalRuns;
+  const flaky = new Set(evidence.flaky.map((f) => f.id));
+  const steady = passedTests(original!.results).filter((id) => !flaky.has(id)).length;
+  const need = ctx.params.minPassingTests;
+  const flakyNote = evidence.flaky.length > 0 ? `; flaky, dropped from PASS_TO_PASS: ${describeFlaky(evidence.flaky)}` : '';
+  if (evidence.flaky.length > 0 && steady < need) {
+    return { verdict: 'fail', reason: `${steady} test(s) pass on the original code once the flaky ones are dropped; at least ${need} required${flakyNote}`, runs };
   }
-  // Each rerun is judged as it comes in: the first difference settles it.
-  const reruns: RunRecord[] = [];
-  for (const next of await ctx.buggyReruns()) {
-    const rerun = await next;
-    reruns.push(rerun);
-    const problem = runProblem(rerun);
-    if (problem) return { verdict: 'fail', reason: `the buggy state gave a test map on its first run, but ${problem}`, runs: [second, ...reruns] };
-    const differences = runDifferences(head, rerun);
-    if (differences.length > 0) {
-      return {
-        verdict: 'fail',
-        reason: `the buggy state gives different results from run to run (${differences.length} test(s)): ${shown(differences)}`,
-        runs: [second, ...reruns],
-      };
-    }
-  }
-  const runs = reruns.length === 0 ? 'its one run' : `all ${reruns.length + 1} runs`;
-  return {
-    verdict: 'pass',
-    reason: `${originalNote}; the buggy state gives the same ${Object.keys(head.results).length} results on ${runs}`,
-    runs: [second, ...reruns],
-  };
+  const originals = evidence.originalRuns.map((r) => `"${r.label}"`).join(' and ');
+  const originalNote =
+    evidence.originalRuns.length > 1 ? `the original state gives the same results in ${originals}` : `the original state was seen once (${originals})`;
+  const bugNote =
+    evidence.failToPass.length === 0
+      ? 'the bug breaks no test, so no failure needs to repeat (see bug-validity)'
+      : `the bug's failures show again in ${evidence.bugRuns.length} run(s) of the buggy code (${evidence.bugRuns.map((l) => `"${l}"`).join(', ')}), each failing test in at least ${evidence.leastSeen}: a bug whose failures come on a coin flip gets this far once in ${2 ** evidence.bugRuns.length}`;
+  return { verdict: 'pass', reason: `${originalNote}; ${bugNote}${flakyNote}`, runs };
 }

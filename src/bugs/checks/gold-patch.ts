@@ -5,8 +5,11 @@ import { judge } from '../evaluate.js';
 import { runProblem } from '../run-problems.js';
 
 export async function goldPatchCheck(ctx: CheckContext): Promise<CheckOutcome> {
-  const spec = await ctx.testSpec();
+  const raw = await ctx.testSpec();
   const run = await ctx.goldRun();
+  // Flaky tests are no part of the task (determinism names them).
+  const flaky = new Set((await ctx.evidence()).flaky.map((f) => f.id));
+  const spec = { failToPass: raw.failToPass, passToPass: raw.passToPass.filter((id) => !flaky.has(id)) };
   const problem = runProblem(run);
   if (problem) return { verdict: 'fail', reason: problem, runs: [run] };
   const evaluation = judge(run, spec);

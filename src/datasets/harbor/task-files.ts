@@ -114,6 +114,7 @@ export function verifierSpec(m: BugMaterial, files: TestFiles) {
     repo_dir: m.world.root,
     fail_to_pass: m.failToPass,
     pass_to_pass: m.passToPass,
+    flaky: m.flaky,
     test_timeout_sec: m.testTimeoutSec,
     parser_timeout_sec: PARSER_TIMEOUT_SEC,
     clear: files.clear,

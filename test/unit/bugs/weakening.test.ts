@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeWeakening, splitTestId, summarizeWeakening, weakenedCount, weakeningScope, removedInDiff, sourceNames, type WeakenedFile } from '../../../src/bugs/weakening.js';
+import { describeWeakening, splitTestId, summarizeWeakening, weakenedCount, weakeningScope, removedInDiff, mentionedInDiff, sourceNames, type WeakenedFile } from '../../../src/bugs/weakening.js';
 
 const file = (over: Partial<WeakenedFile>): WeakenedFile => ({ path: 'tests/test_s.py', parsed: true, deleted: [], changed: [], added: [], other: false, ...over });
 const suite = [
@@ -91,5 +91,13 @@ describe('tests a weakening removes by name (other languages)', () => {
     expect(removedInDiff('pkg/TestMove', moved)).toBe(false);
     // A longer name that contains another is not that other.
     expect(removedInDiff('pkg/TestParseAll', goDiff)).toBe(false);
+  });
+
+  it('tells which tests a weakening names anywhere, for the runs that observe the others', () => {
+    const diff = ['--- a/lru/lru_test.go', '+++ b/lru/lru_test.go', '@@ -111,15 +111,3 @@ func TestPutRefreshesRecency(t *testing.T) {', '-func TestKeysMostRecentFirst(t *testing.T) {', '-}'].join('\n');
+    expect(mentionedInDiff('lru/TestKeysMostRecentFirst', diff)).toBe(true);
+    expect(mentionedInDiff('lru/TestPutRefreshesRecency', diff)).toBe(true);
+    expect(mentionedInDiff('lru/TestGetMissing', diff)).toBe(false);
+    expect(mentionedInDiff('lru/TestKeys', diff)).toBe(false);
   });
 });

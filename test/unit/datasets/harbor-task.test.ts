@@ -44,6 +44,7 @@ function material(overrides: Partial<BugRecord> = {}): BugMaterial {
   };
   return {
     record,
+    flaky: [],
     imageId: 'sha256:1234',
     image: record.image,
     world: BUILT_WORLD,

@@ -101,7 +101,7 @@ describe('review lines', () => {
 
   it('show the failed check and its reason in the summary', () => {
     const record = bug('b', { status: 'invalid', check: { valid: false, cancelled: false, failedCheck: 'bug-validity', reason: '0 passing test(s) fail', verdicts: 'pppppfsss', at: '', dir: null, failToPass: 0, passToPass: 0 } });
-    const details = { record, artifactDir: '/w/bugs/b', trajectory: null, meta: null, testFiles: ['tests/test_x.py'], diffs: { bugInject: '', testWeaken: '', predPatch: null }, checks: null, FAIL_TO_PASS: [], PASS_TO_PASS: [], reviews: [], checkHistory: [], report: null, attempts: [] };
+    const details = { record, artifactDir: '/w/bugs/b', trajectory: null, meta: null, testFiles: ['tests/test_x.py'], diffs: { bugInject: '', testWeaken: '', predPatch: null }, checks: null, FAIL_TO_PASS: [], PASS_TO_PASS: [], flaky: [], reviews: [], checkHistory: [], report: null, attempts: [] };
     const text = detailLines(details, 'summary', 0).map((l) => l.text).join('\n');
     expect(text).toMatch(/✓✓✓✓✓✗···  failed bug-validity/);
     expect(text).toMatch(/0 passing test\(s\) fail/);
@@ -109,7 +109,7 @@ describe('review lines', () => {
 
   it("show a parser a known runner's reader could not check, on a valid bug too", () => {
     const check = { valid: true, cancelled: false, failedCheck: null, reason: 'all 9 checks pass', verdicts: 'ppppppppp', at: '', dir: null, failToPass: 1, passToPass: 4 };
-    const details = (parserUnverified?: string) => ({ record: bug('b', { check: { ...check, parserUnverified } }), artifactDir: '/w/bugs/b', trajectory: null, meta: null, testFiles: [], diffs: { bugInject: '', testWeaken: '', predPatch: null }, checks: null, FAIL_TO_PASS: [], PASS_TO_PASS: [], reviews: [], checkHistory: [], report: null, attempts: [] });
+    const details = (parserUnverified?: string) => ({ record: bug('b', { check: { ...check, parserUnverified } }), artifactDir: '/w/bugs/b', trajectory: null, meta: null, testFiles: [], diffs: { bugInject: '', testWeaken: '', predPatch: null }, checks: null, FAIL_TO_PASS: [], PASS_TO_PASS: [], flaky: [], reviews: [], checkHistory: [], report: null, attempts: [] });
     const lines = detailLines(details('TAP (node --test): original: the TAP stream is not whole'), 'summary', 0);
     expect(lines.find((l) => l.text.startsWith('parser'))).toEqual({ text: 'parser    UNVERIFIED — TAP (node --test): original: the TAP stream is not whole', color: 'yellow' });
     expect(detailLines(details(), 'summary', 0).some((l) => l.text.startsWith('parser'))).toBe(false);

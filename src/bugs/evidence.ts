@@ -1,0 +1,127 @@
+/**
+ * What the test runs of one bug say about whether its results repeat, pooled
+ * over every run that observes a state rather than only the reruns made for
+ * it. Pure: the determinism check gathers the runs, this weighs them.
+ *
+ * Two states are observed whole: the original (the original run, and the gold
+ * patch's run, whose tree is the original's) and the buggy state (the first
+ * buggy run and its reruns). A test that passes in one run of such a state and
+ * fails in another is flaky; one that is there in one run and missing from
+ * another means the script picks its tests differently from run to run, which
+ * no dropping can cure.
+ *
+ * Other runs of the buggy code observe some tests only, and only as agreement:
+ * the weakened run the tests the weakening leaves alone, a revert run the
+ * failing tests that still fail there. A failing test that passes in such a run
+ * may owe it to the weakening or the revert, so it proves nothing either way.
+ *
+ * The evidence is enough when `bugRuns` runs of the buggy code show the bug's
+ * failures again (every failing test they observe fails, at least one observed)
+ * and each failing test was seen failing in `perTest` of them. A bug whose
+ * failures come on a coin flip then gets through with probability at most
+ * 2^-bugRuns; a single failing test that flips on its own, at most 2^-perTest.
+ */
+import { brokenTests, keptTests, type NamedMap, type TestMap } from './test-results.js';
+
+/** A test seen both passing and failing in runs of one state. */
+export interface FlakyTest {
+  id: string;
+  /** How many times its result changed from one run of a state to the next. */
+  flips: number;
+  /** The runs it was seen in, with its result in each: `passed in "original", failed in "gold patch"`. */
+  seen: string;
+}
+
+/**
+ * A run of the buggy code that observes only the failing tests it `covers`:
+ * the weakened run covers those the weakening leaves alone, a revert run those
+ * that still fail there (the ones it fixes say nothing about repeating).
+ */
+export interface PartialObservation extends NamedMap {
+  covers: (id: string) => boolean;
+}
+
+export interface EvidenceInput {
+  /** Runs of the original state; the first defines which tests pass there. */
+  original: NamedMap[];
+  /** Runs of the buggy state with the original tests; the first defines FAIL_TO_PASS. */
+  buggy: NamedMap[];
+  /** The weakened run (the tests it leaves alone) and the revert runs (every test). */
+  partial: PartialObservation[];
+  need: { bugRuns: number; perTest: number };
+}
+
+export interface Evidence {
+  failToPass: string[];
+  /** PASS_TO_PASS without the flaky tests. */
+  passToPass: string[];
+  flaky: FlakyTest[];
+  /** Failing tests of the bug that flip: the bug cannot stand on them. */
+  flippingFailures: FlakyTest[];
+  /** Tests there in some runs of a state and missing from others, each named with where: the script's selection moves. */
+  moving: string[];
+  /** The runs of the buggy code that show the bug's failures again. */
+  bugRuns: string[];
+  /** The fewest runs of the buggy code any failing test was seen failing in. */
+  leastSeen: number;
+  /** More reruns of the buggy state the evidence needs (0 when it is enough). */
+  deficit: number;
+}
+
+const isPass = (map: TestMap, id: string) => map[id] === 'passed';
+
+/** Flips and moves of each test over the runs of one state. */
+function weighState(runs: NamedMap[], flaky: Map<string, { flips: number; seen: string[] }>, moving: string[]): void {
+  if (runs.length < 2) return;
+  const ids = [...new Set(runs.flatMap((r) => Object.keys(r.results)))].sort();
+  for (const id of ids) {
+    const present = runs.filter((r) => r.results[id] !== undefined);
+    if (present.length < runs.length) {
+      const where = runs.map((r) => `${r.results[id] ?? 'missing'} in "${r.label}"`).join(', ');
+      moving.push(`${id}: ${where}`);
+      continue;
+    }
+    let flips = 0;
+    for (let i = 1; i < present.length; i++) if (present[i]!.results[id] !== present[i - 1]!.results[id]) flips++;
+    if (flips === 0) continue;
+    const entry = flaky.get(id) ?? { flips: 0, seen: [] };
+    entry.flips += flips;
+    entry.seen.push(...present.map((r) => `${r.results[id]} in "${r.label}"`));
+    flaky.set(id, entry);
+  }
+}
+
+export function weighEvidence(input: EvidenceInput): Evidence {
+  const [original, buggy] = [input.original[0], input.buggy[0]];
+  if (!original || !buggy) throw new Error('weighEvidence needs an original and a buggy run');
+  const flakyMap = new Map<string, { flips: number; seen: string[] }>();
+  const moving: string[] = [];
+  weighState(input.original, flakyMap, moving);
+  weighState(input.buggy, flakyMap, moving);
+  const flaky = [...flakyMap.entries()].map(([id, e]) => ({ id, flips: e.flips, seen: e.seen.join(', ') })).sort((a, b) => a.id.localeCompare(b.id));
+  const isFlaky = new Set(flaky.map((f) => f.id));
+
+  const failToPass = brokenTests(original.results, buggy.results);
+  const passToPass = keptTests(original.results, buggy.results).filter((id) => !isFlaky.has(id));
+  const flippingFailures = flaky.filter((f) => failToPass.includes(f.id));
+
+  // Every run of the buggy code that observes some failing test and sees each one it observes fail.
+  const seen = new Map(failToPass.map((id) => [id, 0]));
+  const bugRuns: string[] = [];
+  const observations = [...input.buggy.map((r) => ({ ...r, covers: () => true })), ...input.partial];
+  for (const run of observations) {
+    const observed = failToPass.filter((id) => run.covers(id));
+    const failing = observed.filter((id) => !isPass(run.results, id));
+    for (const id of failing) seen.set(id, seen.get(id)! + 1);
+    if (failing.length > 0 && failing.length === observed.length) bugRuns.push(run.label);
+  }
+  const leastSeen = failToPass.length === 0 ? 0 : Math.min(...seen.values());
+  // Each rerun of the buggy state adds one to both counts.
+  const deficit = failToPass.length === 0 ? 0 : Math.max(0, input.need.bugRuns - bugRuns.length, input.need.perTest - leastSeen);
+  return { failToPass, passToPass, flaky, flippingFailures, moving, bugRuns, leastSeen, deficit };
+}
+
+/** How many runs each failing test must be seen failing in, for `bugRuns` runs of the bug: a majority of them. */
+export function perTestRuns(bugRuns: number): number {
+  return Math.min(bugRuns, Math.floor(bugRuns / 2) + 1);
+}

@@ -1,0 +1,74 @@
+/**
+ * The original code's test run, shared by every bug of one image, test script,
+ * parser and test files: the original state is the base commit whatever the
+ * bug, so its run is made once and kept in the workspace (`cache/original-runs`).
+ * The key is the content itself (the image's id, not its tag; the base commit;
+ * the script, parser and test files; the time limit), so a rebuilt image or an
+ * edited script never meets a stale record. Only runs whose map can be trusted
+ * are kept. The log is copied beside each bug's other logs, where it would have
+ * been written.
+ */
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { writeFileAtomic, writeJsonAtomic } from '../store/atomic.js';
+import { readJsonFile } from '../store/json-file.js';
+import type { ContainerEngine } from '../sandbox/port.js';
+import type { BugArtifact } from './artifact.js';
+import { runProblem } from './run-problems.js';
+import type { RunRecord } from './test-run.js';
+
+/** Where a workspace keeps the original runs, relative to its root. */
+export const ORIGINAL_CACHE_DIR = 'cache/original-runs';
+
+export interface OriginalKeyInput {
+  imageId: string;
+  baseCommit: string;
+  artifact: Pick<BugArtifact, 'testScript' | 'testParser' | 'testFiles'>;
+  timeoutSec: number;
+}
+
+export function originalKey(input: OriginalKeyInput): string {
+  const { imageId, baseCommit, artifact, timeoutSec } = input;
+  const content = JSON.stringify({ v: 1, imageId, baseCommit, script: artifact.testScript, parser: artifact.testParser, testFiles: artifact.testFiles, timeoutSec });
+  return createHash('sha256').update(content).digest('hex');
+}
+
+export class OriginalRunCache {
+  constructor(private readonly dir: string) {}
+
+  /** The key of the original run of this bug on `image`, or undefined if the engine does not know the image. */
+  static async key(engine: ContainerEngine, image: string, input: Omit<OriginalKeyInput, 'imageId'>): Promise<string | undefined> {
+    const info = await engine.inspectImage(image).catch(() => undefined);
+    return info ? originalKey({ ...input, imageId: info.id }) : undefined;
+  }
+
+  /** The kept run, its log copied to `logDir`; undefined when there is none (or it cannot be read: the run is then made). */
+  read(key: string, logDir: string): RunRecord | undefined {
+    try {
+      const record = readJsonFile<RunRecord>(join(this.dir, `${key}.json`));
+      const log = join(this.dir, `${key}.log`);
+      if (!record || !existsSync(log)) return undefined;
+      mkdirSync(logDir, { recursive: true });
+      const logPath = join(logDir, basename(record.logPath));
+      copyFileSync(log, logPath);
+      return { ...record, logPath, reused: true };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Keeps a run whose map can be trusted; a workspace that cannot take it only loses the sharing. */
+  write(key: string, run: RunRecord): void {
+    if (runProblem(run) || !existsSync(run.logPath)) return;
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      // The log first: a record is only read with its log beside it.
+      writeFileAtomic(join(this.dir, `${key}.log`), readFileSync(run.logPath));
+      const { reused: _reused, ...kept } = run;
+      writeJsonAtomic(join(this.dir, `${key}.json`), kept);
+    } catch {
+      // the next bug makes its own
+    }
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The checks of #30 on the knotcfg sample: the runs a bug needs (the original
+ * shared by the bugs of one image, script and test files), flaky tests named
+ * and dropped rather than fatal, and a test script whose selection follows the
+ * code refused. Each check gets a workspace of its own, so no original run is
+ * shared unless the test means it to be; the flaky fixtures count their runs
+ * in the container, so they run in one lane, where the order is the plan's.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { artifactPath } from '../helpers/artifacts.js';
+import { check, expectFailsOnly, type JsonReport } from '../helpers/check-report.js';
+import { bugbench } from '../helpers/cli.js';
+
+const freshWorkspace = () => mkdtempSync(join(tmpdir(), 'bugbench-evidence-'));
+
+async function checkIn(home: string, name: string, ...flags: string[]): Promise<JsonReport> {
+  const result = await bugbench(['check', artifactPath(name), '--json', ...flags], { env: { BUGBENCH_HOME: home } });
+  return JSON.parse(result.stdout) as JsonReport;
+}
+
+/** The test runs a check made (a run shared from an earlier check is not one). */
+const made = (report: JsonReport) => [...new Set(report.checks.flatMap((c) => c.runs.filter((r) => !r.reused).map((r) => r.label)))];
+
+const FLAKY = 'tests/test_parser.py::test_top_level_assignments';
+
+describe('the evidence the checks rest on', () => {
+  it('judges a two-file bug in seven runs, six once another bug of the same image and script made the original run', async () => {
+    const home = freshWorkspace();
+    const first = await checkIn(home, 'valid-two-files');
+    expect(first.valid).toBe(true);
+    expect(made(first).sort()).toEqual(['buggy', 'buggy (run 2)', 'buggy + weakened tests', 'gold patch', 'original', 'revert knotcfg/lexer.py', 'revert knotcfg/serializer.py']);
+    const second = await checkIn(home, 'valid-two-files');
+    expect(second.valid).toBe(true);
+    expect(made(second)).toHaveLength(6);
+    // The shared run is shown for what it is, with its log copied beside the others.
+    const original = check(second, 'parser').runs[0]!;
+    expect(original).toMatchObject({ label: 'original', reused: true });
+    expect(original.logPath).toMatch(/original\.log$/);
+    expect(second.FAIL_TO_PASS).toEqual(first.FAIL_TO_PASS);
+    expect(second.PASS_TO_PASS).toEqual(first.PASS_TO_PASS);
+  }, 240_000);
+
+  it('keeps valid a bug whose passing test fails one run in three, naming it flaky and leaving it out of PASS_TO_PASS', async () => {
+    const report = await checkIn(freshWorkspace(), 'flaky-pass-to-pass', '--parallel', '1');
+    expect(report.valid, JSON.stringify(report.checks.map((c) => [c.name, c.verdict, c.reason]))).toBe(true);
+    expect(report.flaky).toEqual([{ id: FLAKY, flips: 1, seen: 'passed in "original", failed in "gold patch"' }]);
+    expect(report.PASS_TO_PASS).not.toContain(FLAKY);
+    expect(report.PASS_TO_PASS).toHaveLength(76);
+    expect(report.FAIL_TO_PASS).toHaveLength(6);
+    expect(check(report, 'determinism').reason).toMatch(/; flaky, dropped from PASS_TO_PASS: tests\/test_parser\.py::test_top_level_assignments \(1 flip: passed in "original", failed in "gold patch"\)$/);
+    // It failed in the weakened run too: that is the flake's doing, not the weakening's.
+    expect(check(report, 'test-weakening').runs[0]!.results[FLAKY]).toBe('failed');
+    expect(check(report, 'test-weakening').verdict).toBe('pass');
+  }, 240_000);
+
+  it('refuses a bug whose failing test flips, naming it', async () => {
+    const report = await checkIn(freshWorkspace(), 'flaky-fail-to-pass', '--parallel', '1');
+    expectFailsOnly(report, 'determinism');
+    expect(check(report, 'determinism').reason).toBe(
+      `the bug's failing tests give different results from run to run (1 test(s)): ${FLAKY} (1 flip: failed in "buggy", passed in "buggy (run 2)")`,
+    );
+  }, 240_000);
+
+  it('refuses a test script that leaves a test out whenever the library differs from the commit, naming the test', async () => {
+    const report = await checkIn(freshWorkspace(), 'selection-follows-code');
+    expectFailsOnly(report, 'bug-validity');
+    expect(check(report, 'bug-validity').reason).toBe(
+      '1 test(s) vanish from the buggy run while the rest of their file ran, and its log shows no collection error or crash: the test script chooses its tests by the state of the code: tests/test_parser.py::test_empty_document',
+    );
+  }, 240_000);
+
+  it('keeps valid a bug whose import error hides a whole test module', async () => {
+    const report = await checkIn(freshWorkspace(), 'import-error-hides-module');
+    expect(report.valid, JSON.stringify(report.checks.map((c) => [c.name, c.verdict, c.reason]))).toBe(true);
+    expect(report.FAIL_TO_PASS.length).toBeGreaterThan(10);
+    expect(report.FAIL_TO_PASS.every((id) => id.startsWith('tests/test_serializer.py'))).toBe(true);
+    // Every test of the module is missing, and the log says why; the other modules ran.
+    expect(check(report, 'bug-validity').reason).toMatch(new RegExp(`^${report.FAIL_TO_PASS.length} test\\(s\\) break \\(${report.FAIL_TO_PASS.length} of them missing from the buggy run, counted as failing`));
+    expect(report.PASS_TO_PASS.some((id) => id.startsWith('tests/test_lexer.py'))).toBe(true);
+  }, 240_000);
+});

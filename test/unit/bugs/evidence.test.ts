@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { perTestRuns, weighEvidence } from '../../../src/bugs/evidence.js';
+import type { TestMap } from '../../../src/bugs/test-results.js';
+
+const run = (label: string, results: TestMap) => ({ label, results });
+const need = { bugRuns: 5, perTest: perTestRuns(5) };
+const original = run('original', { a: 'passed', b: 'passed', p: 'passed' });
+const gold = run('gold patch', { a: 'passed', b: 'passed', p: 'passed' });
+const buggy = (label: string, a: 'passed' | 'failed' = 'failed', p: 'passed' | 'failed' = 'passed') => run(label, { a, b: 'failed', p });
+
+describe('weighing the determinism evidence', () => {
+  it('counts the weakened run and the reverts where they agree, and asks for the reruns still missing', () => {
+    const weakened = { ...run('weakened', { b: 'failed', p: 'passed' }), covers: (id: string) => id !== 'a' };
+    const revertA = run('revert a', { a: 'passed', b: 'failed', p: 'passed' });
+    const revertB = run('revert b', { a: 'failed', b: 'passed', p: 'passed' });
+    const partial = [weakened, ...[revertA, revertB].map((r) => ({ ...r, covers: (id: string) => r.results[id] !== 'passed' }))];
+    const first = weighEvidence({ original: [original, gold], buggy: [buggy('buggy')], partial, need });
+    expect(first.failToPass).toEqual(['a', 'b']);
+    expect(first.bugRuns).toEqual(['buggy', 'weakened', 'revert a', 'revert b']);
+    // a is seen failing in "buggy" and "revert b" only: one rerun brings both counts up.
+    expect(first.leastSeen).toBe(2);
+    expect(first.deficit).toBe(1);
+    const second = weighEvidence({ original: [original, gold], buggy: [buggy('buggy'), buggy('buggy (run 2)')], partial, need });
+    expect(second).toMatchObject({ deficit: 0, flaky: [], flippingFailures: [], passToPass: ['p'] });
+  });
+
+  it('needs five runs of the buggy state when nothing else observes its failures', () => {
+    const e = weighEvidence({ original: [original], buggy: [buggy('buggy')], partial: [], need });
+    expect(e.deficit).toBe(4);
+  });
+
+  it('names a passing test that flips as flaky and drops it, and refuses a failing test that flips', () => {
+    const flakyPass = weighEvidence({ original: [original, { ...gold, results: { ...gold.results, p: 'failed' } }], buggy: [buggy('buggy'), buggy('buggy (run 2)')], partial: [], need });
+    expect(flakyPass.flaky).toEqual([{ id: 'p', flips: 1, seen: 'passed in "original", failed in "gold patch"' }]);
+    expect(flakyPass.passToPass).toEqual([]);
+    expect(flakyPass.flippingFailures).toEqual([]);
+    const flipping = weighEvidence({ original: [original], buggy: [buggy('buggy'), buggy('buggy (run 2)', 'passed'), buggy('buggy (run 3)')], partial: [], need });
+    expect(flipping.flippingFailures).toEqual([{ id: 'a', flips: 2, seen: 'failed in "buggy", passed in "buggy (run 2)", failed in "buggy (run 3)"' }]);
+  });
+
+  it('tells a test that moves in and out of the runs from one that flips', () => {
+    const e = weighEvidence({ original: [original, run('gold patch', { a: 'passed', b: 'passed' })], buggy: [buggy('buggy')], partial: [], need });
+    expect(e.moving).toEqual(['p: passed in "original", missing in "gold patch"']);
+    expect(e.flaky).toEqual([]);
+  });
+
+  it('asks a majority of the bug runs of every failing test', () => {
+    expect([1, 2, 3, 5, 12].map(perTestRuns)).toEqual([1, 2, 2, 3, 7]);
+  });
+});
