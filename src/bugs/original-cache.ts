@@ -11,8 +11,8 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { writeFileAtomic, writeJsonAtomic } from '../store/atomic.js';
-import { readJsonFile } from '../store/json-file.js';
+import { writeFileAtomic, writeJsonAtomic } from '../atomic.js';
+import { readJsonFile } from '../json-file.js';
 import type { ContainerEngine } from '../sandbox/port.js';
 import type { BugArtifact } from './artifact.js';
 import { runProblem } from './run-problems.js';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { BugImageGoneError, ImageNotAdoptedError, ImageNotFoundError } from '../errors.js';
 import type { BugImages } from '../bugs/bug-image.js';
-import { readJsonFile } from '../store/json-file.js';
+import { readJsonFile } from '../json-file.js';
 import { join } from 'node:path';
 import { ARTIFACT_FILES, BUG_FILES, parseTestFiles } from '../bugs/artifact.js';
 import { DEFAULT_CHECK_PARAMS, REPORT_STRATEGIES } from '../bugs/meta.js';

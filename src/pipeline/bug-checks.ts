@@ -13,7 +13,7 @@ import type { CheckReport } from '../bugs/check-types.js';
 import { CheckSession } from '../bugs/consistency.js';
 import { DEFAULT_CHECK_PARAMS, type CheckParams } from '../bugs/meta.js';
 import { currentProcess } from '../process-identity.js';
-import { writeJsonAtomic } from '../store/atomic.js';
+import { writeJsonAtomic } from '../atomic.js';
 import { statusOf, summariseReport } from '../store/check-summary.js';
 import { duplicateRoot } from '../store/duplicates.js';
 import type { BugRecord, BugStatus } from '../store/records.js';

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACT_FILES, BUG_FILES, parseTestFiles } from '../bugs/artifact.js';
 import type { ReportJson } from '../bugs/check-report.js';
-import { readJsonFile } from '../store/json-file.js';
+import { readJsonFile } from '../json-file.js';
 import { checkFolder, trajectoryOf, type AttemptRecord, type BugRecord, type ReviewRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
 import { bugDir } from './bug-checks.js';

@@ -12,7 +12,7 @@ import { ARTIFACT_FILES } from '../bugs/artifact.js';
 import { bugFingerprint } from '../bugs/fingerprint.js';
 import type { BugMeta, CheckParams } from '../bugs/meta.js';
 import { currentProcess } from '../process-identity.js';
-import { writeJsonAtomic } from '../store/atomic.js';
+import { writeJsonAtomic } from '../atomic.js';
 import type { BugRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { bugDir } from './bug-checks.js';

@@ -25,7 +25,7 @@ import { reverseDiff } from '../bugs/reverse-diff.js';
 import { DEFAULT_ALPHA, injectReward, solveRate, solverReward } from '../bugs/rewards.js';
 import { BugbenchError, UsageError } from '../errors.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
-import { readJsonFile } from '../store/json-file.js';
+import { readJsonFile } from '../json-file.js';
 import { bugFolder, checkFolder, type AttemptRecord, type BugRecord, type ClusterRunInfo, type RunRecord, type SolveSummary } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
 import { analyseBug, readReport } from './analysis.js';

@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { LowSync } from 'lowdb';
 import { DataFileSync } from 'lowdb/node';
 import { BugbenchError } from '../errors.js';
-import { writeJsonAtomic } from './atomic.js';
-import { readJsonFile } from './json-file.js';
+import { writeJsonAtomic } from '../atomic.js';
+import { readJsonFile } from '../json-file.js';
 
 export interface Change {
   /** Collection. */

@@ -7,10 +7,10 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { bugFingerprint } from '../bugs/fingerprint.js';
-import { writeJsonAtomic } from './atomic.js';
+import { writeJsonAtomic } from '../atomic.js';
 import { statusOf, summariseReport, type ReportShape } from './check-summary.js';
 import { duplicateRoot } from './duplicates.js';
-import { readJsonFile } from './json-file.js';
+import { readJsonFile } from '../json-file.js';
 import type { BugRecord, RolloutRecord, RolloutStatus, RunRecord } from './records.js';
 
 type Collections = Record<string, (Record<string, unknown> & { id: string })[]>;

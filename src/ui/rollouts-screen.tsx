@@ -58,8 +58,10 @@ function RowLine({ row, width }: { row: Row; width: number }) {
 }
 
 export interface HeaderParts {
-  /** "live: ", a cluster job's name. */
+  /** "live: ", "resumable (R): ", a cluster job's name. */
   prefix: string;
+  /** The prefix where room is short ("resumable: " without its key, which the footer shows). */
+  shortPrefix?: string;
   /** The strategy and the image. */
   what: string;
   counts: string;
@@ -85,7 +87,15 @@ export function runHeader(parts: HeaderParts, width: number): { head: string; ta
   if (room >= 12) return { head: head(clip(parts.what, room)), tail };
   // No room for a useful part of the strategy and image: the counts go without them, cut if they must be.
   const rest = width - columnsOf(tail);
-  return rest > 0 ? { head: clip(`${parts.prefix}${parts.counts}`, rest), tail } : { head: '', tail: clip(tail, width) };
+  const prefix = columnsOf(parts.prefix + parts.counts) > rest && parts.shortPrefix !== undefined ? parts.shortPrefix : parts.prefix;
+  return rest > 0 ? { head: clip(`${prefix}${parts.counts}`, rest), tail } : { head: '', tail: clip(tail, width) };
+}
+
+/** The header's prefix, long and short: whether the run is live, can be resumed, runs on a cluster. */
+function headerPrefix(live: boolean, resumable: boolean | undefined, cluster: string | undefined): { prefix: string; shortPrefix: string } {
+  const at = cluster ? `${cluster}: ` : '';
+  const now = live ? 'live: ' : '';
+  return { prefix: `${now}${resumable ? 'resumable (R): ' : ''}${at}`, shortPrefix: `${now}${resumable ? 'resumable: ' : ''}${at}` };
 }
 
 /** Lines under the transcript: what `c` did, why the run stopped. */
@@ -109,7 +119,7 @@ export function RolloutsScreen({ model, rows, columns }: { model: RolloutsModel;
   const replay = state.replay?.tag === tag && state.replay.runId === run.runId ? ` · replaying at ${state.replay.speed}×${state.replay.done ? ' (done)' : ''}` : '';
   const scrolled = state.scroll > 0 ? ` · ${state.scroll} rows up (G: end)` : '';
   const header = runHeader(
-    { prefix: `${model.live ? 'live: ' : ''}${run.resumable ? 'resumable (R): ' : ''}${run.cluster ? `${run.cluster}: ` : ''}`, what: `${run.strategy} on ${run.image}`, counts, id: run.runId ?? '', run: model.runIndex + 1, runs: model.runs.length },
+    { ...headerPrefix(model.live, run.resumable, run.cluster), what: `${run.strategy} on ${run.image}`, counts, id: run.runId ?? '', run: model.runIndex + 1, runs: model.runs.length },
     columns,
   );
 

@@ -20,6 +20,12 @@ describe("the Rollouts screen's run line", () => {
     expect(at60).toBe(`live: 3/4 done, 1 canc… (${ID}) · [/] 1/3`);
   });
 
+  it("gives a resumable run's key up before its counts", () => {
+    const resumable = { ...parts, prefix: 'resumable (R): ', shortPrefix: 'resumable: ' };
+    expect(line(runHeader(resumable, 80))).toBe(`resumable: 3/4 done, 1 cancelled, 2 valid (${ID}) · [/] 1/3`);
+    expect(line(runHeader(resumable, 120))).toContain('resumable (R): removal+history');
+  });
+
   it('cuts even the id only on a terminal narrower than it', () => {
     expect(line(runHeader(parts, 20))).toHaveLength(20);
     expect(line(runHeader({ ...parts, id: '' }, 40)).length).toBeLessThanOrEqual(40);
