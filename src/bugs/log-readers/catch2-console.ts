@@ -15,6 +15,7 @@
 import { DetailLines, FailureDetails } from './failure-details.js';
 import { ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
+import { Unreadable } from './unreadable.js';
 
 export const CATCH2_READER = 'Catch2 console';
 
@@ -32,16 +33,9 @@ export function catch2ConsoleReader(): LogReader {
   const results = new ResultSet();
   const failures = new FailureDetails();
   let seen = false;
-  let problem: string | undefined;
-  const note = (why: string) => {
-    problem ??= why;
-  };
-  /** Set when the format names only the failing tests: a whole reading of the same log stands in its place. */
-  let onlyFailures = false;
-  const noteOnlyFailures = (why: string) => {
-    if (problem === undefined) onlyFailures = true;
-    note(why);
-  };
+  const problem = new Unreadable();
+  const note = (why: string) => problem.note(why);
+  const noteOnlyFailures = (why: string) => problem.noteOnlyFailures(why);
   /** The failing test cases of the run being read, with their first block. */
   let failing = new Map<string, DetailLines>();
   let header: Header = 'none';
@@ -121,7 +115,8 @@ export function catch2ConsoleReader(): LogReader {
     },
     finish(): LogReading | undefined {
       if (!seen) return undefined;
-      if (problem) return { reader: CATCH2_READER, why: problem, ...(onlyFailures ? { namesOnlyFailures: true } : {}) };
+      const unread = problem.reading(CATCH2_READER);
+      if (unread) return unread;
       return results.reading(CATCH2_READER);
     },
     failures: () => failures.record(),

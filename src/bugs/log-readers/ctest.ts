@@ -20,6 +20,7 @@
 import { DetailLines, FailureDetails } from './failure-details.js';
 import { dottedNames, ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
+import { Unreadable } from './unreadable.js';
 
 export const CTEST_READER = 'ctest';
 
@@ -49,10 +50,8 @@ export function ctestReader(): LogReader {
   const failures = new FailureDetails();
   let seen = false;
   let run: Run | undefined;
-  let problem: string | undefined;
-  const note = (why: string) => {
-    problem ??= why;
-  };
+  const problem = new Unreadable();
+  const note = (why: string) => problem.note(why);
 
   const close = (failed: number, total: number) => {
     const r = run!;
@@ -112,7 +111,8 @@ export function ctestReader(): LogReader {
     finish(): LogReading | undefined {
       if (!seen) return undefined;
       if (run) note('the CTest run did not print its summary ("N% tests passed, …"): it stopped or the log was cut short');
-      if (problem) return { reader: CTEST_READER, why: problem };
+      const unread = problem.reading(CTEST_READER);
+      if (unread) return unread;
       return results.reading(CTEST_READER);
     },
     failures: () => failures.record(),

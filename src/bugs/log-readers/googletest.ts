@@ -22,6 +22,7 @@
 import { DetailLines, FailureDetails } from './failure-details.js';
 import { dottedNames, ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
+import { Unreadable } from './unreadable.js';
 
 export const GOOGLETEST_READER = 'GoogleTest';
 
@@ -46,16 +47,9 @@ export function googletestReader(): LogReader {
   const failures = new FailureDetails();
   let seen = false;
   let run: Run | undefined;
-  let problem: string | undefined;
-  const note = (why: string) => {
-    problem ??= why;
-  };
-  /** Set when the format names only the failing tests: a whole reading of the same log stands in its place. */
-  let onlyFailures = false;
-  const noteOnlyFailures = (why: string) => {
-    if (problem === undefined) onlyFailures = true;
-    note(why);
-  };
+  const problem = new Unreadable();
+  const note = (why: string) => problem.note(why);
+  const noteOnlyFailures = (why: string) => problem.noteOnlyFailures(why);
 
   const close = (r: Run) => {
     const passed = [...r.seen.values()].filter((o) => o === 'passed').length;
@@ -125,7 +119,8 @@ export function googletestReader(): LogReader {
     finish(): LogReading | undefined {
       if (!seen) return undefined;
       if (run) note('a GoogleTest run did not finish (its test binary stopped or the log was cut short)');
-      if (problem) return { reader: GOOGLETEST_READER, why: problem, ...(onlyFailures ? { namesOnlyFailures: true } : {}) };
+      const unread = problem.reading(GOOGLETEST_READER);
+      if (unread) return unread;
       return results.reading(GOOGLETEST_READER);
     },
     failures: () => failures.record(),

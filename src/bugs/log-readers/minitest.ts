@@ -15,6 +15,7 @@
 import { DetailLines, FailureDetails } from './failure-details.js';
 import { minitestNames, ResultSet } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
+import { Unreadable } from './unreadable.js';
 
 export const MINITEST_READER = 'minitest';
 
@@ -32,16 +33,9 @@ export function minitestReader(): LogReader {
   let detail: DetailLines | undefined;
   let expectName = false;
   let seen = false;
-  let problem: string | undefined;
-  const note = (why: string) => {
-    problem ??= why;
-  };
-  /** Set when the format names only the failing tests: a whole reading of the same log stands in its place. */
-  let onlyFailures = false;
-  const noteOnlyFailures = (why: string) => {
-    if (problem === undefined) onlyFailures = true;
-    note(why);
-  };
+  const problem = new Unreadable();
+  const note = (why: string) => problem.note(why);
+  const noteOnlyFailures = (why: string) => problem.noteOnlyFailures(why);
 
   const close = (runs: number, failed: number, errors: number, skips: number) => {
     seen = true;
@@ -96,7 +90,8 @@ export function minitestReader(): LogReader {
     },
     finish(): LogReading | undefined {
       if (!seen) return undefined;
-      if (problem) return { reader: MINITEST_READER, why: problem, ...(onlyFailures ? { namesOnlyFailures: true } : {}) };
+      const unread = problem.reading(MINITEST_READER);
+      if (unread) return unread;
       return results.reading(MINITEST_READER);
     },
     failures: () => failures.record(),

@@ -22,6 +22,7 @@
 import { DetailLines, FailureDetails } from './failure-details.js';
 import { phpunitNames, ResultSet, type TestName } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
+import { Unreadable } from './unreadable.js';
 
 export const PHPUNIT_READER = 'PHPUnit';
 
@@ -53,16 +54,9 @@ export function phpunitReader(): LogReader {
   let current: DetailLines | undefined;
   let afterTime = false;
   let seen = false;
-  let problem: string | undefined;
-  const note = (why: string) => {
-    problem ??= why;
-  };
-  /** Set when the format names only the failing tests: a whole reading of the same log stands in its place. */
-  let onlyFailures = false;
-  const noteOnlyFailures = (why: string) => {
-    if (problem === undefined) onlyFailures = true;
-    note(why);
-  };
+  const problem = new Unreadable();
+  const note = (why: string) => problem.note(why);
+  const noteOnlyFailures = (why: string) => problem.noteOnlyFailures(why);
 
   const close = (tests: number, failed: number) => {
     seen = true;
@@ -151,7 +145,8 @@ export function phpunitReader(): LogReader {
         note('the PHPUnit run did not print its tally ("OK (…)" or "Tests: …"): it stopped or the log was cut short');
       }
       if (!seen) return undefined;
-      if (problem) return { reader: PHPUNIT_READER, why: problem, ...(onlyFailures ? { namesOnlyFailures: true } : {}) };
+      const unread = problem.reading(PHPUNIT_READER);
+      if (unread) return unread;
       return results.reading(PHPUNIT_READER);
     },
     failures: () => failures.record(),

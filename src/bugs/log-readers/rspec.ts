@@ -20,6 +20,7 @@
 import { DetailLines, FailureDetails } from './failure-details.js';
 import { ResultSet, rspecNames } from './test-ids.js';
 import type { LogReader, LogReading } from './types.js';
+import { Unreadable } from './unreadable.js';
 
 export const RSPEC_READER = 'RSpec';
 export const RSPEC_JSON_READER = 'RSpec JSON';
@@ -59,16 +60,9 @@ export function rspecDocReader(): LogReader {
   /** The counts of a run whose summary was read, until its list of failed examples is over. */
   let counts: [number, number, number] | undefined;
   let seen = false;
-  let problem: string | undefined;
-  const note = (why: string) => {
-    problem ??= why;
-  };
-  /** Set when the format names only the failing tests: a whole reading of the same log stands in its place. */
-  let onlyFailures = false;
-  const noteOnlyFailures = (why: string) => {
-    if (problem === undefined) onlyFailures = true;
-    note(why);
-  };
+  const problem = new Unreadable();
+  const note = (why: string) => problem.note(why);
+  const noteOnlyFailures = (why: string) => problem.noteOnlyFailures(why);
 
   const close = (examples: number, failed: number, pending: number) => {
     seen = true;
@@ -178,7 +172,8 @@ export function rspecDocReader(): LogReader {
     finish(): LogReading | undefined {
       if (counts) closeCounted();
       if (!seen) return undefined;
-      if (problem) return { reader: RSPEC_READER, why: problem, ...(onlyFailures ? { namesOnlyFailures: true } : {}) };
+      const unread = problem.reading(RSPEC_READER);
+      if (unread) return unread;
       return results.reading(RSPEC_READER);
     },
     failures: () => failures.record(),
