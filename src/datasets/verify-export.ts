@@ -20,25 +20,18 @@ import type { TestMap } from '../bugs/test-results.js';
 import { ArtifactError } from '../errors.js';
 import type { ContainerEngine } from '../sandbox/port.js';
 import { ExportFileError } from './export-error.js';
+import type { TaskMaterial } from './task-scripts.js';
 import { instanceDifferences, type InstanceState, type TestDifference } from './export-verdict.js';
 
 export const DEFAULT_VERIFY_RUNS = 3;
 
-/** What verify-export reads of one instance. */
-export interface ExportedInstance {
+/** What verify-export reads of one instance: the material a task is made from, its image, the fix and its test lists. */
+export interface ExportedInstance extends Omit<TaskMaterial, 'world' | 'adopted'> {
   id: string;
   image: string;
-  baseCommit: string;
   patch: string;
   failToPass: string[];
   passToPass: string[];
-  bugPatch: string;
-  weakenPatch: string;
-  predPatch: string | null;
-  testFiles: string[];
-  testScript: string;
-  testParser: string;
-  testTimeoutSec: number;
 }
 
 export type VerifyEvent =

@@ -33,6 +33,22 @@ beforeAll(async () => {
 
 afterAll(() => fixture.remove());
 
+
+/** node's TAP parser, lying: "wrap > breaks at spaces" failed whenever the bug's line is in the log. */
+function markedParser(): string {
+  return `${readFileSync(parserFile('node_tap_parser.py'), 'utf8').replace(/\nif __name__ == "__main__":[\s\S]*$/, '')}
+def parse_marked(log):
+    results = parse(log)
+    if "textkit: wrapping" in log:
+        results["wrap > breaks at spaces"] = "failed"
+    return results
+
+
+if __name__ == "__main__":
+    json.dump(parse_marked(sys.stdin.read()), sys.stdout)
+`;
+}
+
 describe('the checks on a package tested with node --test', () => {
   it('judges a valid bug valid, with its exact FAIL_TO_PASS, and verifies the parser with its TAP reader', async () => {
     const report = await fixture.check({
@@ -62,24 +78,13 @@ describe('the checks on a package tested with node --test', () => {
   }, 900_000);
 
   it('refuses a parser that reports a passing test as failed whenever the bug prints a line, naming the test', async () => {
-    const marked = `${readFileSync(parserFile('node_tap_parser.py'), 'utf8').replace(/\nif __name__ == "__main__":[\s\S]*$/, '')}
-def parse_marked(log):
-    results = parse(log)
-    if "textkit: wrapping" in log:
-        results["wrap > breaks at spaces"] = "failed"
-    return results
-
-
-if __name__ == "__main__":
-    json.dump(parse_marked(sys.stdin.read()), sys.stdout)
-`;
     const report = await fixture.check({
       name: 'node-parser-invents-failure',
       bug: { 'src/wrap.js': edits(['export function wrap(text, width) {\n', "export function wrap(text, width) {\n  console.error('textkit: wrapping');\n"]) },
       weaken: { 'test/wrap.test.js': dropIt('breaks at spaces') },
       testFiles: TEST_FILES,
       script: NPM_TEST,
-      parser: { text: marked },
+      parser: { text: markedParser() },
     });
     expectFailsOnly(report, 'bug-validity', { determinism: 'skipped' });
     expect(check(report, 'bug-validity').reason).toBe(
@@ -132,24 +137,13 @@ describe("the checks on a package tested with node 18's TAP over a folder of fil
   afterAll(() => folder.remove());
 
   it('refuses a parser that reports a passing test as failed whenever the bug prints a line, naming the test', async () => {
-    const marked = `${readFileSync(parserFile('node_tap_parser.py'), 'utf8').replace(/\nif __name__ == "__main__":[\s\S]*$/, '')}
-def parse_marked(log):
-    results = parse(log)
-    if "textkit: wrapping" in log:
-        results["wrap > breaks at spaces"] = "failed"
-    return results
-
-
-if __name__ == "__main__":
-    json.dump(parse_marked(sys.stdin.read()), sys.stdout)
-`;
     const report = await folder.check({
       name: 'node18-folder-parser-invents-failure',
       bug: { 'src/wrap.js': edits(['export function wrap(text, width) {\n', "export function wrap(text, width) {\n  console.error('textkit: wrapping');\n"]) },
       weaken: { 'test/wrap.test.js': dropIt('breaks at spaces') },
       testFiles: [...TEST_FILES, 'test/timers.test.js'],
       script: 'node --test --test-reporter=tap test/ 2>&1',
-      parser: { text: marked },
+      parser: { text: markedParser() },
     });
     expect(check(report, 'parser').reason).toMatch(/agrees on every test$/);
     expectFailsOnly(report, 'bug-validity', { determinism: 'skipped' });
