@@ -1,7 +1,7 @@
 /**
  * Gathers the determinism evidence of one bug from the runs its checks make
  * anyway (the original, the gold patch's run of the same tree, the buggy state,
- * the weakened run, the reverts), weighs it (evidence.ts), and reruns the buggy
+ * the weakened run), weighs it (evidence.ts), and reruns the buggy
  * state only as often as the evidence still falls short. The reruns no outcome
  * of the other runs can spare are asked for as soon as the first buggy run is
  * in, so they queue beside the others; the rest a few at a time (as many as
@@ -56,9 +56,9 @@ function settled(evidence: Evidence): boolean {
  * The failing tests the weakened run observes as the buggy state has them: those
  * the weakening leaves alone. In test modules bugbench cannot read (Go, Rust, JS,
  * Java), those its text never names; none when it changes infrastructure every
- * test may depend on. The run counts only where they all still fail, so a test
- * the weakening loosened through a helper can keep it from counting, never
- * count for it.
+ * test may depend on. A covered test that passes there is a flip (evidence.ts):
+ * one the weakening loosened through a helper bugbench did not see refuses the
+ * bug rather than letting a coin flip count only its heads.
  */
 async function weakenedCovers(ctx: EvidenceSource, scope: WeakeningScope): Promise<((id: string) => boolean) | undefined> {
   if (!scope.everything) return (id) => !scope.touched(id) && !scope.removed(id);
@@ -76,12 +76,13 @@ export async function gatherEvidence(ctx: EvidenceSource): Promise<GatheredEvide
   const buggyProblem = runProblem(buggy);
   if (buggyProblem) return { ...empty, problem: `the buggy state cannot be judged: ${buggyProblem} (see bug-validity)` };
 
-  // At most the weakened run and each revert can show the failures again besides the first run: the rest must be reruns.
+  // At most the weakened run can show the failures again besides the first run: the rest must be reruns.
   const bugRuns = ctx.buggyRunCount;
-  const others = (ctx.artifact.weakenChanges.length > 0 ? 1 : 0) + (ctx.revertsRun ? ctx.codeChanges().length : 0);
+  const others = ctx.artifact.weakenChanges.length > 0 ? 1 : 0;
   const breaks = brokenTests(original.results, buggy.results).length > 0;
   const early = breaks ? Array.from({ length: Math.max(0, bugRuns - 1 - others) }, (_, i) => ctx.buggyRerun(i + 2)) : [];
-  const [gold, weakened, reverts, scope] = await Promise.all([
+  // The reverts are no evidence (evidence.ts) but are asked for here too, so they queue beside the others for inverse-mutation.
+  const [gold, weakened, , scope] = await Promise.all([
     ctx.goldRun(),
     ctx.weakenedRun(),
     ctx.revertsRun ? Promise.all(ctx.codeChanges().map((change) => ctx.revertRun(change))) : Promise.resolve([]),
@@ -93,9 +94,6 @@ export async function gatherEvidence(ctx: EvidenceSource): Promise<GatheredEvide
   if (!runProblem(weakened)) {
     const covers = await weakenedCovers(ctx, scope);
     if (covers) partial.push({ ...weakened, covers });
-  }
-  for (const revert of reverts) {
-    if (!runProblem(revert)) partial.push({ ...revert, covers: (id) => revert.results[id] !== 'passed' });
   }
   const need = { bugRuns, perTest: perTestRuns(bugRuns) };
   const reruns: RunRecord[] = [];

@@ -10,10 +10,13 @@
  * another means the script picks its tests differently from run to run, which
  * no dropping can cure.
  *
- * Other runs of the buggy code observe some tests only, and only as agreement:
- * the weakened run the tests the weakening leaves alone, a revert run the
- * failing tests that still fail there. A failing test that passes in such a run
- * may owe it to the weakening or the revert, so it proves nothing either way.
+ * Another run of the buggy code (the weakened run) may observe some of the
+ * failing tests: those it covers, a set decided before it ran (the tests the
+ * weakening leaves alone). A covered failing test counts there as in a rerun,
+ * a pass as a flip. Coverage that depended on the result (a revert run's
+ * "tests that still fail there") would count only failures, and a coin flip
+ * would then need fewer reruns to get through than the bound below says, so
+ * revert runs are no evidence here.
  *
  * The evidence is enough when `bugRuns` runs of the buggy code show the bug's
  * failures again (every failing test they observe fails, at least one observed)
@@ -33,9 +36,9 @@ export interface FlakyTest {
 }
 
 /**
- * A run of the buggy code that observes only the failing tests it `covers`:
- * the weakened run covers those the weakening leaves alone, a revert run those
- * that still fail there (the ones it fixes say nothing about repeating).
+ * A run of the buggy code that observes only the failing tests it `covers`, a
+ * set decided before the run (the weakened run: those the weakening leaves
+ * alone), never from its results.
  */
 export interface PartialObservation extends NamedMap {
   covers: (id: string) => boolean;
@@ -98,23 +101,33 @@ export function weighEvidence(input: EvidenceInput): Evidence {
   const moving: string[] = [];
   weighState(input.original, flakyMap, moving);
   weighState(input.buggy, flakyMap, moving);
+  const failToPass = brokenTests(original.results, buggy.results);
+  // A partial run covers its tests whatever they give there, so one passing is a flip, as it would be in a rerun: counting only its failures would let a coin flip through more often than the bound says.
+  for (const run of input.partial) {
+    for (const id of failToPass.filter((t) => run.covers(t) && isPass(run.results, t))) {
+      const entry = flakyMap.get(id) ?? { flips: 0, seen: [`failed in "${buggy.label}"`] };
+      entry.flips += 1;
+      entry.seen.push(`passed in "${run.label}"`);
+      flakyMap.set(id, entry);
+    }
+  }
   const flaky = [...flakyMap.entries()].map(([id, e]) => ({ id, flips: e.flips, seen: e.seen.join(', ') })).sort((a, b) => a.id.localeCompare(b.id));
   const isFlaky = new Set(flaky.map((f) => f.id));
 
-  const failToPass = brokenTests(original.results, buggy.results);
   const passToPass = keptTests(original.results, buggy.results).filter((id) => !isFlaky.has(id));
   const flippingFailures = flaky.filter((f) => failToPass.includes(f.id));
 
   // Every run of the buggy code that observes some failing test and sees each one it observes fail.
   const seen = new Map(failToPass.map((id) => [id, 0]));
   const bugRuns: string[] = [];
-  const observations = [...input.buggy.map((r) => ({ ...r, covers: () => true })), ...input.partial];
-  for (const run of observations) {
-    const observed = failToPass.filter((id) => run.covers(id));
+  const observe = (run: NamedMap, observed: string[]) => {
     const failing = observed.filter((id) => !isPass(run.results, id));
     for (const id of failing) seen.set(id, seen.get(id)! + 1);
     if (failing.length > 0 && failing.length === observed.length) bugRuns.push(run.label);
-  }
+  };
+  // A rerun of the buggy state observes every failing test (one that vanished counts as failing, as in the first run); a partial run, the covered ones it ran.
+  for (const run of input.buggy) observe(run, failToPass);
+  for (const run of input.partial) observe(run, failToPass.filter((id) => run.covers(id) && run.results[id] !== undefined));
   const leastSeen = failToPass.length === 0 ? 0 : Math.min(...seen.values());
   // Each rerun of the buggy state adds one to both counts.
   const deficit = failToPass.length === 0 ? 0 : Math.max(0, input.need.bugRuns - bugRuns.length, input.need.perTest - leastSeen);

@@ -27,14 +27,14 @@ const made = (report: JsonReport) => [...new Set(report.checks.flatMap((c) => c.
 const FLAKY = 'tests/test_parser.py::test_top_level_assignments';
 
 describe('the evidence the checks rest on', () => {
-  it('judges a two-file bug in seven runs, six once another bug of the same image and script made the original run', async () => {
+  it('judges a two-file bug in nine runs, eight once another bug of the same image and script made the original run', async () => {
     const home = freshWorkspace();
     const first = await checkIn(home, 'valid-two-files');
     expect(first.valid).toBe(true);
-    expect(made(first).sort()).toEqual(['buggy', 'buggy (run 2)', 'buggy + weakened tests', 'gold patch', 'original', 'revert knotcfg/lexer.py', 'revert knotcfg/serializer.py']);
+    expect(made(first).sort()).toEqual(['buggy', 'buggy (run 2)', 'buggy (run 3)', 'buggy (run 4)', 'buggy + weakened tests', 'gold patch', 'original', 'revert knotcfg/lexer.py', 'revert knotcfg/serializer.py']);
     const second = await checkIn(home, 'valid-two-files');
     expect(second.valid).toBe(true);
-    expect(made(second)).toHaveLength(6);
+    expect(made(second)).toHaveLength(8);
     // The shared run is shown for what it is, with its log copied beside the others.
     const original = check(second, 'parser').runs[0]!;
     expect(original).toMatchObject({ label: 'original', reused: true });
@@ -46,11 +46,11 @@ describe('the evidence the checks rest on', () => {
   it('keeps valid a bug whose passing test fails one run in three, naming it flaky and leaving it out of PASS_TO_PASS', async () => {
     const report = await checkIn(freshWorkspace(), 'flaky-pass-to-pass', '--parallel', '1');
     expect(report.valid, JSON.stringify(report.checks.map((c) => [c.name, c.verdict, c.reason]))).toBe(true);
-    expect(report.flaky).toEqual([{ id: FLAKY, flips: 1, seen: 'passed in "original", failed in "gold patch"' }]);
+    expect(report.flaky).toEqual([{ id: FLAKY, flips: 2, seen: 'passed in "original", failed in "gold patch", passed in "buggy", passed in "buggy (run 2)", passed in "buggy (run 3)", failed in "buggy (run 4)"' }]);
     expect(report.PASS_TO_PASS).not.toContain(FLAKY);
     expect(report.PASS_TO_PASS).toHaveLength(76);
     expect(report.FAIL_TO_PASS).toHaveLength(6);
-    expect(check(report, 'determinism').reason).toMatch(/; flaky, dropped from PASS_TO_PASS: tests\/test_parser\.py::test_top_level_assignments \(1 flip: passed in "original", failed in "gold patch"\)$/);
+    expect(check(report, 'determinism').reason).toMatch(/; flaky, dropped from PASS_TO_PASS: tests\/test_parser\.py::test_top_level_assignments \(2 flips: passed in "original", failed in "gold patch", passed in "buggy", passed in "buggy \(run 2\)", passed in "buggy \(run 3\)", failed in "buggy \(run 4\)"\)$/);
     // It failed in the weakened run too: that is the flake's doing, not the weakening's.
     expect(check(report, 'test-weakening').runs[0]!.results[FLAKY]).toBe('failed');
     expect(check(report, 'test-weakening').verdict).toBe('pass');
@@ -60,7 +60,7 @@ describe('the evidence the checks rest on', () => {
     const report = await checkIn(freshWorkspace(), 'flaky-fail-to-pass', '--parallel', '1');
     expectFailsOnly(report, 'determinism');
     expect(check(report, 'determinism').reason).toBe(
-      `the bug's failing tests give different results from run to run (1 test(s)): ${FLAKY} (1 flip: failed in "buggy", passed in "buggy (run 2)")`,
+      `the bug's failing tests give different results from run to run (1 test(s)): ${FLAKY} (2 flips: failed in "buggy", passed in "buggy (run 2)", passed in "buggy + weakened tests")`,
     );
   }, 240_000);
 

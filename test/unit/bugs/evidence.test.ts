@@ -9,19 +9,32 @@ const gold = run('gold patch', { a: 'passed', b: 'passed', p: 'passed' });
 const buggy = (label: string, a: 'passed' | 'failed' = 'failed', p: 'passed' | 'failed' = 'passed') => run(label, { a, b: 'failed', p });
 
 describe('weighing the determinism evidence', () => {
-  it('counts the weakened run and the reverts where they agree, and asks for the reruns still missing', () => {
+  it('counts the weakened run for the tests it covers, and asks for the reruns still missing', () => {
     const weakened = { ...run('weakened', { b: 'failed', p: 'passed' }), covers: (id: string) => id !== 'a' };
-    const revertA = run('revert a', { a: 'passed', b: 'failed', p: 'passed' });
-    const revertB = run('revert b', { a: 'failed', b: 'passed', p: 'passed' });
-    const partial = [weakened, ...[revertA, revertB].map((r) => ({ ...r, covers: (id: string) => r.results[id] !== 'passed' }))];
-    const first = weighEvidence({ original: [original, gold], buggy: [buggy('buggy')], partial, need });
+    const first = weighEvidence({ original: [original, gold], buggy: [buggy('buggy')], partial: [weakened], need });
     expect(first.failToPass).toEqual(['a', 'b']);
-    expect(first.bugRuns).toEqual(['buggy', 'weakened', 'revert a', 'revert b']);
-    // a is seen failing in "buggy" and "revert b" only: one rerun brings both counts up.
-    expect(first.leastSeen).toBe(2);
-    expect(first.deficit).toBe(1);
-    const second = weighEvidence({ original: [original, gold], buggy: [buggy('buggy'), buggy('buggy (run 2)')], partial, need });
-    expect(second).toMatchObject({ deficit: 0, flaky: [], flippingFailures: [], passToPass: ['p'] });
+    expect(first.bugRuns).toEqual(['buggy', 'weakened']);
+    // a is seen failing in "buggy" only: five runs of the bug need three reruns, and a then fails in four.
+    expect(first.leastSeen).toBe(1);
+    expect(first.deficit).toBe(3);
+    const reruns = [2, 3, 4].map((i) => buggy(`buggy (run ${i})`));
+    const enough = weighEvidence({ original: [original, gold], buggy: [buggy('buggy'), ...reruns], partial: [weakened], need });
+    expect(enough).toMatchObject({ deficit: 0, flaky: [], flippingFailures: [], passToPass: ['p'], leastSeen: 4 });
+  });
+
+  it('takes a covered failing test that passes in the weakened run as a flip, never only its failures', () => {
+    // A coin-flip test: were the weakened run counted only when it fails there, its heads would be free and the bound would not hold.
+    const weakened = { ...run('weakened', { a: 'failed', b: 'passed', p: 'passed' }), covers: () => true };
+    const e = weighEvidence({ original: [original, gold], buggy: [buggy('buggy')], partial: [weakened], need });
+    expect(e.flippingFailures).toEqual([{ id: 'b', flips: 1, seen: 'failed in "buggy", passed in "weakened"' }]);
+    expect(e.bugRuns).toEqual(['buggy']);
+  });
+
+  it('does not count a covered test the weakened run did not run', () => {
+    const weakened = { ...run('weakened', { p: 'passed' }), covers: () => true };
+    const e = weighEvidence({ original: [original, gold], buggy: [buggy('buggy')], partial: [weakened], need });
+    expect(e.bugRuns).toEqual(['buggy']);
+    expect(e.flippingFailures).toEqual([]);
   });
 
   it('needs five runs of the buggy state when nothing else observes its failures', () => {
