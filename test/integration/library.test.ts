@@ -2,8 +2,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { openSandbox } from '../../src/sandbox/engine-table.js';
+import type { BugRecord } from '../../src/store/records.js';
 import { Store } from '../../src/store/store.js';
 import { artifactPath, VALID_FAIL_TO_PASS } from '../helpers/artifacts.js';
 import { BIN, bugbench } from '../helpers/cli.js';
@@ -155,11 +156,16 @@ describe('exports', () => {
   });
 });
 
+/** Waits until one of `bugs` is being checked (its checks hold it), the state in which a Ctrl-C stops a check half-way. */
+async function checking(bugs: () => BugRecord[]): Promise<void> {
+  await vi.waitFor(() => expect(bugs().some((b) => b.checkingBy !== null)).toBe(true), { timeout: 60_000, interval: 20 });
+}
+
 describe('cancelled checks', () => {
   it('records interrupted checks as cancelled, never invalid; a new check records the new verdict, and an interrupted re-check keeps it', async () => {
     // A bug whose first checks are interrupted has no verdict: cancelled, never invalid.
     const importing = execa('node', [BIN, 'import', artifactPath('unneeded-file'), '--json'], { env: { BUGBENCH_HOME: home }, reject: false });
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await checking(() => Store.open({ root: home }).all('bugs'));
     importing.kill('SIGINT');
     const imported = await importing;
     expect(imported.exitCode, imported.stdout + imported.stderr).toBe(130);
@@ -175,7 +181,7 @@ describe('cancelled checks', () => {
     expect(judged).toMatchObject({ status: 'invalid', check: { failedCheck: 'inverse-mutation' } });
     // Checking it again and stopping half-way leaves the verdict it had; the stopped check says CANCELLED.
     const child = execa('node', [BIN, 'check', id], { env: { BUGBENCH_HOME: home }, reject: false });
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await checking(() => [Store.open({ root: home }).get('bugs', id)!]);
     child.kill('SIGINT');
     const result = await child;
     expect(result.exitCode, result.stdout + result.stderr).toBe(130);
