@@ -54,6 +54,7 @@ const outcomes: Record<string, number> = {};
 for (let i = 0; i < N; i++) {
   const started = performance.now();
   const result = await execa('node', [BIN, 'check', ARTIFACT, '--json', '--buggy-runs', String(RUNS)], { reject: false, env: { BUGBENCH_HOME: home } });
+  if (!result.stdout.trim()) throw new Error(`check ${i + 1} gave no report (exit ${result.exitCode}): ${result.stderr.trim().split('\n').slice(-3).join(' / ')}`);
   const report = JSON.parse(result.stdout) as { valid: boolean; checks: { name: string; verdict: string }[] };
   const outcome = report.valid ? 'valid (slipped through)' : `invalid: ${report.checks.find((c) => c.verdict === 'fail')?.name ?? 'no check failed'}`;
   outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
