@@ -3,7 +3,7 @@
  * , `bugbench images add IMAGE [--root PATH] [--user U] [--test-cmd CMD] [--again] [--json]`
  * and `bugbench images pack IMAGE [--out FILE|DIR/] [--json]`
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { packImage } from '../sandbox/bwrap/pack.js';
@@ -92,8 +92,10 @@ async function packCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags('images pack', args, PACK_FLAGS, 1);
   const image = positionals[0];
   if (!image) throw new UsageError('images pack: name the image, e.g. `bugbench images pack bugbench/repo-knotcfg:latest --out /shared/images/`');
-  const out = values.out ? expandHome(values.out) : packedFileName(image);
-  const file = out.endsWith('/') || (existsSync(out) && statSync(out).isDirectory()) ? join(out, packedFileName(image)) : out;
+  const out = values.out ?? './';
+  const folder = out.endsWith('/') || (existsSync(expandHome(out)) && statSync(expandHome(out)).isDirectory());
+  if (folder) mkdirSync(expandHome(out), { recursive: true });
+  const file = folder ? join(expandHome(out), packedFileName(image)) : expandHome(out);
   const packed = await packImage(defaultContainerEngine(), image, file, stderrProgress);
   if (values.json) printJson(packed);
   else process.stdout.write(`${packed.file}: ${image} (${(packed.bytes / 1024 ** 2).toFixed(0)} MB, ${packed.seconds} s); run it with DOCKER_HOST=bwrap://${dirname(packed.file)}\n`);

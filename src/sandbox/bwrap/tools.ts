@@ -1,5 +1,6 @@
 /** The host tools the bwrap kind runs (mksquashfs, unsquashfs, bwrap), and removing the trees they leave. */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, readdir, rm, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -37,4 +38,12 @@ async function openUp(dir: string): Promise<void> {
   } catch {
     // Gone already, or not ours to open: rm says what it cannot remove.
   }
+}
+
+/** Where a host tool is on this process's PATH (commands inside a sandbox get the image's PATH instead). */
+export function hostTool(name: string): string {
+  for (const dir of (process.env.PATH || '/usr/local/bin:/usr/bin:/bin').split(':')) {
+    if (dir && existsSync(join(dir, name))) return join(dir, name);
+  }
+  return name;
 }
