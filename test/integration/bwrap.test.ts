@@ -4,13 +4,15 @@
  * each other's writes, limits hold, and a bugbench killed with -9 leaves
  * nothing that the next start does not remove.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processStartTime } from '../../src/process-identity.js';
-import { bugbench, DIST } from '../helpers/cli.js';
+import { BIN, bugbench, DIST } from '../helpers/cli.js';
+
+const FIXTURES = join(import.meta.dirname, '../fixtures/artifacts');
 
 const IMAGE = 'bugbench/repo-knotcfg:latest';
 /** The Slurm job user (scripts/slurm-up): not root, not needing the docker group here. */
@@ -91,7 +93,10 @@ describe('the bwrap engine kind', () => {
 
   it('leaves no process after a kill -9 of bugbench, and the next start removes its folder', async () => {
     const child = asUser(`
-      const sandbox = await engine.createSandbox({ image: ${JSON.stringify(IMAGE)}, runId: 'bwrap-orphan' });
+      const { LABEL_RUN, ownerLabels } = await import(${JSON.stringify(`${DIST}/sandbox/owner.js`)});
+      await engine.createVolume('bwrap-orphan-volume', { [LABEL_RUN]: 'bwrap-orphan', ...ownerLabels() });
+      const sandbox = await engine.createSandbox({ image: ${JSON.stringify(IMAGE)}, runId: 'bwrap-orphan', volumes: { 'bwrap-orphan-volume': '/shared' } });
+      await sandbox.exec('echo kept > /shared/x');
       console.log(process.pid + ' ' + sandbox.id);
       setInterval(() => {}, 1000);
     `);
@@ -108,7 +113,28 @@ describe('the bwrap engine kind', () => {
     expect(existsSync(join(state, 'sandboxes', id!))).toBe(true);
     const reaped = await asUser('console.log(JSON.stringify(await engine.reapOrphans()));');
     expect(reaped.exitCode, reaped.stderr).toBe(0);
-    expect(JSON.parse(reaped.stdout.trim())).toEqual({ removed: [id], volumes: [] });
+    expect(JSON.parse(reaped.stdout.trim())).toEqual({ removed: [id], volumes: ['bwrap-orphan-volume'] });
     expect(readdirSync(join(state, 'sandboxes'))).toEqual([]);
+    expect(readdirSync(join(state, 'volumes'))).toEqual([]);
   });
+
+  it('checks a bug of the packed image through DOCKER_HOST=bwrap:///DIR, as an ordinary user: valid, as on Docker', async () => {
+    const artifact = join(dir, 'valid-two-files');
+    cpSync(join(FIXTURES, 'valid-two-files'), artifact, { recursive: true });
+    const argv = ['node', BIN, 'check', artifact, '--json'];
+    if (process.getuid?.() === 0) {
+      await execa('chown', ['-R', USER, artifact]);
+      argv.unshift('runuser', '-u', USER, '--');
+    }
+    const home = join(state, 'home');
+    const checked = await execa(argv[0]!, argv.slice(1), { reject: false, extendEnv: false, env: { PATH: process.env.PATH, BUGBENCH_HOME: home, BUGBENCH_BWRAP_STATE: state, DOCKER_HOST: `bwrap://${images}` } });
+    const report = JSON.parse(checked.stdout) as { valid: boolean; checks: { name: string; verdict: string }[]; FAIL_TO_PASS: string[]; PASS_TO_PASS: string[] };
+    expect(report.checks.filter((c) => c.verdict !== 'pass')).toEqual([]);
+    expect(report.valid).toBe(true);
+    // The same tests as checks.test.ts finds on Docker.
+    expect(report.FAIL_TO_PASS).toHaveLength(6);
+    expect(report.PASS_TO_PASS).toHaveLength(77);
+    expect(checked.exitCode).toBe(0);
+    expect(readdirSync(join(state, 'sandboxes'))).toEqual([]);
+  }, 180_000);
 });

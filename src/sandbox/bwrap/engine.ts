@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineUnreachableError, errorMessage, ImageNotFoundError, SandboxError } from '../../errors.js';
 import type { EngineKind } from '../engine-kind.js';
@@ -144,10 +144,27 @@ export class BwrapEngine implements ContainerEngine {
   }
 
   async reapWork(works: readonly string[]): Promise<ReapResult> {
-    return { removed: await reapSandboxes(this.state, ofWorks(works)), volumes: [] };
+    const removed = await reapSandboxes(this.state, ofWorks(works));
+    return { removed, volumes: await this.reapVolumes((labels) => ofWorks(works)({ id: '', image: '', labels })) };
   }
 
   async reapOrphans(): Promise<ReapResult> {
-    return { removed: await reapSandboxes(this.state, orphaned), volumes: [] };
+    const removed = await reapSandboxes(this.state, orphaned);
+    return { removed, volumes: await this.reapVolumes((labels) => orphaned({ id: '', image: '', labels })) };
+  }
+
+  /** Removes the volumes whose labels (kept beside each) `chosen` picks; after the sandboxes, which may use them. */
+  private async reapVolumes(chosen: (labels: Record<string, string>) => boolean): Promise<string[]> {
+    const dir = join(this.state, 'volumes');
+    if (!existsSync(dir)) return [];
+    const names = (await readdir(dir)).filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length));
+    const gone: string[] = [];
+    for (const name of names) {
+      const labels = JSON.parse(await readFile(join(dir, `${name}.json`), 'utf8').catch(() => '{}')) as Record<string, string>;
+      if (!chosen(labels)) continue;
+      await this.removeVolume(name);
+      gone.push(name);
+    }
+    return gone;
   }
 }
