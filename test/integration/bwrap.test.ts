@@ -91,6 +91,24 @@ describe('the bwrap engine kind', () => {
     expect(readdirSync(join(state, 'sandboxes'))).toEqual([]);
   });
 
+  it('makes the work folder an image lacks, and a bugbench that removed its sandbox ends on its own', async () => {
+    const run = await asUser(`
+      const sandbox = await engine.createSandbox({ image: ${JSON.stringify(IMAGE)}, runId: 'bwrap-alone', world: { root: '/work/new', user: '', uid: 0, gid: 0, env: {} } });
+      const pwd = (await sandbox.exec('pwd')).stdout.trim();
+      await sandbox.remove();
+      console.log(pwd);
+    `);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe('/work/new');
+    // Removed at once, with no exec's timers about: remove() must itself keep the process until the sandbox ended (exit 13 otherwise).
+    const alone = await asUser(`
+      await (await engine.createSandbox({ image: ${JSON.stringify(IMAGE)}, runId: 'bwrap-alone' })).remove();
+      console.log('removed');
+    `);
+    expect(alone.exitCode, alone.stderr).toBe(0);
+    expect(alone.stdout.trim()).toBe('removed');
+  });
+
   it('leaves no process after a kill -9 of bugbench, and the next start removes its folder', async () => {
     const child = asUser(`
       const { LABEL_RUN, ownerLabels } = await import(${JSON.stringify(`${DIST}/sandbox/owner.js`)});

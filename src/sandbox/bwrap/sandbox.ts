@@ -184,6 +184,8 @@ export class BwrapSandbox extends RepoSandbox {
       if (this.holder.exitCode !== null || this.holder.signalCode !== null) resolve();
       else this.holder.on('exit', () => resolve());
     });
+    // Held again until it has ended: an unreferenced process's exit would not keep bugbench waiting for it.
+    this.holder.ref();
     this.holder.kill('SIGKILL');
     await ended;
     await removeSandboxState(this.stateRoot, this.record);
@@ -201,7 +203,8 @@ function bwrapArgs(world: ImageWorld, id: string, dir: string, volumes: Record<s
     '--bind', join(dir, 'merged'), '/',
     '--proc', '/proc', '--dev', '/dev',
     ...Object.entries(volumes).flatMap(([volume, path]) => ['--bind', volume, path]),
-    '--chdir', world.root,
+    // The work folder is made when the image lacks it, as Docker makes a WorkingDir.
+    '--dir', world.root, '--chdir', world.root,
     '--info-fd', '3',
     '--', 'sh', '-c', 'echo ready; exec sleep infinity',
   ];
