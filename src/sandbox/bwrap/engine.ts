@@ -139,7 +139,7 @@ export class BwrapEngine implements ContainerEngine {
   async stoppedWork(works: readonly string[]): Promise<string | undefined> {
     const me = ownerLabels();
     const mine = (await readRecords(this.state)).filter((r) => r.labels[LABEL_OWNER_PID] === me[LABEL_OWNER_PID] && r.labels[LABEL_OWNER_START] === me[LABEL_OWNER_START]);
-    const hit = mine.find((r) => r.pid !== undefined && ofWorks(works)(r) && !holderRuns(r));
+    const hit = mine.find((r) => r.pid !== undefined && !r.removing && ofWorks(works)(r) && !holderRuns(r));
     return hit ? `bwrap sandbox ${hit.id} of ${hit.labels['bugbench.run']}` : undefined;
   }
 

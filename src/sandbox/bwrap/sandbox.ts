@@ -184,6 +184,7 @@ export class BwrapSandbox extends RepoSandbox {
       if (this.holder.exitCode !== null || this.holder.signalCode !== null) resolve();
       else this.holder.on('exit', () => resolve());
     });
+    await writeRecord(this.stateRoot, { ...this.record, removing: true }).catch(() => undefined);
     // Held again until it has ended: an unreferenced process's exit would not keep bugbench waiting for it.
     this.holder.ref();
     this.holder.kill('SIGKILL');

@@ -27,6 +27,8 @@ export interface SandboxRecord {
   /** The outer bwrap process: killing it ends the sandbox. */
   pid?: number;
   pidStart?: string;
+  /** Set before its processes are ended on purpose: a sandbox being removed has not been stopped by anything else. */
+  removing?: boolean;
 }
 
 const RECORD = 'sandbox.json';
@@ -64,6 +66,8 @@ export function holderRuns(record: SandboxRecord): boolean {
 
 /** Ends a sandbox's processes (if they still run) and removes its folder. */
 export async function removeSandboxState(root: string, record: SandboxRecord): Promise<void> {
+  // Said first, so that a look at the sandboxes meanwhile does not take it for one something else stopped.
+  if (existsSync(sandboxDir(root, record.id))) await writeRecord(root, { ...record, removing: true }).catch(() => undefined);
   if (record.pid !== undefined && processStartTime(record.pid) === record.pidStart) {
     try {
       process.kill(record.pid, 'SIGKILL');
