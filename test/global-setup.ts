@@ -20,8 +20,11 @@ export default async function setup(project: TestProject): Promise<void> {
   const started = Date.now();
   const log = (message: string) => process.stderr.write(`[setup] ${message}\n`);
   await execa('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: PACKAGE_ROOT });
-  // The end-to-end tests drive the real TUI in tmux.
-  if (!(await commandExists('tmux'))) await aptInstall(['tmux'], log, workspacePath('logs', 'apt.log'));
+  // The end-to-end tests drive the real TUI in tmux; the bwrap engine kind's tests need bubblewrap and squashfs-tools.
+  const tools: Array<[string, string]> = [['tmux', 'tmux'], ['bwrap', 'bubblewrap'], ['mksquashfs', 'squashfs-tools']];
+  const missing: string[] = [];
+  for (const [command, pkg] of tools) if (!(await commandExists(command))) missing.push(pkg);
+  if (missing.length > 0) await aptInstall(missing, log, workspacePath('logs', 'apt.log'));
   // The Docker engine comes first: slurm-up puts the job user in the group of the engine's socket,
   // which exists only once Docker is installed (jobs started before that could never reach it).
   await ensureEngine(log);

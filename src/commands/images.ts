@@ -1,8 +1,13 @@
 /**
  * `bugbench images [--json]`, `bugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--setup CMD] [--json]`
- * and `bugbench images add IMAGE [--root PATH] [--user U] [--test-cmd CMD] [--again] [--json]`
+ * , `bugbench images add IMAGE [--root PATH] [--user U] [--test-cmd CMD] [--again] [--json]`
+ * and `bugbench images pack IMAGE [--out FILE|DIR/] [--json]`
  */
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { packImage } from '../sandbox/bwrap/pack.js';
+import { packedFileName } from '../sandbox/bwrap/packed-image.js';
 import { expandHome } from '../paths.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { buildImageOverBugs } from '../pipeline/image-build.js';
@@ -20,6 +25,7 @@ const LIST_FLAGS = { json: { type: 'boolean', default: false } } as const;
 export async function imagesCommand(args: string[]): Promise<number> {
   if (args[0] === 'build') return buildCommand(args.slice(1));
   if (args[0] === 'add') return addCommand(args.slice(1));
+  if (args[0] === 'pack') return packCommand(args.slice(1));
   const { values } = parseFlags('images', args, LIST_FLAGS);
   const images = await listRepoImages(defaultContainerEngine(), countsByImage(openStore().all('bugs')));
   if (values.json) {
@@ -79,6 +85,23 @@ async function addCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+const PACK_FLAGS = { out: { type: 'string' }, json: { type: 'boolean', default: false } } as const;
+
+/** Writes an image as one squashfs file that the bwrap engine kind runs without an engine (sandbox/bwrap/pack.ts). */
+async function packCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags('images pack', args, PACK_FLAGS, 1);
+  const image = positionals[0];
+  if (!image) throw new UsageError('images pack: name the image, e.g. `bugbench images pack bugbench/repo-knotcfg:latest --out /shared/images/`');
+  const out = values.out ?? './';
+  const folder = out.endsWith('/') || (existsSync(expandHome(out)) && statSync(expandHome(out)).isDirectory());
+  if (folder) mkdirSync(expandHome(out), { recursive: true });
+  const file = folder ? join(expandHome(out), packedFileName(image)) : expandHome(out);
+  const packed = await packImage(defaultContainerEngine(), image, file, stderrProgress);
+  if (values.json) printJson(packed);
+  else process.stdout.write(`${packed.file}: ${image} (${(packed.bytes / 1024 ** 2).toFixed(0)} MB, ${packed.seconds} s); run it with DOCKER_HOST=bwrap://${dirname(packed.file)}\n`);
+  return 0;
+}
+
 export function formatImages(images: RepoImage[]): string {
   if (images.length === 0) return 'no repo images yet; build one with `bugbench images build <dir>` or run `bugbench doctor --fix`\n';
   const rows = images.map((i) => [
@@ -95,12 +118,13 @@ export function formatImages(images: RepoImage[]): string {
 
 export const command: CommandModule = {
   name: 'images',
-  summary: 'list repo images; `images build <dir>` builds one, `images add IMAGE` adopts one as it is',
+  summary: 'list repo images; `images build <dir>` builds one, `images add IMAGE` adopts one as it is, `images pack IMAGE` writes one as a file for engine-less nodes',
   usage: [
     'bugbench images [--json]',
     'bugbench images build <git-repo-dir> [--tag T] [--from IMAGE] [--setup CMD] [--json]',
     'bugbench images add IMAGE [--root PATH] [--user U] [--test-cmd CMD] [--again] [--json]',
+    'bugbench images pack IMAGE [--out FILE|DIR/] [--json]',
   ],
-  flags: { ...LIST_FLAGS, ...BUILD_FLAGS, ...ADD_FLAGS },
+  flags: { ...LIST_FLAGS, ...BUILD_FLAGS, ...ADD_FLAGS, ...PACK_FLAGS },
   run: imagesCommand,
 };

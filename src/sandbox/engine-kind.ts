@@ -5,7 +5,7 @@
  * what `doctor` says; nothing above sandbox/ asks for it.
  */
 
-export type EngineProduct = 'docker' | 'podman';
+export type EngineProduct = 'docker' | 'podman' | 'bwrap';
 
 export interface EngineKind {
   product: EngineProduct;
@@ -56,6 +56,7 @@ export function kindFromAnswers(version: VersionAnswer, info: InfoAnswer): Engin
 
 /** "rootless Podman 4.3.1 (runc)", "Docker 20.10.24 (runc)". */
 export function describeKind(kind: EngineKind): string {
+  if (kind.product === 'bwrap') return `bwrap ${kind.version} (no engine)`;
   const name = kind.product === 'podman' ? 'Podman' : 'Docker';
   return `${kind.rootless ? 'rootless ' : ''}${name} ${kind.version}${kind.runtime ? ` (${kind.runtime})` : ''}`;
 }

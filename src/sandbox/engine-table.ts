@@ -4,6 +4,7 @@
  * line here. Engines are made once per address and kept.
  */
 import { imageRun } from './adopted-images.js';
+import { BwrapEngine } from './bwrap/engine.js';
 import { DockerApiEngine } from './docker-api/engine.js';
 import { engineSpecs } from './engine-config.js';
 import type { ContainerEngine, EngineType } from './port.js';
@@ -11,12 +12,18 @@ import type { Sandbox, SandboxOptions } from './sandbox.js';
 
 const factories: Record<EngineType, (host: string) => ContainerEngine> = {
   'docker-api': (host) => new DockerApiEngine(host),
+  bwrap: (host) => new BwrapEngine(host),
 };
 
 const made = new Map<string, ContainerEngine>();
 
-/** The engine at `host`, of `type` (default: the Docker API, which Docker and Podman serve). */
-export function engineAt(host: string, type: EngineType = 'docker-api'): ContainerEngine {
+/** The type of engine an address names: `bwrap:///DIR` a folder of packed images, any other the Docker API (Docker and Podman serve it). */
+export function engineTypeOf(host: string): EngineType {
+  return host.startsWith('bwrap:') ? 'bwrap' : 'docker-api';
+}
+
+/** The engine at `host`, of `type` (default: the one its address names). */
+export function engineAt(host: string, type: EngineType = engineTypeOf(host)): ContainerEngine {
   const key = `${type} ${host}`;
   let engine = made.get(key);
   if (!engine) {

@@ -9,7 +9,7 @@ import type { EngineKind } from './engine-kind.js';
 import type { Sandbox, SandboxOptions } from './sandbox.js';
 
 /** The implementations the engine table knows. */
-export type EngineType = 'docker-api';
+export type EngineType = 'docker-api' | 'bwrap';
 
 export interface EngineInfo {
   host: string;

@@ -1,0 +1,131 @@
+/**
+ * What the bwrap kind keeps on the node, under one folder of this user's:
+ * each packed image unpacked once (a shared read-only lower layer), each
+ * sandbox's writable layer with a record of who owns it, each volume. A
+ * sandbox's folder outlives a bugbench killed with -9; the next start reads
+ * the owner in the record and removes what a dead process left.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { processStartTime } from '../../process-identity.js';
+import { labelBelongsTo, LABEL_RUN, ownerAlive } from '../owner.js';
+import { removeTree, runTool } from './tools.js';
+
+/** This user's folder for the kind's state (BUGBENCH_BWRAP_STATE overrides it). */
+export function stateRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return env.BUGBENCH_BWRAP_STATE || join(tmpdir(), `bugbench-bwrap-${process.getuid?.() ?? 'user'}`);
+}
+
+/** A sandbox's record: its labels (run, owner) and the process that holds it. */
+export interface SandboxRecord {
+  id: string;
+  image: string;
+  labels: Record<string, string>;
+  /** The outer bwrap process: killing it ends the sandbox. */
+  pid?: number;
+  pidStart?: string;
+  /** Set before its processes are ended on purpose: a sandbox being removed has not been stopped by anything else. */
+  removing?: boolean;
+}
+
+const RECORD = 'sandbox.json';
+
+export function sandboxDir(root: string, id: string): string {
+  return join(root, 'sandboxes', id);
+}
+
+export async function writeRecord(root: string, record: SandboxRecord): Promise<void> {
+  const dir = sandboxDir(root, record.id);
+  await writeFile(join(dir, `${RECORD}.tmp`), JSON.stringify(record));
+  await rename(join(dir, `${RECORD}.tmp`), join(dir, RECORD));
+}
+
+/** Every sandbox folder's record; a folder with none (its maker died while writing it) is one without labels. */
+export async function readRecords(root: string): Promise<SandboxRecord[]> {
+  const dir = join(root, 'sandboxes');
+  if (!existsSync(dir)) return [];
+  const ids = await readdir(dir);
+  return Promise.all(
+    ids.map(async (id) => {
+      try {
+        return JSON.parse(await readFile(join(dir, id, RECORD), 'utf8')) as SandboxRecord;
+      } catch {
+        return { id, image: '', labels: {} };
+      }
+    }),
+  );
+}
+
+/** True while the record's bwrap process runs (the same process: its start time matches). */
+export function holderRuns(record: SandboxRecord): boolean {
+  return record.pid !== undefined && processStartTime(record.pid) === record.pidStart;
+}
+
+/** Ends a sandbox's processes (if they still run) and removes its folder. */
+export async function removeSandboxState(root: string, record: SandboxRecord): Promise<void> {
+  // Said first, so that a look at the sandboxes meanwhile does not take it for one something else stopped.
+  if (existsSync(sandboxDir(root, record.id))) await writeRecord(root, { ...record, removing: true }).catch(() => undefined);
+  if (record.pid !== undefined && processStartTime(record.pid) === record.pidStart) {
+    try {
+      process.kill(record.pid, 'SIGKILL');
+    } catch {
+      // Gone in the meantime.
+    }
+  }
+  await removeTree(sandboxDir(root, record.id));
+}
+
+/** Removes the sandboxes `chosen` picks; returns their ids. */
+export async function reapSandboxes(root: string, chosen: (record: SandboxRecord) => boolean): Promise<string[]> {
+  const gone = (await readRecords(root)).filter(chosen);
+  await Promise.all(gone.map((record) => removeSandboxState(root, record)));
+  return gone.map((record) => record.id);
+}
+
+/** A record a dead bugbench left (or one whose folder has no record at all). */
+export function orphaned(record: SandboxRecord): boolean {
+  return !ownerAlive(record.labels);
+}
+
+export function ofWorks(works: readonly string[]): (record: SandboxRecord) => boolean {
+  return (record) => labelBelongsTo(record.labels[LABEL_RUN] ?? '', works);
+}
+
+const unpacking = new Map<string, Promise<string>>();
+
+/**
+ * The image file's lower layer: unpacked once per file version (path, size,
+ * modification time) and shared by every sandbox of it. Unpacked to a
+ * temporary folder and renamed, so two processes unpacking at once leave one.
+ */
+export function lowerLayer(root: string, file: string): Promise<string> {
+  let pending = unpacking.get(file);
+  if (!pending) {
+    pending = unpack(root, file);
+    pending.catch(() => unpacking.delete(file));
+    unpacking.set(file, pending);
+  }
+  return pending;
+}
+
+async function unpack(root: string, file: string): Promise<string> {
+  const { size, mtimeMs } = await stat(file);
+  const key = createHash('sha256').update(`${file}\0${size}\0${mtimeMs}`).digest('hex').slice(0, 16);
+  const images = join(root, 'images');
+  const lower = join(images, key);
+  if (existsSync(join(lower, '.bugbench-image.json'))) return lower;
+  await mkdir(images, { recursive: true });
+  const temp = `${lower}.${process.pid}.tmp`;
+  await removeTree(temp);
+  await runTool('unsquashfs', ['-q', '-n', '-d', temp, file]);
+  try {
+    await rename(temp, lower);
+  } catch {
+    // Another process unpacked it first.
+    await removeTree(temp);
+  }
+  return lower;
+}
