@@ -11,7 +11,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import type { CheckParams } from '../../src/bugs/meta.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { dockerClient } from '../../src/sandbox/docker-api/client.js';
@@ -155,6 +155,9 @@ export class LanguageFixture {
   }
 }
 
+/** How an artifact folder is judged: `bugbench check DIR --json FLAGS` on some engine. */
+export type Judge = (dir: string, ...flags: string[]) => Promise<JsonReport>;
+
 export async function checkDir(dir: string, ...flags: string[]): Promise<JsonReport> {
   const result = await bugbench(['check', dir, '--json', ...flags], { timeout: 300_000 });
   if (result.stdout.trim() === '') throw new Error(`bugbench check printed nothing (exit ${result.exitCode}): ${result.stderr.slice(-1000)}`);
@@ -167,38 +170,14 @@ export function summary(report: JsonReport): string {
 }
 
 /**
- * The coin-flip case of a language, as a describe block: the bug `write`
- * makes is judged once with twelve buggy runs, and determinism must name
- * `test`; with BUGBENCH_COIN_FLIP_CHECKS=N it is also judged N times at five
- * buggy runs and the count printed (CI leaves that to the bench).
- */
-export function describeCoinFlip(language: string, write: () => Promise<string>, test: string): void {
-  const times = Number(process.env.BUGBENCH_COIN_FLIP_CHECKS || 0);
-  describe('a bug that fails a test on a coin flip', () => {
-    let dir = '';
-    beforeAll(async () => {
-      dir = await write();
-    });
-
-    it('is refused, by determinism naming the test or by bug-validity when the first run passed it, in a check with twelve buggy runs', async () => {
-      await expectDeterminismCatches(dir, test);
-    }, 300_000);
-
-    it.runIf(times > 0)(`is refused in at least 80% of ${times} checks at five buggy runs`, async () => {
-      await expectMostlyRefused(language, dir, times);
-    }, 1_800_000);
-  });
-}
-
-/**
  * Judges a coin-flip bug `times` times, one check after another, and expects
  * at least 80% of them refused, each by determinism (the buggy runs disagree)
  * or bug-validity (every run happened to pass). Prints the count.
  */
-export async function expectMostlyRefused(language: string, dir: string, times: number): Promise<void> {
+export async function expectMostlyRefused(language: string, dir: string, times: number, judge: Judge = checkDir): Promise<void> {
   const failed: (string | undefined)[] = [];
   for (let i = 0; i < times; i++) {
-    const report = await checkDir(dir);
+    const report = await judge(dir);
     failed.push(report.valid ? undefined : (report.checks.find((c) => c.verdict === 'fail')?.name ?? 'no verdict'));
   }
   const refused = failed.filter((f) => f !== undefined).length;
@@ -211,8 +190,8 @@ export async function expectMostlyRefused(language: string, dir: string, times: 
  * Judges a coin-flip bug once with twelve buggy runs, which all agree once in
  * 2048 checks, and expects determinism to fail naming `test` with both results.
  */
-export async function expectDeterminismCatches(dir: string, test: string): Promise<void> {
-  const report = await checkDir(dir, '--buggy-runs', '12');
+export async function expectDeterminismCatches(dir: string, test: string, judge: Judge = checkDir): Promise<void> {
+  const report = await judge(dir, '--buggy-runs', '12');
   // A first buggy run that passes the test leaves the bug nothing to break (bug-validity); else a rerun passes it.
   if (check(report, 'determinism').verdict !== 'fail') {
     expectFailsOnly(report, 'bug-validity');
