@@ -6,11 +6,12 @@
  * when it is not root), with a workspace of its own: nothing is shared with
  * the Docker runs, not even the original run's cache.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { expect } from 'vitest';
+import { removeTree } from '../../src/sandbox/bwrap/tools.js';
 import type { JsonReport } from './check-report.js';
 import { BIN, bugbench } from './cli.js';
 
@@ -57,7 +58,8 @@ export class PackedEngine {
     return readdirSync(join(this.state, 'sandboxes'));
   }
 
-  remove(): void {
-    rmSync(this.dir, { recursive: true, force: true });
+  /** Removes the packed images and the state, whatever their modes (unpacked images hold read-only folders). */
+  remove(): Promise<void> {
+    return removeTree(this.dir);
   }
 }
