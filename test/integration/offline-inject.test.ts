@@ -97,8 +97,9 @@ describe('the offline injector', () => {
 
 describe('removal+history', () => {
   it('draws the removal or the history prompt per rollout from the seed, and every bug records which one it got', async () => {
-    const result = await runInjection({ image: 'bugbench/repo-slotsmith:latest', strategy: 'removal+history', policy: 'offline', n: 6, concurrency: 2, seed: 11, params: INJECTION_TEST_PARAMS, maxSteps: 100 }, { store: openStore() });
-    expect(result.rollouts).toHaveLength(6);
+    // Seed 11 draws removal, removal, removal, history for the first four rollouts: both prompts, in four.
+    const result = await runInjection({ image: 'bugbench/repo-slotsmith:latest', strategy: 'removal+history', policy: 'offline', n: 4, concurrency: 2, seed: 11, params: INJECTION_TEST_PARAMS, maxSteps: 100 }, { store: openStore() });
+    expect(result.rollouts).toHaveLength(4);
     const prompts = result.bugs.map((b) => JSON.parse(readFileSync(`${b.artifactDir}/meta.json`, 'utf8')).prompt as string);
     expect(prompts).toHaveLength(result.bugs.length);
     expect(new Set(prompts)).toEqual(new Set(['removal', 'history']));
@@ -106,7 +107,8 @@ describe('removal+history', () => {
     // The drawn prompt is also the offline agent's: its model is named for it.
     const models = result.rollouts.map((r) => readFileSync(r.trajectory, 'utf8').match(/"model":"offline\/(removal|history)"/)?.[1]);
     expect(new Set(models)).toEqual(new Set(['removal', 'history']));
-    expect(result.bugs.filter((b) => b.valid).length).toBeGreaterThanOrEqual(4);
+    // Two thirds of the rollouts or more.
+    expect(result.bugs.filter((b) => b.valid).length).toBeGreaterThanOrEqual(3);
     // Each prompt made a valid bug on slotsmith.
     expect(new Set(result.bugs.flatMap((b, i) => (b.valid ? [prompts[i]] : [])))).toEqual(new Set(['removal', 'history']));
   }, 300_000);
