@@ -30,11 +30,11 @@ describe('the offline injector', () => {
   }, 180_000);
 
   it('ends a rollout that finds nothing as "no bug", with its reason, apart from errors: in the core result and the CLI summary', async () => {
-    // knotcfg has fewer code files than this: after its tries the injector has too few and stops, a normal outcome.
+    // knotcfg has fewer code files than this: the injector stops before trying any change, a normal outcome.
     const cli = await bugbench(['inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'removal', '--policy', 'offline', '-n', '1', '--min-changed-files', '30', ...INJECTION_TEST_FLAGS]);
     expect(cli.exitCode, cli.stderr).toBe(0);
     expect(cli.stdout).toMatch(/^run (\S+) finished: 1 rollout\(s\), 0 submitted, 0 valid, 1 found no bug$/m);
-    expect(cli.stdout).toMatch(/^ {2}\S+-r1 {2}no bug: After \d+ tries I have changes in \d+ file\(s\), fewer than the 30 needed/m);
+    expect(cli.stdout).toMatch(/^ {2}\S+-r1 {2}no bug: My removal candidates are in \d+ code file\(s\), fewer than the 30 needed/m);
     expect(cli.stderr).not.toMatch(/\] error:|finished: error/);
     expect(cli.stderr).toMatch(/\[r1\] finished: no-bug after/);
     const runId = /^run (\S+) finished/m.exec(cli.stdout)![1]!;
