@@ -36,9 +36,11 @@ const images: string[] = [];
 
 beforeAll(async () => {
   const handwritten = (await json('import', artifactPath('valid-two-files'))).id;
-  const injected = await json('inject', '--image', 'bugbench/repo-slotsmith:latest', '--strategy', 'removal', '--policy', 'offline', '-n', '1', '--seed', '3', ...INJECTION_TEST_FLAGS);
-  await json('solve', handwritten, '-k', '2', '--solver', 'partial', '--policy', 'offline');
-  const higher = await json('higher-order', handwritten);
+  // The injected bug and the handwritten one's higher-order bugs have nothing to wait on each other for.
+  const [injected, higher] = await Promise.all([
+    json('inject', '--image', 'bugbench/repo-slotsmith:latest', '--strategy', 'removal', '--policy', 'offline', '-n', '1', '--seed', '3', ...INJECTION_TEST_FLAGS),
+    json('solve', handwritten, '-k', '2', '--solver', 'partial', '--policy', 'offline').then(() => json('higher-order', handwritten)),
+  ]);
   const ids = [handwritten, ...injected.bugs.filter((b: { valid: boolean }) => b.valid).map((b: { id: string }) => b.id), ...higher.bugs.filter((b: { valid: boolean }) => b.valid).map((b: { id: string }) => b.id)];
   for (const id of ids) {
     const bug = await json('accept', id, '--reason', 'for the Harbor export');
