@@ -59,8 +59,8 @@ describe('the offline injector', () => {
   }, 240_000);
 
   it('is deterministic for a seed', async () => {
-    const first = await inject('bugbench/repo-knotcfg:latest', 'direct', 1, 99);
-    const second = await inject('bugbench/repo-knotcfg:latest', 'direct', 1, 99);
+    // Two runs of one rollout each, at once: neither may see or shift the other's draws.
+    const [first, second] = await Promise.all([inject('bugbench/repo-knotcfg:latest', 'direct', 1, 99), inject('bugbench/repo-knotcfg:latest', 'direct', 1, 99)]);
     const diff = (dir: string) => readFileSync(`${dir}/bug_inject.diff`, 'utf8');
     expect(diff(first.bugs[0]!.artifactDir)).toBe(diff(second.bugs[0]!.artifactDir));
   }, 120_000);
