@@ -12,7 +12,8 @@ import { EngineUnreachableError, errorMessage, ImageNotFoundError, SandboxError 
 import type { EngineKind } from '../engine-kind.js';
 import { ownerLabels, LABEL_OWNER_PID, LABEL_OWNER_START } from '../owner.js';
 import type { ContainerEngine, EngineInfo, ImageInfo, ImageSummary, ReapResult } from '../port.js';
-import type { Sandbox, SandboxOptions } from '../sandbox.js';
+import { BUILT_WORLD, type Sandbox, type SandboxOptions } from '../sandbox.js';
+import { homeOfUid, imageEtcFile, resolveImageUser } from './image-user.js';
 import { imageInfoOf, PACKED_SUFFIX, readPackedConfig, type PackedConfig } from './packed-image.js';
 import { BwrapSandbox } from './sandbox.js';
 import { holderRuns, lowerLayer, ofWorks, orphaned, reapSandboxes, readRecords, stateRoot } from './state.js';
@@ -76,7 +77,11 @@ export class BwrapEngine implements ContainerEngine {
     if (!packed) throw new ImageNotFoundError(options.image);
     const lower = await lowerLayer(this.state, packed.file);
     const volumes = Object.fromEntries(Object.entries(options.volumes ?? {}).map(([name, path]) => [this.volumeDir(name), path]));
-    return BwrapSandbox.create(options, { root: this.state, lower, imageEnv: packed.config.env, volumes });
+    const [passwd, group] = await Promise.all([imageEtcFile(lower, 'passwd'), imageEtcFile(lower, 'group')]);
+    const world = options.world ?? BUILT_WORLD;
+    // The image's own User (world.user ''), as Docker runs it: its ids and home from the image's /etc/passwd.
+    const user = world.user === '' ? resolveImageUser(packed.config.user, passwd, group, options.image) : { uid: world.uid, gid: world.gid, home: homeOfUid(world.uid, passwd) };
+    return BwrapSandbox.create({ ...options, world: { ...world, uid: user.uid, gid: user.gid } }, { root: this.state, lower, imageEnv: packed.config.env, volumes, home: user.home });
   }
 
   private volumeDir(name: string): string {
