@@ -38,7 +38,7 @@ export async function bwrapPlace(dir: string): Promise<BwrapPlace> {
   for (const path of [dir, images]) chmodSync(path, 0o755);
   if (asRoot) await execa('chown', [BWRAP_USER, state]);
   const run = (argv: string[], env: Record<string, string>): Promise<UserRun> =>
-    execa(asRoot ? 'runuser' : argv[0]!, asRoot ? ['-u', BWRAP_USER, '--', ...argv] : argv.slice(1), { reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? '', BUGBENCH_BWRAP_STATE: state, ...env } }) as Promise<UserRun>;
+    execa(asRoot ? '/usr/sbin/runuser' : argv[0]!, asRoot ? ['-u', BWRAP_USER, '--', ...argv] : argv.slice(1), { reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? '', BUGBENCH_BWRAP_STATE: state, ...env } }) as Promise<UserRun>;
   return {
     images,
     state,

@@ -1,9 +1,11 @@
 /**
- * Packed images that are not like bugbench's own, on the bwrap engine kind
- * as an ordinary user: one run by a user of its own (`USER app`, as many
- * projects' images are) and one with no tar at all.
+ * A node with no container engine, as an ordinary user: packed images that
+ * are not like bugbench's own on the bwrap engine kind (one run by a user of
+ * its own, `USER app`, as many projects' images are; one with no tar at
+ * all), and what `doctor` says of the node.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -111,4 +113,36 @@ describe('packed images on the bwrap kind', () => {
     expect(result.outside).toBe('read');
     expect(result.linkOut).toMatch(/is a link to \/etc\/passwd, outside \/repo/);
   }, 180_000);
+});
+
+describe('doctor on a bwrap node', () => {
+  it('lists the packed images, runs a sandbox of one, and finds nothing missing', async () => {
+    const text = await place.cli(['doctor']);
+    expect(text.stdout).toMatch(/^ok {6}engine e1 at bwrap:\/\/\/.*: bwrap \d+\.\d+\.\d+ \(no engine\), \d+ slot\(s\); 2 packed image\(s\): bugbench-test\/knotcfg-as-app:latest.*, bugbench-test\/knotcfg-no-tar:latest/m);
+    expect(text.stdout).toMatch(/^ok {6}engine e1: bwrap [\d.]+, user namespaces allowed, overlay in them works, unsquashfs present/m);
+    expect(text.stdout).toMatch(/^ok {6}engine e1 ran a sandbox of bugbench-test\/knotcfg-as-app:latest in \d+ ms$/m);
+    expect(text.stdout).not.toMatch(/^MISSING|base image/m);
+    expect(text.exitCode, text.stdout).toBe(0);
+    const report = JSON.parse((await place.cli(['doctor', '--json'])).stdout);
+    expect(report.packedOnly).toBe(true);
+    expect(report.engines[0]).toMatchObject({ product: 'bwrap', missing: [], containers: { ok: true } });
+    expect(report.engines[0].bwrap.folder.images.map((i: { names: string[]; unpacked: boolean }) => [i.names[0], i.unpacked])).toEqual([[AS_APP, true], [NO_TAR, true]]);
+  }, 120_000);
+
+  it('--fix on a bwrap address starts no dockerd, and says what the node lacks with how to get it', async () => {
+    const missing = join(dir, 'no-such-folder');
+    const fixed = await place.cli(['doctor', '--fix'], { DOCKER_HOST: `bwrap://${missing}` });
+    expect(fixed.stderr).toContain('runs packed images with bwrap: no engine to start and no image to build here');
+    expect(fixed.stdout).toContain(`MISSING engine e1 needs the folder ${missing} of packed images (mkdir -p ${missing}, then \`bugbench images pack IMAGE --out ${missing}/\` where an engine is)`);
+    expect(`${fixed.stdout}${fixed.stderr}`).not.toMatch(/dockerd|apt-get install -y docker/);
+    expect(existsSync(join(place.state, 'home', 'logs', 'dockerd.log'))).toBe(false);
+    expect(fixed.exitCode).toBe(1);
+    // A node without bwrap (a PATH with everything else): the lack and its fix.
+    const bin = join(dir, 'bin-without-bwrap');
+    mkdirSync(bin);
+    for (const tool of ['node', 'unshare', 'nsenter', 'unsquashfs', 'mount', 'sh', 'bash', 'git', 'tar']) symlinkSync(execFileSync('which', [tool], { encoding: 'utf8' }).trim(), join(bin, tool));
+    const bare = await place.cli(['doctor'], { PATH: bin });
+    expect(bare.stdout).toContain('MISSING engine e1 needs bwrap 0.8.0 or later (sudo apt-get install bubblewrap)');
+    expect(bare.exitCode).toBe(1);
+  }, 120_000);
 });
