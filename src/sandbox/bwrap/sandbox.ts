@@ -229,7 +229,7 @@ export class BwrapSandbox extends RepoSandbox {
   }
 
   async remove(): Promise<void> {
-    if (metering()) recordContainerCpu(await this.cpuSeconds());
+    if (metering()) recordContainerCpu(await this.cpuSeconds(), this.runId);
     const ended = new Promise<void>((resolve) => {
       if (this.holder.exitCode !== null || this.holder.signalCode !== null) resolve();
       else this.holder.on('exit', () => resolve());
