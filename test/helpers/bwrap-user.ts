@@ -25,6 +25,8 @@ export interface BwrapPlace {
   state: string;
   /** Runs a module as the user, with `engine` the bwrap engine of `images`; never throws on a non-zero exit. */
   asUser(script: string): Promise<UserRun>;
+  /** The same as this process (root where the tests run as root), with a state folder of its own. */
+  asThisProcess(script: string): Promise<UserRun>;
   /** Runs the CLI as the user with DOCKER_HOST=bwrap://images and the given environment. */
   cli(args: string[], env?: Record<string, string>): Promise<UserRun>;
 }
@@ -42,14 +44,19 @@ export async function bwrapPlace(dir: string): Promise<BwrapPlace> {
   return {
     images,
     state,
-    asUser(script) {
-      const file = join(dir, `script-${Math.random().toString(36).slice(2)}.mjs`);
-      writeFileSync(file, `const { engineAt } = await import(${JSON.stringify(`${DIST}/sandbox/engine-table.js`)});\nconst engine = engineAt('bwrap://${images}');\n${script}`);
-      chmodSync(file, 0o644);
-      return run(['node', file], {});
-    },
+    asUser: (script) => run(['node', scriptFile(dir, images, script)], {}),
+    asThisProcess: (script) =>
+      execa('node', [scriptFile(dir, images, script)], { reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? '', BUGBENCH_BWRAP_STATE: join(dir, 'state-of-this-process') } }) as Promise<UserRun>,
     cli: (args, env = {}) => run(['node', BIN, ...args], { DOCKER_HOST: `bwrap://${images}`, BUGBENCH_HOME: join(state, 'home'), ...env }),
   };
+}
+
+/** A module that runs `script` with `engine` the bwrap engine of `images`. */
+function scriptFile(dir: string, images: string, script: string): string {
+  const file = join(dir, `script-${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(file, `const { engineAt } = await import(${JSON.stringify(`${DIST}/sandbox/engine-table.js`)});\nconst engine = engineAt('bwrap://${images}');\n${script}`);
+  chmodSync(file, 0o644);
+  return file;
 }
 
 /** Gives the user a copy it owns (an artifact the CLI writes into). */

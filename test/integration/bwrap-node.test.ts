@@ -67,6 +67,18 @@ describe('packed images on the bwrap kind', () => {
     expect(result.tests).toMatch(/^\d+ passed/);
   }, 180_000);
 
+  it('runs it as its user also when bugbench runs as root (unpacked as root, files would keep owners the user could not write)', async () => {
+    const run = await place.asThisProcess(`
+      const sandbox = await engine.createSandbox({ image: ${JSON.stringify(AS_APP)}, runId: 'bwrap-as-app-root' });
+      await sandbox.writeFile('made/here.txt', 'x\\n');
+      const out = (await sandbox.run('id -u && echo more >> README.md && stat -c %u made/here.txt README.md')).stdout;
+      await sandbox.remove();
+      console.log(JSON.stringify({ out, uid: process.getuid() }));
+    `);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout.trim().split('\n').pop()!).out).toBe('1000\n1000\n1000\n');
+  }, 180_000);
+
   it('checks a bug of it through DOCKER_HOST=bwrap:///DIR as on Docker', async () => {
     const artifact = join(dir, 'valid-as-app');
     cpSync(join(FIXTURES, 'valid-two-files'), artifact, { recursive: true });

@@ -99,7 +99,7 @@ export function lacks(facts: BwrapNodeFacts): { missing: string[]; notes: string
   if (room.freeBytes !== null && room.neededBytes > room.freeBytes) {
     missing.push(`room to unpack: the images not unpacked yet need ${gib(room.neededBytes)} under ${room.path}, which has ${gib(room.freeBytes)} free (free some, or set BUGBENCH_BWRAP_STATE to a folder with room)`);
   }
-  if (facts.root) notes.push('running as root: the bwrap kind is meant for ordinary users (as root, images packed with owners keep them and a sandbox\'s user may not write its own files); run bugbench as the user the jobs run as');
+  if (facts.root) notes.push('running as root: the bwrap kind is meant for the ordinary users jobs run as (it works as root, but a sandbox is then root\'s processes)');
   notes.push('CPU, memory and pids limits are not enforced (a bwrap sandbox has no cgroup of its own)');
   return { missing, notes };
 }

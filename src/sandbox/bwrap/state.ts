@@ -130,6 +130,9 @@ async function unpack(root: string, file: string): Promise<string> {
   const temp = `${lower}.${process.pid}.tmp`;
   await removeTree(temp);
   await runTool('unsquashfs', ['-q', '-n', '-d', temp, file]);
+  // Unpacked by an ordinary user, every file is that user's, and so inside a sandbox its user's, whoever it runs as.
+  // root would keep the image's owners, which a sandbox's user (mapped to this one) could not write: made the same.
+  if (process.getuid?.() === 0) await runTool('chown', ['-R', '-h', '0:0', temp]);
   try {
     await rename(temp, lower);
   } catch {
