@@ -111,16 +111,28 @@ export function lowerLayer(root: string, file: string): Promise<string> {
   return pending;
 }
 
-async function unpack(root: string, file: string): Promise<string> {
+/** Where this version of the image file is (or would be) unpacked. */
+export async function lowerPath(root: string, file: string): Promise<string> {
   const { size, mtimeMs } = await stat(file);
-  const key = createHash('sha256').update(`${file}\0${size}\0${mtimeMs}`).digest('hex').slice(0, 16);
+  return join(root, 'images', createHash('sha256').update(`${file}\0${size}\0${mtimeMs}`).digest('hex').slice(0, 16));
+}
+
+/** True once this version of the image file is unpacked. */
+export async function isUnpacked(root: string, file: string): Promise<boolean> {
+  return existsSync(join(await lowerPath(root, file), '.bugbench-image.json'));
+}
+
+async function unpack(root: string, file: string): Promise<string> {
+  const lower = await lowerPath(root, file);
   const images = join(root, 'images');
-  const lower = join(images, key);
-  if (existsSync(join(lower, '.bugbench-image.json'))) return lower;
+  if (await isUnpacked(root, file)) return lower;
   await mkdir(images, { recursive: true });
   const temp = `${lower}.${process.pid}.tmp`;
   await removeTree(temp);
   await runTool('unsquashfs', ['-q', '-n', '-d', temp, file]);
+  // Unpacked by an ordinary user, every file is that user's, and so inside a sandbox its user's, whoever it runs as.
+  // root would keep the image's owners, which a sandbox's user (mapped to this one) could not write: made the same.
+  if (process.getuid?.() === 0) await runTool('chown', ['-R', '-h', '0:0', temp]);
   try {
     await rename(temp, lower);
   } catch {
