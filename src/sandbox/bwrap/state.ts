@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processStartTime } from '../../process-identity.js';
+import { currentProcess, processAlive, processStartTime } from '../../process-identity.js';
 import { labelBelongsTo, LABEL_RUN, ownerAlive } from '../owner.js';
 import { removeTree, runTool } from './tools.js';
 
@@ -99,7 +99,9 @@ const unpacking = new Map<string, Promise<string>>();
 /**
  * The image file's lower layer: unpacked once per file version (path, size,
  * modification time) and shared by every sandbox of it. Unpacked to a
- * temporary folder and renamed, so two processes unpacking at once leave one.
+ * temporary folder and renamed, so two processes unpacking at once leave one;
+ * and one process of this user unpacks a file at a time (the tasks of an
+ * array on one node wait for the first instead of each unpacking it).
  */
 export function lowerLayer(root: string, file: string): Promise<string> {
   let pending = unpacking.get(file);
@@ -116,16 +118,45 @@ async function unpack(root: string, file: string): Promise<string> {
   const key = createHash('sha256').update(`${file}\0${size}\0${mtimeMs}`).digest('hex').slice(0, 16);
   const images = join(root, 'images');
   const lower = join(images, key);
-  if (existsSync(join(lower, '.bugbench-image.json'))) return lower;
+  const unpacked = () => existsSync(join(lower, '.bugbench-image.json'));
+  if (unpacked()) return lower;
   await mkdir(images, { recursive: true });
-  const temp = `${lower}.${process.pid}.tmp`;
-  await removeTree(temp);
-  await runTool('unsquashfs', ['-q', '-n', '-d', temp, file]);
+  const release = await unpackTurn(`${lower}.unpacking`, unpacked);
   try {
-    await rename(temp, lower);
-  } catch {
-    // Another process unpacked it first.
+    if (unpacked()) return lower;
+    const temp = `${lower}.${process.pid}.tmp`;
     await removeTree(temp);
+    await runTool('unsquashfs', ['-q', '-n', '-d', temp, file]);
+    try {
+      await rename(temp, lower);
+    } catch {
+      // Another process unpacked it first.
+      await removeTree(temp);
+    }
+  } finally {
+    await release();
   }
   return lower;
+}
+
+/**
+ * Waits for this process's turn to unpack: `lock` is a folder naming its
+ * holder; a holder that died (or never said who it is) is taken over, and
+ * the wait ends early once `done` (the holder unpacked it). Returns the release.
+ */
+async function unpackTurn(lock: string, done: () => boolean): Promise<() => Promise<void>> {
+  for (;;) {
+    try {
+      await mkdir(lock);
+      await writeFile(join(lock, 'holder.json'), JSON.stringify(currentProcess()));
+      return () => removeTree(lock);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (done()) return async () => undefined;
+    const holder = await readFile(join(lock, 'holder.json'), 'utf8').then((text) => JSON.parse(text) as Parameters<typeof processAlive>[0], () => undefined);
+    const since = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+    if (holder ? !processAlive(holder) : since > 10_000) await removeTree(lock);
+    else await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
