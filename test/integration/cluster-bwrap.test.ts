@@ -6,15 +6,17 @@
  * use neither Docker nor its rootless Podman. Submitting and doctor try the
  * folder from the job user's side first.
  */
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterOf } from '../../src/pipeline/cluster-run.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { clusterOf, clusterTaskStates } from '../../src/pipeline/cluster-run.js';
+import { readRecords } from '../../src/sandbox/bwrap/state.js';
 import { Store } from '../../src/store/store.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
-import { bugbench } from '../helpers/cli.js';
+import { BIN, bugbench } from '../helpers/cli.js';
 import { PODMAN_USER as JOB_USER } from '../helpers/podman.js';
 import { LOCAL_SLURM_DIR } from '../helpers/training.js';
 
@@ -36,12 +38,43 @@ function workspace() {
 
 const inject = ['inject', '--image', IMAGE, '--strategy', 'removal', '--policy', 'offline', '--seed', '5', '--cluster', 'slurm', '--tasks', '2', '-n', '2', ...INJECTION_TEST_FLAGS, '--json'];
 
+/** The run once it is recorded with its array. */
+async function runOf(home: string): Promise<string> {
+  let runId = '';
+  await vi.waitFor(
+    () => {
+      const run = Store.open({ root: home }).all('runs')[0];
+      if (run?.status === 'failed') throw new Error(`the run failed: ${run.error}`);
+      expect(run?.cluster?.jobId).toBeTruthy();
+      runId = run!.id;
+    },
+    { timeout: 60_000, interval: 200 },
+  );
+  return runId;
+}
+
+/** Waits until each of `tasks` has a rollout running. */
+async function rolloutRunning(home: string, tasks: number[]): Promise<void> {
+  await vi.waitFor(
+    () => {
+      const running = Store.open({ root: home }).all('rollouts').filter((r) => r.status === 'running');
+      for (const task of tasks) expect(running.some((r) => r.task === task)).toBe(true);
+    },
+    { timeout: 120_000, interval: 250 },
+  );
+}
+
+/** The job user's bwrap sandboxes of a run on this node, and its bwrap processes. */
+const sandboxesOf = async (runId: string) => (await readRecords(state)).filter((r) => (r.labels['bugbench.run'] ?? '').startsWith(runId));
+const bwrapProcesses = () => execFileSync('ps', ['-u', JOB_USER, '-o', 'comm='], { encoding: 'utf8' }).split('\n').filter((c) => c.trim() === 'bwrap');
+
 beforeAll(async () => {
   uid = Number((await execa('id', ['-u', JOB_USER])).stdout.trim());
   state = `/tmp/bugbench-bwrap-${uid}`;
   unpackedBefore = existsSync(join(state, 'images')) ? readdirSync(join(state, 'images')) : [];
   const pack = await bugbench(['images', 'pack', IMAGE, '--out', `${images}/`, '--json'], { timeout: 300_000 });
   expect(pack.exitCode, pack.stderr).toBe(0);
+  chmodSync(dir, 0o755);
 }, 300_000);
 
 afterAll(() => {
@@ -117,5 +150,48 @@ describe('Slurm arrays on bwrap, as a job user with no container engine', () => 
     expect(readdirSync(join(state, 'sandboxes'))).toEqual([]);
     expect(readdirSync(join(state, 'volumes'))).toEqual([]);
     console.log(`Slurm on bwrap as ${JOB_USER}: inject -n 2 --tasks 2 in ${(injectMs / 1000).toFixed(1)} s, solve -k 4 --tasks 2 in ${(solveMs / 1000).toFixed(1)} s`);
+  }, 900_000);
+
+  it('cancels the array on Ctrl-C, and a task killed with -9 leaves nothing the resumed array does not remove; the resume keeps the run\'s engines', async () => {
+    const { home, env } = workspace();
+    const args = ['inject', '--image', IMAGE, '--strategy', 'removal', '--policy', 'offline', '--seed', '5', '--cluster', 'slurm', '--tasks', '2', ...INJECTION_TEST_FLAGS];
+    const cancelled = execa('node', [BIN, ...args, '-n', '4'], { env, reject: false });
+    const first = await runOf(home);
+    await rolloutRunning(home, [0, 1]);
+    expect((await sandboxesOf(first)).length).toBeGreaterThan(0);
+    cancelled.kill('SIGINT');
+    const stopped = await cancelled;
+    expect(stopped.exitCode, stopped.stderr).toBe(130);
+    expect(Store.open({ root: home }).get('runs', first)!.status).toBe('cancelled');
+    await vi.waitFor(async () => expect(await sandboxesOf(first)).toEqual([]), { timeout: 30_000, interval: 500 });
+    await vi.waitFor(() => expect(bwrapProcesses()).toEqual([]), { timeout: 30_000, interval: 500 });
+
+    const home2 = workspace();
+    const killed = execa('node', [BIN, ...args, '-n', '2', '--json'], { env: home2.env, reject: false });
+    const runId = await runOf(home2.home);
+    await rolloutRunning(home2.home, [0]);
+    const pids = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes(`cluster-task ${runId} --task 0`) && !line.includes('/bin/bash'))
+      .map((line) => Number(line.trim().split(/\s+/)[0]));
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids) process.kill(pid, 'SIGKILL');
+    const interrupted = JSON.parse((await killed).stdout);
+    expect(interrupted.status).toBe('interrupted');
+    // Its sandboxes' processes ended with it; their folders wait for the next bugbench of the user on the node.
+    expect((await sandboxesOf(runId)).length).toBeGreaterThan(0);
+
+    // Resumed from a shell that names no engine: the new array runs where the run's first did.
+    const resumed = await bugbench(['inject', '--resume', runId, '--json'], { env: { ...home2.env, DOCKER_HOST: '' }, timeout: 400_000 });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const result = JSON.parse(resumed.stdout);
+    expect(result.status).toBe('finished');
+    expect(result.bugs.every((b: { valid: boolean }) => b.valid)).toBe(true);
+    const cluster = clusterOf(Store.open({ root: home2.home }).get('runs', runId)!)!;
+    expect(cluster.earlierJobs).toHaveLength(1);
+    expect((await clusterTaskStates(cluster)).map((s) => s.state)).toEqual(['succeeded']);
+    expect(readFileSync(join(home2.home, cluster.dir, 'task-0.out'), 'utf8')).toMatch(/^engine: bwrap /);
+    expect(await sandboxesOf(runId)).toEqual([]);
+    expect(bwrapProcesses()).toEqual([]);
   }, 900_000);
 });

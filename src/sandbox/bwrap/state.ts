@@ -121,16 +121,17 @@ async function unpack(root: string, file: string): Promise<string> {
   const unpacked = () => existsSync(join(lower, '.bugbench-image.json'));
   if (unpacked()) return lower;
   await mkdir(images, { recursive: true });
-  const release = await unpackTurn(`${lower}.unpacking`, unpacked);
+  const release = await unpackTurn(lower, unpacked);
   try {
     if (unpacked()) return lower;
-    const temp = `${lower}.${process.pid}.tmp`;
+    const temp = unpackingFolder(lower, process.pid);
     await removeTree(temp);
-    await runTool('unsquashfs', ['-q', '-n', '-d', temp, file]);
     try {
-      await rename(temp, lower);
-    } catch {
-      // Another process unpacked it first.
+      await runTool('unsquashfs', ['-q', '-n', '-d', temp, file]);
+      // Taken by another process that unpacked it first: this copy goes.
+      await rename(temp, lower).catch(() => undefined);
+    } finally {
+      // A failed unpack (the file gone or cut short, no room) leaves nothing either.
       await removeTree(temp);
     }
   } finally {
@@ -139,12 +140,16 @@ async function unpack(root: string, file: string): Promise<string> {
   return lower;
 }
 
+const unpackingFolder = (lower: string, pid: number) => `${lower}.${pid}.tmp`;
+
 /**
- * Waits for this process's turn to unpack: `lock` is a folder naming its
- * holder; a holder that died (or never said who it is) is taken over, and
- * the wait ends early once `done` (the holder unpacked it). Returns the release.
+ * Waits for this process's turn to unpack into `lower`: a folder beside it
+ * names the holder; a holder that died (or never said who it is) is taken
+ * over, with what it had unpacked so far, and the wait ends early once
+ * `done` (the holder unpacked it). Returns the release.
  */
-async function unpackTurn(lock: string, done: () => boolean): Promise<() => Promise<void>> {
+async function unpackTurn(lower: string, done: () => boolean): Promise<() => Promise<void>> {
+  const lock = `${lower}.unpacking`;
   for (;;) {
     try {
       await mkdir(lock);
@@ -156,7 +161,9 @@ async function unpackTurn(lock: string, done: () => boolean): Promise<() => Prom
     if (done()) return async () => undefined;
     const holder = await readFile(join(lock, 'holder.json'), 'utf8').then((text) => JSON.parse(text) as Parameters<typeof processAlive>[0], () => undefined);
     const since = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
-    if (holder ? !processAlive(holder) : since > 10_000) await removeTree(lock);
-    else await new Promise((resolve) => setTimeout(resolve, 200));
+    if (holder ? !processAlive(holder) : since > 10_000) {
+      if (holder?.pid) await removeTree(unpackingFolder(lower, holder.pid));
+      await removeTree(lock);
+    } else await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -1,9 +1,10 @@
 /**
  * A packed image is unpacked once per node and user even when several
  * processes (the tasks of a Slurm array on one node) ask for it at once: the
- * others wait for the first; one whose unpacker died goes on by itself.
+ * others wait for the first; one whose unpacker died goes on by itself, and
+ * a failed unpack leaves nothing.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -52,8 +53,21 @@ describe('unpacking a packed image', () => {
     // The lock folder a first unpacker left, whose process is gone.
     mkdirSync(join(root, 'images', `${key}.unpacking`), { recursive: true });
     writeFileSync(join(root, 'images', `${key}.unpacking`, 'holder.json'), JSON.stringify({ host: hostname(), pid: 999_999_999, start: '1' }));
+    // and the half it had unpacked.
+    mkdirSync(join(root, 'images', `${key}.999999999.tmp`, 'etc'), { recursive: true });
     const lower = await asker(root, file, path);
     expect(readFileSync(join(lower.stdout.trim(), 'hello.txt'), 'utf8')).toBe('hello\n');
     expect(readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(readdirSync(join(root, 'images'))).toEqual([key]);
+  });
+
+  it('leaves nothing behind when unsquashfs fails half-way', async () => {
+    const { file, root } = await setUp('failing');
+    const bin = join(dir, 'failing-bin');
+    // Writes part of the tree, then fails as on a file cut short.
+    writeFileSync(join(bin, 'unsquashfs'), '#!/bin/sh\nwhile [ "$1" != -d ]; do shift; done\nmkdir -p "$2/etc" && echo part > "$2/etc/part"\necho "FATAL ERROR: read failed" >&2\nexit 1\n');
+    const failed = await asker(root, file, `${bin}:${process.env.PATH}`).catch((error: { stderr: string }) => error);
+    expect((failed as { stderr: string }).stderr).toContain('unsquashfs failed: FATAL ERROR: read failed');
+    expect(readdirSync(join(root, 'images'))).toEqual([]);
   });
 });
