@@ -158,7 +158,8 @@ describe('Slurm arrays on bwrap, as a job user with no container engine', () => 
     const cancelled = execa('node', [BIN, ...args, '-n', '4'], { env, reject: false });
     const first = await runOf(home);
     await rolloutRunning(home, [0, 1]);
-    expect((await sandboxesOf(first)).length).toBeGreaterThan(0);
+    // A rollout runs before its sandbox is made (the first on a node unpacks the image).
+    await vi.waitFor(async () => expect((await sandboxesOf(first)).length).toBeGreaterThan(1), { timeout: 120_000, interval: 250 });
     cancelled.kill('SIGINT');
     const stopped = await cancelled;
     expect(stopped.exitCode, stopped.stderr).toBe(130);
@@ -170,6 +171,8 @@ describe('Slurm arrays on bwrap, as a job user with no container engine', () => 
     const killed = execa('node', [BIN, ...args, '-n', '2', '--json'], { env: home2.env, reject: false });
     const runId = await runOf(home2.home);
     await rolloutRunning(home2.home, [0]);
+    // Task 0 runs rollout r1: killed once its sandbox is made.
+    await vi.waitFor(async () => expect((await sandboxesOf(`${runId}-r1`)).length).toBeGreaterThan(0), { timeout: 120_000, interval: 250 });
     const pids = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
       .split('\n')
       .filter((line) => line.includes(`cluster-task ${runId} --task 0`) && !line.includes('/bin/bash'))
@@ -179,7 +182,7 @@ describe('Slurm arrays on bwrap, as a job user with no container engine', () => 
     const interrupted = JSON.parse((await killed).stdout);
     expect(interrupted.status).toBe('interrupted');
     // Its sandboxes' processes ended with it; their folders wait for the next bugbench of the user on the node.
-    expect((await sandboxesOf(runId)).length).toBeGreaterThan(0);
+    expect((await sandboxesOf(`${runId}-r1`)).length).toBeGreaterThan(0);
 
     // Resumed from a shell that names no engine: the new array runs where the run's first did.
     const resumed = await bugbench(['inject', '--resume', runId, '--json'], { env: { ...home2.env, DOCKER_HOST: '' }, timeout: 400_000 });
