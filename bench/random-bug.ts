@@ -17,7 +17,16 @@ import { PACKAGE_ROOT } from '../src/paths.js';
 
 const N = Number(process.env.BENCH_N ?? 64);
 const RUNS = Number(process.env.BUGGY_RUNS ?? DEFAULT_BUGGY_RUNS);
-const ARTIFACT = join(PACKAGE_ROOT, 'test', 'fixtures', 'artifacts', 'random-wrong-answer');
+/**
+ * `--fixture two-files` (or BENCH_FIXTURE) checks the same coin beside a change
+ * of a second file that alters nothing: its two reverts count as one run
+ * against the coin (one of them keeps it), so it measures that bound too.
+ */
+const FIXTURES: Record<string, string> = { 'one-file': 'random-wrong-answer', 'two-files': 'random-wrong-answer-two-files' };
+const at = process.argv.indexOf('--fixture');
+const FIXTURE = (at >= 0 ? process.argv[at + 1] : process.env.BENCH_FIXTURE) || 'one-file';
+if (!FIXTURES[FIXTURE]) throw new Error(`no fixture "${FIXTURE}"; pick one of ${Object.keys(FIXTURES).join(', ')}`);
+const ARTIFACT = join(PACKAGE_ROOT, 'test', 'fixtures', 'artifacts', FIXTURES[FIXTURE]!);
 const BIN = join(PACKAGE_ROOT, 'bin', 'bugbench.js');
 
 /** P(X ≤ k) for X ~ Binomial(n, p). */
@@ -65,6 +74,7 @@ const [low, high] = clopperPearson(slipped, N);
 console.log(
   JSON.stringify({
     language: 'python',
+    fixture: FIXTURES[FIXTURE],
     checks: N,
     buggyRuns: RUNS,
     slipped,

@@ -24,7 +24,7 @@ import { OriginalRunCache } from './original-cache.js';
 import { gatherEvidence, type GatheredEvidence } from './check-evidence.js';
 import { stateScript, type StateLayers } from './repo-state.js';
 import { runProblem, usable } from './run-problems.js';
-import { planRuns, plannedRerun, revertsRun, type PlannedRun, type RunPlan } from './run-plan.js';
+import { goldIsOriginal, planRuns, plannedRerun, revertsRun, type PlannedRun, type RunPlan } from './run-plan.js';
 import { LaneQueue } from './lane-queue.js';
 import { installArtifact, runTests, TEST_COMMAND, type RunRecord } from './test-run.js';
 import { brokenTests, keptTests } from './test-results.js';
@@ -234,19 +234,19 @@ export class CheckContext {
     if (!this.original) {
       let queued = () => {};
       this.originalQueued = new Promise<void>((resolve) => (queued = resolve));
-      this.original = this.cachedOriginal(queued);
+      this.original = this.cachedOriginal(this.plan().original, 1, queued);
       this.original.catch(() => undefined);
     }
     return this.original;
   }
 
-  private async cachedOriginal(queued: () => void): Promise<RunRecord> {
-    const plan = this.plan().original;
+  /** The `observation`-th run of the original state, read from the workspace's cache or made (and kept) under `plan`. */
+  private async cachedOriginal(plan: PlannedRun, observation: number, queued: () => void): Promise<RunRecord> {
     const dir = this.setup.originalCache;
     const engine = this.setup.engine ?? defaultContainerEngine();
     const key = dir ? await OriginalRunCache.key(engine, this.setup.image, { baseCommit: this.base, artifact: this.artifact, timeoutSec: this.params.testTimeoutSec }) : undefined;
     const cache = dir && key ? new OriginalRunCache(dir) : undefined;
-    const kept = cache && key ? cache.read(key, this.setup.logDir) : undefined;
+    const kept = cache && key ? cache.read(key, this.setup.logDir, observation) : undefined;
     if (kept) {
       queued();
       this.emit({ type: 'run-started', check: plan.check, label: plan.label, command: TEST_COMMAND });
@@ -256,7 +256,7 @@ export class CheckContext {
     const pending = this.shared(plan);
     queued();
     const run = await pending;
-    if (cache && key) cache.write(key, run);
+    if (cache && key) cache.write(key, run, observation);
     return run;
   }
 
@@ -295,9 +295,16 @@ export class CheckContext {
     return this.shared(plan);
   }
 
-  /** The gold patch's evaluation run: the patch is made and evaluated in one go. */
+  private gold?: Promise<RunRecord>;
+
+  /** The gold patch's evaluation run; when its tree is the original's, the original state's second run, shared like the first. */
   goldRun(): Promise<RunRecord> {
-    return this.shared(this.plan().gold);
+    if (!goldIsOriginal(this.artifact)) return this.shared(this.plan().gold);
+    if (!this.gold) {
+      this.gold = this.cachedOriginal(this.plan().gold, 2, () => {});
+      this.gold.catch(() => undefined);
+    }
+    return this.gold;
   }
 
   private analysis?: Promise<WeakeningAnalysis | undefined>;
@@ -333,7 +340,8 @@ export class CheckContext {
     const plan = this.plan();
     void this.originalRun();
     void this.originalQueued.then(() => {
-      for (const run of [plan.buggy, plan.weakened, ...(this.revertsRun ? plan.reverts : []), plan.gold]) this.shared(run);
+      for (const run of [plan.buggy, plan.weakened, ...(this.revertsRun ? plan.reverts : [])]) this.shared(run);
+      void this.goldRun();
       void this.evidence();
     });
     void this.weakeningAnalysis();

@@ -46,7 +46,7 @@ export interface GatheredEvidence extends Evidence {
   partialRuns: string[];
 }
 
-const NOTHING: Evidence = { failToPass: [], passToPass: [], flaky: [], flippingFailures: [], moving: [], bugRuns: [], leastSeen: 0, deficit: 0 };
+const NOTHING: Evidence = { failToPass: [], passToPass: [], flaky: [], flippingFailures: [], moving: [], bugRuns: [], restoringReverts: [], leastSeen: 0, deficit: 0 };
 
 function settled(evidence: Evidence): boolean {
   return evidence.deficit === 0 || evidence.flippingFailures.length > 0 || evidence.moving.length > 0;
@@ -76,13 +76,14 @@ export async function gatherEvidence(ctx: EvidenceSource): Promise<GatheredEvide
   const buggyProblem = runProblem(buggy);
   if (buggyProblem) return { ...empty, problem: `the buggy state cannot be judged: ${buggyProblem} (see bug-validity)` };
 
-  // At most the weakened run can show the failures again besides the first run: the rest must be reruns.
+  // At most the weakened run and the reverts (two or more, counting as one) can stand for runs of the buggy code besides the first: the rest must be reruns.
   const bugRuns = ctx.buggyRunCount;
-  const others = ctx.artifact.weakenChanges.length > 0 ? 1 : 0;
+  const reverting = ctx.revertsRun && ctx.codeChanges().length >= 2;
+  const others = (ctx.artifact.weakenChanges.length > 0 ? 1 : 0) + (reverting ? 1 : 0);
   const breaks = brokenTests(original.results, buggy.results).length > 0;
   const early = breaks ? Array.from({ length: Math.max(0, bugRuns - 1 - others) }, (_, i) => ctx.buggyRerun(i + 2)) : [];
-  // The reverts are no evidence (evidence.ts) but are asked for here too, so they queue beside the others for inverse-mutation.
-  const [gold, weakened, , scope] = await Promise.all([
+  // The reverts are asked for here too, so they queue beside the others for inverse-mutation.
+  const [gold, weakened, revertRuns, scope] = await Promise.all([
     ctx.goldRun(),
     ctx.weakenedRun(),
     ctx.revertsRun ? Promise.all(ctx.codeChanges().map((change) => ctx.revertRun(change))) : Promise.resolve([]),
@@ -97,7 +98,8 @@ export async function gatherEvidence(ctx: EvidenceSource): Promise<GatheredEvide
   }
   const need = { bugRuns, perTest: perTestRuns(bugRuns) };
   const reruns: RunRecord[] = [];
-  const weigh = () => weighEvidence({ original: originals, buggy: [buggy, ...reruns], partial, need });
+  const reverts = reverting && !revertRuns.some((run) => runProblem(run)) ? revertRuns : [];
+  const weigh = () => weighEvidence({ original: originals, buggy: [buggy, ...reruns], partial, reverts, need });
   const done = (evidence: Evidence, rerunProblem?: string): GatheredEvidence => ({
     ...evidence,
     rerunProblem,

@@ -18,11 +18,19 @@
  * would then need fewer reruns to get through than the bound below says, so
  * revert runs are no evidence here.
  *
+ * The reverts of a bug of two or more code files say something else: reverting
+ * each file alone must fix some failing test (inverse mutation asks it anyway).
+ * A coin-flip bug whose coin survives at least one of those reverts (the coin
+ * lives in fewer than all of its files) fixes a test there only on a coin
+ * flip, so reverts that each fix one count together as one more run against
+ * the coin, whatever tests they cover.
+ *
  * The evidence is enough when `bugRuns` runs of the buggy code show the bug's
- * failures again (every failing test they observe fails, at least one observed)
- * and each failing test was seen failing in `perTest` of them. A bug whose
- * failures come on a coin flip then gets through with probability at most
- * 2^-bugRuns; a single failing test that flips on its own, at most 2^-perTest.
+ * failures again (every failing test they observe fails, at least one observed),
+ * the reverts counting as one when they each fix a test, and each failing test
+ * was seen failing in `perTest` of them. A bug whose failures come on a coin
+ * flip then gets through with probability at most 2^-bugRuns; a single failing
+ * test that flips on its own, at most 2^-perTest.
  */
 import { brokenTests, keptTests, type NamedMap, type TestMap } from './test-results.js';
 
@@ -49,8 +57,10 @@ export interface EvidenceInput {
   original: NamedMap[];
   /** Runs of the buggy state with the original tests; the first defines FAIL_TO_PASS. */
   buggy: NamedMap[];
-  /** The weakened run (the tests it leaves alone) and the revert runs (every test). */
+  /** The weakened run, observing the failing tests it leaves alone. */
   partial: PartialObservation[];
+  /** The runs with one code file reverted each (every code file of the bug, none when it changes one). */
+  reverts: NamedMap[];
   need: { bugRuns: number; perTest: number };
 }
 
@@ -65,6 +75,8 @@ export interface Evidence {
   moving: string[];
   /** The runs of the buggy code that show the bug's failures again. */
   bugRuns: string[];
+  /** The reverts, when there are two or more and each fixes a failing test: one more run against a coin flip. */
+  restoringReverts: string[];
   /** The fewest runs of the buggy code any failing test was seen failing in. */
   leastSeen: number;
   /** More reruns of the buggy state the evidence needs (0 when it is enough). */
@@ -129,9 +141,12 @@ export function weighEvidence(input: EvidenceInput): Evidence {
   for (const run of input.buggy) observe(run, failToPass);
   for (const run of input.partial) observe(run, failToPass.filter((id) => run.covers(id) && run.results[id] !== undefined));
   const leastSeen = failToPass.length === 0 ? 0 : Math.min(...seen.values());
+  const restores = input.reverts.length >= 2 && input.reverts.every((run) => failToPass.some((id) => isPass(run.results, id)));
+  const restoringReverts = restores ? input.reverts.map((run) => run.label) : [];
   // Each rerun of the buggy state adds one to both counts.
-  const deficit = failToPass.length === 0 ? 0 : Math.max(0, input.need.bugRuns - bugRuns.length, input.need.perTest - leastSeen);
-  return { failToPass, passToPass, flaky, flippingFailures, moving, bugRuns, leastSeen, deficit };
+  const shown = bugRuns.length + (restores ? 1 : 0);
+  const deficit = failToPass.length === 0 ? 0 : Math.max(0, input.need.bugRuns - shown, input.need.perTest - leastSeen);
+  return { failToPass, passToPass, flaky, flippingFailures, moving, bugRuns, restoringReverts, leastSeen, deficit };
 }
 
 /** How many runs each failing test must be seen failing in, for `bugRuns` runs of the bug: a majority of them. */

@@ -1,7 +1,9 @@
 /**
- * The original code's test run, shared by every bug of one image, test script,
+ * The original code's test runs, shared by every bug of one image, test script,
  * parser and test files: the original state is the base commit whatever the
- * bug, so its run is made once and kept in the workspace (`cache/original-runs`).
+ * bug, so its runs are made once and kept in the workspace (`cache/original-runs`):
+ * the first (the original run) and the second (the gold patch's, when its tree
+ * is the original's), each under the key and its number.
  * The key is the content itself (the image's id, not its tag; the base commit;
  * the script, parser and test files; the time limit), so a rebuilt image or an
  * edited script never meets a stale record. Only runs whose map can be trusted
@@ -43,11 +45,15 @@ export class OriginalRunCache {
     return info ? originalKey({ ...input, imageId: info.id }) : undefined;
   }
 
-  /** The kept run, its log copied to `logDir`; undefined when there is none (or it cannot be read: the run is then made). */
-  read(key: string, logDir: string): RunRecord | undefined {
+  private name(key: string, observation: number): string {
+    return observation === 1 ? key : `${key}.${observation}`;
+  }
+
+  /** The kept run (the `observation`-th of the state), its log copied to `logDir`; undefined when there is none (or it cannot be read: the run is then made). */
+  read(key: string, logDir: string, observation = 1): RunRecord | undefined {
     try {
-      const record = readJsonFile<RunRecord>(join(this.dir, `${key}.json`));
-      const log = join(this.dir, `${key}.log`);
+      const record = readJsonFile<RunRecord>(join(this.dir, `${this.name(key, observation)}.json`));
+      const log = join(this.dir, `${this.name(key, observation)}.log`);
       if (!record || !existsSync(log)) return undefined;
       mkdirSync(logDir, { recursive: true });
       const logPath = join(logDir, basename(record.logPath));
@@ -59,14 +65,14 @@ export class OriginalRunCache {
   }
 
   /** Keeps a run whose map can be trusted; a workspace that cannot take it only loses the sharing. */
-  write(key: string, run: RunRecord): void {
+  write(key: string, run: RunRecord, observation = 1): void {
     if (runProblem(run) || !existsSync(run.logPath)) return;
     try {
       mkdirSync(this.dir, { recursive: true });
       // The log first: a record is only read with its log beside it.
-      writeFileAtomic(join(this.dir, `${key}.log`), readFileSync(run.logPath));
+      writeFileAtomic(join(this.dir, `${this.name(key, observation)}.log`), readFileSync(run.logPath));
       const { reused: _reused, ...kept } = run;
-      writeJsonAtomic(join(this.dir, `${key}.json`), kept);
+      writeJsonAtomic(join(this.dir, `${this.name(key, observation)}.json`), kept);
     } catch {
       // the next bug makes its own
     }

@@ -9,7 +9,7 @@
  */
 import type { BugArtifact } from './artifact.js';
 import type { CheckName } from './check-types.js';
-import { fileOf, type FileChange } from './diff.js';
+import { fileOf, touchedPaths, type FileChange } from './diff.js';
 import { goldPaths, type StateLayers } from './repo-state.js';
 
 export interface PlannedRun {
@@ -59,6 +59,18 @@ export function planRuns(artifact: BugArtifact, codeChanges: FileChange[]): RunP
       layers: { bug: true, weaken: true, goldOf: goldPaths(artifact), restoreTests: true },
     },
   };
+}
+
+/**
+ * Whether the gold patch's state is the original code exactly: it puts back
+ * every code file the bug (and a parent) changed and the test files, so it is
+ * when the weakening changed nothing else. Its run is then a second run of the
+ * original state, shared like the first by every bug of the image, script and
+ * test files.
+ */
+export function goldIsOriginal(artifact: BugArtifact): boolean {
+  const restored = new Set([...goldPaths(artifact), ...artifact.testFiles]);
+  return touchedPaths([...artifact.weakenChanges, ...artifact.bugChanges, ...artifact.predChanges]).every((path) => restored.has(path));
 }
 
 /** Whether inverse mutation runs the reverts (a one-file bug without a parent patch needs none: its revert is the original). */

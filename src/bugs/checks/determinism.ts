@@ -3,8 +3,8 @@
  * "fail-randomly" bug of Self-play SWE-RL appendix A.2), judged on every run
  * the checks make of it (check-evidence.ts): the original state in the
  * original run and the gold patch's run, the buggy state in its first run and
- * the reruns the evidence asked for, and, where they agree, the weakened run
- * and the reverts. A test whose selection moves, or a failing test of the bug
+ * the reruns the evidence asked for, the weakened run for the failing tests it
+ * leaves alone, and the reverts (each must fix a failing test). A test whose selection moves, or a failing test of the bug
  * that flips, fails the check; a passing test that flips is flaky: named with
  * its flips and dropped from PASS_TO_PASS, and the bug stands on the rest.
  */
@@ -19,6 +19,12 @@ function shown(items: string[], max = 5): string {
 
 export function describeFlaky(flaky: FlakyTest[], max = 5): string {
   return shown(flaky.map((f) => `${f.id} (${f.flips} flip${f.flips === 1 ? '' : 's'}: ${f.seen})`), max);
+}
+
+/** The reverts that count as one run against a coin flip (evidence.ts), as the check says it. */
+function revertNote(reverts: string[]): string {
+  if (reverts.length === 0) return '';
+  return `, and each of ${reverts.map((l) => `"${l}"`).join(', ')} fixes a failing test, which a coin that survives one of those reverts does half the time`;
 }
 
 export async function determinismCheck(ctx: CheckContext): Promise<CheckOutcome> {
@@ -50,6 +56,6 @@ export async function determinismCheck(ctx: CheckContext): Promise<CheckOutcome>
   const bugNote =
     evidence.failToPass.length === 0
       ? 'the bug breaks no test, so no failure needs to repeat (see bug-validity)'
-      : `the bug's failures show again in ${evidence.bugRuns.length} run(s) of the buggy code (${evidence.bugRuns.map((l) => `"${l}"`).join(', ')}), each failing test in at least ${evidence.leastSeen}: a bug whose failures come on a coin flip gets this far once in ${2 ** evidence.bugRuns.length}`;
+      : `the bug's failures show again in ${evidence.bugRuns.length} run(s) of the buggy code (${evidence.bugRuns.map((l) => `"${l}"`).join(', ')}), each failing test in at least ${evidence.leastSeen}${revertNote(evidence.restoringReverts)}: a bug whose failures come on a coin flip gets this far once in ${2 ** (evidence.bugRuns.length + (evidence.restoringReverts.length > 0 ? 1 : 0))}`;
   return { verdict: 'pass', reason: `${originalNote}; ${bugNote}${flakyNote}`, runs };
 }

@@ -113,11 +113,20 @@ export function lowerLayer(root: string, file: string): Promise<string> {
   return pending;
 }
 
-async function unpack(root: string, file: string): Promise<string> {
+/** Where this version of the image file is (or would be) unpacked. */
+export async function lowerPath(root: string, file: string): Promise<string> {
   const { size, mtimeMs } = await stat(file);
-  const key = createHash('sha256').update(`${file}\0${size}\0${mtimeMs}`).digest('hex').slice(0, 16);
+  return join(root, 'images', createHash('sha256').update(`${file}\0${size}\0${mtimeMs}`).digest('hex').slice(0, 16));
+}
+
+/** True once this version of the image file is unpacked. */
+export async function isUnpacked(root: string, file: string): Promise<boolean> {
+  return existsSync(join(await lowerPath(root, file), '.bugbench-image.json'));
+}
+
+async function unpack(root: string, file: string): Promise<string> {
+  const lower = await lowerPath(root, file);
   const images = join(root, 'images');
-  const lower = join(images, key);
   const unpacked = () => existsSync(join(lower, '.bugbench-image.json'));
   if (unpacked()) return lower;
   await mkdir(images, { recursive: true });
@@ -128,6 +137,9 @@ async function unpack(root: string, file: string): Promise<string> {
     await removeTree(temp);
     try {
       await runTool('unsquashfs', ['-q', '-n', '-d', temp, file]);
+      // Unpacked by an ordinary user, every file is that user's, and so inside a sandbox its user's, whoever it runs as.
+      // root would keep the image's owners, which a sandbox's user (mapped to this one) could not write: made the same.
+      if (process.getuid?.() === 0) await runTool('chown', ['-R', '-h', '0:0', temp]);
       // Taken by another process that unpacked it first: this copy goes.
       await rename(temp, lower).catch(() => undefined);
     } finally {
