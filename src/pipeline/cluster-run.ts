@@ -69,7 +69,8 @@ function slurmClient(): { client: SlurmClient; user: string | undefined; partiti
 }
 
 /** Submits one array for `shares` of a recorded run, its tasks on `engines` (their DOCKER_HOST); returns its job id. */
-async function submitArray(store: Store, runId: string, shares: ClusterShare[], engines: string | undefined): Promise<string> {
+async function submitArray(store: Store, runId: string, array: { shares: ClusterShare[]; engines: string | undefined }): Promise<string> {
+  const { shares, engines } = array;
   const { client, user, partition } = slurmClient();
   const dir = join('cluster', runId);
   const workdir = store.abs(dir);
@@ -103,7 +104,7 @@ function newCluster(shares: ClusterShare[]): ClusterInfo {
 async function submitRecordedRun(store: Store, runId: string, cluster: ClusterInfo): Promise<string> {
   cluster.dir = join('cluster', runId);
   try {
-    cluster.jobId = await submitArray(store, runId, cluster.shares, cluster.engines);
+    cluster.jobId = await submitArray(store, runId, { shares: cluster.shares, engines: cluster.engines });
   } catch (error) {
     store.transact((tx) => tx.patch('runs', runId, { status: 'failed', finishedAt: new Date().toISOString(), error: errorMessage(error), cluster }));
     throw error;
@@ -150,7 +151,7 @@ export async function resumeClusterInjection(store: Store, runId: string, tasks?
   if (work.indices.length === 0 && work.recheck.length === 0) return { runId, jobId: cluster.jobId };
   const shares = dealShares(work, tasks ?? cluster.tasks);
   // The new array runs where the first did.
-  const jobId = await submitArray(store, runId, shares, cluster.engines);
+  const jobId = await submitArray(store, runId, { shares, engines: cluster.engines });
   const next: ClusterInfo = { ...cluster, jobId, tasks: shares.length, shares, earlierJobs: [...cluster.earlierJobs, cluster.jobId], submittedAt: new Date().toISOString() };
   store.transact((tx) => {
     tx.patch('runs', runId, { status: 'running', finishedAt: null, error: null, cluster: next });

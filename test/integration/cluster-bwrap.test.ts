@@ -25,9 +25,10 @@ const dir = mkdtempSync(join(tmpdir(), 'bb-cluster-bwrap-'));
 const images = join(dir, 'images');
 const packed = join(images, 'bugbench+repo-knotcfg@latest.sqsh');
 let uid = 0;
-/** The job user's bwrap folder on this node, and the unpacked images it held before. */
+/** The job user's bwrap folder on this node; with this process's (doctor tries a sandbox), the unpacked images they held before. */
 let state = '';
-let unpackedBefore: string[] = [];
+const unpackedBefore = new Map<string, string[]>();
+const unpackedIn = (folder: string) => (existsSync(join(folder, 'images')) ? readdirSync(join(folder, 'images')) : []);
 
 /** Slurm's settings from the local cluster, the job user's JWT, and the run's sandboxes in the packed folder. */
 function workspace() {
@@ -71,7 +72,7 @@ const bwrapProcesses = () => execFileSync('ps', ['-u', JOB_USER, '-o', 'comm='],
 beforeAll(async () => {
   uid = Number((await execa('id', ['-u', JOB_USER])).stdout.trim());
   state = `/tmp/bugbench-bwrap-${uid}`;
-  unpackedBefore = existsSync(join(state, 'images')) ? readdirSync(join(state, 'images')) : [];
+  for (const folder of [state, `/tmp/bugbench-bwrap-${process.getuid?.()}`]) unpackedBefore.set(folder, unpackedIn(folder));
   const pack = await bugbench(['images', 'pack', IMAGE, '--out', `${images}/`, '--json'], { timeout: 300_000 });
   expect(pack.exitCode, pack.stderr).toBe(0);
   chmodSync(dir, 0o755);
@@ -79,8 +80,10 @@ beforeAll(async () => {
 
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
-  // The images this file's tasks unpacked (their packed file is gone with `dir`).
-  if (existsSync(join(state, 'images'))) for (const key of readdirSync(join(state, 'images')).filter((k) => !unpackedBefore.includes(k))) rmSync(join(state, 'images', key), { recursive: true, force: true });
+  // The images this file's tasks and doctor unpacked (their packed file is gone with `dir`).
+  for (const [folder, before] of unpackedBefore) {
+    for (const key of unpackedIn(folder).filter((k) => !before.includes(k))) rmSync(join(folder, 'images', key), { recursive: true, force: true });
+  }
 });
 
 describe('Slurm arrays on bwrap, as a job user with no container engine', () => {

@@ -11,8 +11,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKED_SUFFIX } from '../../sandbox/bwrap/packed-image.js';
-import { DEFAULT_JOB_PATH } from '../../training/slurm/batch-script.js';
-import type { Account } from './job-user.js';
+import { DEFAULT_JOB_PATH } from './settings.js';
+
+/** A local account's ids. */
+interface Account {
+  uid: number;
+  gid: number;
+}
 
 export type JobSandboxes = { ok: true; description: string } | { ok: false; problem: string };
 
