@@ -23,7 +23,8 @@ import { ensureSampleImages, listSamples, sampleImageStatus, type Sample } from 
 import { ensureLanguageBase, toolchainBaseStatus, type BaseState } from '../sandbox/docker-api/toolchain-base.js';
 import { clusterHealth, type ClusterHealth } from '../training/queue.js';
 import { loadTrainingSettings } from '../training/settings.js';
-import { jobContainerEngine } from '../cluster/slurm/job-user.js';
+import { jobSandboxes } from '../cluster/slurm/job-user.js';
+import { taskEngines } from '../cluster/task-engines.js';
 
 /** An engine's status and diagnosis; a bwrap engine's also what its node has of what the kind needs. */
 export type EngineReport = EngineStatus & Partial<EngineDiagnosis> & { bwrap?: BwrapNodeFacts };
@@ -83,11 +84,12 @@ async function diagnosedEngines(): Promise<EngineReport[]> {
   );
 }
 
-/** Which engine the Slurm jobs' containers use, when the job user is known here. */
+/** What the Slurm jobs' sandboxes run on (the bwrap folders named here, else the node's engine), or why they cannot, when the job user is known here. */
 function clusterContainers(): string | undefined {
   try {
     const slurm = loadTrainingSettings().slurm;
-    return slurm.user ? jobContainerEngine(slurm.user) : undefined;
+    const sandboxes = slurm.user ? jobSandboxes(slurm.user, taskEngines()) : undefined;
+    return sandboxes && (sandboxes.ok ? sandboxes.description : `none: ${sandboxes.problem}`);
   } catch {
     return undefined;
   }
