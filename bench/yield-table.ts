@@ -12,6 +12,8 @@ export interface YieldRow {
   /** Mean test-script runs of a submitted bug's checks; null when none was submitted. */
   testRunsPerBug: number | null;
   cpuSecondsPerValid: number | null;
+  /** The same CPU seconds per valid bug by where they went: the rollouts' containers, the checks' lanes, the checks' parser container. */
+  cpuSecondsPerValidBy: { rollouts: number; checks: number; parser: number } | null;
   /** Containers whose CPU time was read, and those whose engine did not tell it. */
   containers: number;
   unreadContainers: number;

@@ -38,6 +38,17 @@ const SOLVE_BUGS = Number(process.env.BENCH_SOLVE_BUGS ?? 2);
 const OFFLINE_STRATEGIES: InjectStrategy[] = ['removal', 'history', 'direct'];
 const MODEL_STRATEGIES: InjectStrategy[] = ['removal', 'history', 'direct', 'buginstruct'];
 
+/** Where a container's CPU went, by its run id: `<rollout>-check` (a check lane), `<rollout>-check-parser`, else the rollout's own. */
+function cpuParts(byRun: ReadonlyMap<string, number>, valid: number): YieldRow['cpuSecondsPerValidBy'] {
+  if (valid === 0) return null;
+  const parts = { rollouts: 0, checks: 0, parser: 0 };
+  for (const [runId, seconds] of byRun) {
+    const part = runId.endsWith('-check-parser') ? 'parser' : runId.endsWith('-check') ? 'checks' : 'rollouts';
+    parts[part] += seconds / valid;
+  }
+  return parts;
+}
+
 /** How many test-script runs a bug's checks made: every run its report lists, once. */
 function checkRuns(store: Store, checkDir: string | null | undefined, bugFolder: string): number {
   if (!checkDir) return 0;
@@ -79,6 +90,7 @@ async function measureRow(store: Store, sample: { name: string; language: string
     valid: valid.length,
     testRunsPerBug: runs.length ? runs.reduce((a, b) => a + b, 0) / runs.length : null,
     cpuSecondsPerValid: valid.length ? cpu.cpuSeconds / valid.length : null,
+    cpuSecondsPerValidBy: cpuParts(meter.byRun(), valid.length),
     containers: cpu.containers,
     unreadContainers: cpu.unread,
     wallSecondsPerValid: valid.length ? wallSeconds / valid.length : null,

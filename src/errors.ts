@@ -107,11 +107,8 @@ export class CancelledError extends BugbenchError {
 export class EngineUnreachableError extends BugbenchError {
   override readonly exitCode: number = ENGINE_EXIT_CODE;
 
-  constructor(host: string, cause: string) {
-    super(
-      'BB_ENGINE_UNREACHABLE',
-      `no container engine answers at ${host} (${cause}); run \`bugbench doctor --fix\` to install and start one`,
-    );
+  constructor(host: string, cause: string, todo = 'run `bugbench doctor --fix` to install and start one') {
+    super('BB_ENGINE_UNREACHABLE', `no container engine answers at ${host} (${cause}); ${todo}`);
   }
 }
 

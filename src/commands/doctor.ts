@@ -1,5 +1,6 @@
 /** `bugbench doctor [--fix] [--json]` */
-import { diagnose, fix, reportHealthy, type DoctorReport } from '../pipeline/doctor.js';
+import { diagnose, fix, reportHealthy, type DoctorReport, type EngineReport } from '../pipeline/doctor.js';
+import type { BwrapNodeFacts } from '../sandbox/bwrap/node-check.js';
 import { parseFlags, printJson, stderrProgress } from './args.js';
 import type { CommandModule } from './command.js';
 
@@ -19,6 +20,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
 /** Lines per configured engine: kind, slots and repo images; whether it makes containers; what it lacks. */
 function engineLines(report: DoctorReport): string[] {
   return report.engines.flatMap((e) => {
+    if (e.bwrap) return bwrapLines(e, e.bwrap);
     if (!e.ok) return [`DOWN    engine ${e.name} at ${e.host}: ${e.detail}`];
     const images = e.images.length > 0 ? e.images.map((i) => i.tag).join(', ') : 'no repo images';
     const kind = `${e.rootless ? 'rootless ' : ''}${e.product === 'podman' ? 'Podman' : 'Docker'} ${e.version}`;
@@ -30,11 +32,42 @@ function engineLines(report: DoctorReport): string[] {
   });
 }
 
+const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+
+/** A bwrap engine: what its node has of what the kind needs, its packed images, a sandbox tried, what it lacks (with fixes). */
+function bwrapLines(e: EngineReport, node: BwrapNodeFacts): string[] {
+  const mark = (ok: boolean) => (ok ? 'ok     ' : 'MISSING');
+  const usable = node.folder.images.filter((i) => !i.problem);
+  const images = usable.map((i) => `${i.names[0]}${i.unpacked ? ' (unpacked)' : ''}`).join(', ') || 'none';
+  const lines = [
+    e.ok ? `ok      engine ${e.name} at ${e.host}: ${e.kind}, ${e.slots} slot(s); ${usable.length} packed image(s): ${images}` : `DOWN    engine ${e.name} at ${e.host}: ${e.detail}`,
+    `${mark(node.bwrap !== null && node.userNamespaces === '')} engine ${e.name}: bwrap ${node.bwrap ?? 'absent'}, user namespaces ${node.userNamespaces === '' ? 'allowed' : 'refused'}, overlay in them ${node.overlay === '' ? 'works' : 'fails'}, unsquashfs ${node.unsquashfs ? 'present' : 'absent'}, util-linux ${node.utilLinux ?? 'absent'}`,
+    `${mark(node.room.freeBytes === null || node.room.neededBytes <= node.room.freeBytes)} engine ${e.name}: unpacking needs ${gib(node.room.neededBytes)} more under ${node.room.path}${node.room.freeBytes === null ? '' : ` (${gib(node.room.freeBytes)} free)`}`,
+  ];
+  if (e.containers) lines.push(e.containers.ok ? `ok      engine ${e.name} ran a sandbox of ${usable[0]?.names[0]} in ${e.containers.ms} ms` : `FAILS   engine ${e.name} cannot run sandboxes: ${e.containers.detail}`);
+  for (const missing of e.missing ?? []) lines.push(`MISSING engine ${e.name} needs ${missing}`);
+  for (const note of e.notes ?? []) lines.push(`note    engine ${e.name}: ${note}`);
+  return lines;
+}
+
 export function formatReport(report: DoctorReport): string {
   const mark = (ok: boolean) => (ok ? 'ok     ' : 'MISSING');
   const lines = [
     `${mark(report.engine.ok)} default engine ${report.engine.ok ? `${report.engine.kind ?? report.engine.version} at ${report.engine.host}` : `at ${report.engine.host}: ${report.engine.detail ?? 'not reachable'}`}`,
     ...engineLines(report),
+    ...(report.packedOnly ? ['        images are built and packed where an engine is (`bugbench images pack IMAGE --out DIR/`); none is built here'] : imageLines(report)),
+    `${report.anthropicKey ? 'ok     ' : 'absent '} ANTHROPIC_API_KEY ${report.anthropicKey ? 'is set' : 'not set: the offline policy will be used'}`,
+    `${report.cluster.ok ? 'ok     ' : report.cluster.engine ? 'DOWN   ' : 'absent '} cluster engine${report.cluster.engine ? ` ${report.cluster.engine}` : ''}: ${report.cluster.detail}`,
+    ...(report.cluster.containers ? [`        cluster jobs' containers: ${report.cluster.containers}`] : []),
+  ];
+  if (!reportHealthy(report)) lines.push('', report.packedOnly ? 'Install what is MISSING above (each line says how); `bugbench doctor --fix` starts and builds nothing on a bwrap node.' : 'Run `bugbench doctor --fix` to set up what is missing.');
+  return `${lines.join('\n')}\n`;
+}
+
+/** The base, toolchain and sample images of the default engine. */
+function imageLines(report: DoctorReport): string[] {
+  const mark = (ok: boolean) => (ok ? 'ok     ' : 'MISSING');
+  return [
     `${mark(report.baseImage.ok)} base image ${report.baseImage.tag}`,
     ...(report.toolchainBases ?? []).map((b) => {
       const need = b.neededBy.length > 0 ? `needed by ${b.neededBy.join(', ')}` : 'built when a repository needs it';
@@ -42,12 +75,7 @@ export function formatReport(report: DoctorReport): string {
       return `${state} toolchain base ${b.tag} (${b.holds})${b.state === 'stale' ? ': its recipe changed' : ''}; ${need}`;
     }),
     ...report.sampleImages.map((s) => `${mark(s.ok)} sample image ${s.tag}`),
-    `${report.anthropicKey ? 'ok     ' : 'absent '} ANTHROPIC_API_KEY ${report.anthropicKey ? 'is set' : 'not set: the offline policy will be used'}`,
-    `${report.cluster.ok ? 'ok     ' : report.cluster.engine ? 'DOWN   ' : 'absent '} cluster engine${report.cluster.engine ? ` ${report.cluster.engine}` : ''}: ${report.cluster.detail}`,
-    ...(report.cluster.containers ? [`        cluster jobs' containers: ${report.cluster.containers}`] : []),
   ];
-  if (!reportHealthy(report)) lines.push('', 'Run `bugbench doctor --fix` to set up what is missing.');
-  return `${lines.join('\n')}\n`;
 }
 
 export const command: CommandModule = {

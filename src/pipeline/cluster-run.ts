@@ -4,9 +4,9 @@
  * this machine; its rollouts are dealt
  * round-robin into T shares, and one array of T tasks is submitted through the
  * training queue's Slurm client. Each task runs `bugbench cluster-task <run>
- * --task i` on its node: its share of the rollouts, with the node's own
- * engine (Docker if the job user may use it, else the user's rootless
- * Podman), writing trajectories, bugs and checks into the shared workspace
+ * --task i` on its node: its share of the rollouts, with the bwrap sandboxes
+ * the run names (cluster/task-engines.ts) or else the node's own engine
+ * (Docker if the job user may use it, else the user's rootless Podman), writing trajectories, bugs and checks into the shared workspace
  * (the store is safe for several processes). Whoever follows the run reads
  * the tasks' states from Slurm: a task that ended leaves its unfinished
  * rollouts `interrupted`, and once every task has ended the run is finished,
@@ -23,6 +23,7 @@ import type { SlurmJobInfo } from '../cluster/slurm/api.js';
 import { DEFAULT_JOB_PATH } from '../training/slurm/batch-script.js';
 import { SlurmClient, SlurmRequestError } from '../cluster/slurm/client.js';
 import { shareWorkspaceWithJobUser } from '../cluster/slurm/job-user.js';
+import { taskEngines } from '../cluster/task-engines.js';
 import { loadTrainingSettings } from '../training/settings.js';
 import { isTerminal, type JobState } from '../training/types.js';
 import { ignore, type Deps, type Report } from './events.js';
@@ -67,16 +68,17 @@ function slurmClient(): { client: SlurmClient; user: string | undefined; partiti
   return { client: new SlurmClient(settings), user: settings.user, partition: settings.partition };
 }
 
-/** Submits one array for `shares` of a recorded run; returns its job id. */
-async function submitArray(store: Store, runId: string, shares: ClusterShare[]): Promise<string> {
+/** Submits one array for `shares` of a recorded run, its tasks on `engines` (their DOCKER_HOST); returns its job id. */
+async function submitArray(store: Store, runId: string, array: { shares: ClusterShare[]; engines: string | undefined }): Promise<string> {
+  const { shares, engines } = array;
   const { client, user, partition } = slurmClient();
   const dir = join('cluster', runId);
   const workdir = store.abs(dir);
   mkdirSync(workdir, { recursive: true });
   // Tasks write the store, the run's folder and bugs/ as the job user.
-  shareWorkspaceWithJobUser(user, store.root, { tree: [store.abs('store'), store.abs(join('runs', runId)), workdir], dirs: [store.abs('bugs')] }, { program: BIN, engine: true });
-  // No DOCKER_HOST: each task picks its node's engine (Docker, or the job user's rootless Podman; sandbox/node-engine.ts).
-  const environment: Record<string, string> = { PATH: `${join(process.execPath, '..')}:${DEFAULT_JOB_PATH}`, LANG: 'C.UTF-8', BUGBENCH_HOME: store.root };
+  shareWorkspaceWithJobUser(user, store.root, { tree: [store.abs('store'), store.abs(join('runs', runId)), workdir], dirs: [store.abs('bugs')] }, { program: BIN, engine: true, taskEngines: engines });
+  // Without engines named for them, each task picks its node's engine (Docker, or the job user's rootless Podman; sandbox/node-engine.ts).
+  const environment: Record<string, string> = { PATH: `${join(process.execPath, '..')}:${DEFAULT_JOB_PATH}`, LANG: 'C.UTF-8', BUGBENCH_HOME: store.root, ...(engines ? { DOCKER_HOST: engines } : {}) };
   const script = ['#!/bin/bash', `# bugbench: task $SLURM_ARRAY_TASK_ID of run ${runId}`, `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} cluster-task ${runId} --task "$SLURM_ARRAY_TASK_ID"`, ''].join('\n');
   const body = client.api.submitBody({
     spec: { name: `bugbench-${runId}`, workdir, resources: { cpus: 1 } },
@@ -94,14 +96,15 @@ async function submitArray(store: Store, runId: string, shares: ClusterShare[]):
 }
 
 function newCluster(shares: ClusterShare[]): ClusterInfo {
-  return { engine: 'slurm', jobId: '', tasks: shares.length, earlierJobs: [], dir: '', submittedAt: new Date().toISOString(), shares };
+  const engines = taskEngines();
+  return { engine: 'slurm', jobId: '', tasks: shares.length, earlierJobs: [], dir: '', submittedAt: new Date().toISOString(), shares, ...(engines ? { engines } : {}) };
 }
 
 /** Submits the first array of a run just recorded with `cluster`; a refused submission fails the run. */
 async function submitRecordedRun(store: Store, runId: string, cluster: ClusterInfo): Promise<string> {
   cluster.dir = join('cluster', runId);
   try {
-    cluster.jobId = await submitArray(store, runId, cluster.shares);
+    cluster.jobId = await submitArray(store, runId, { shares: cluster.shares, engines: cluster.engines });
   } catch (error) {
     store.transact((tx) => tx.patch('runs', runId, { status: 'failed', finishedAt: new Date().toISOString(), error: errorMessage(error), cluster }));
     throw error;
@@ -147,7 +150,8 @@ export async function resumeClusterInjection(store: Store, runId: string, tasks?
   const work = unfinishedWork(store, runId);
   if (work.indices.length === 0 && work.recheck.length === 0) return { runId, jobId: cluster.jobId };
   const shares = dealShares(work, tasks ?? cluster.tasks);
-  const jobId = await submitArray(store, runId, shares);
+  // The new array runs where the first did.
+  const jobId = await submitArray(store, runId, { shares, engines: cluster.engines });
   const next: ClusterInfo = { ...cluster, jobId, tasks: shares.length, shares, earlierJobs: [...cluster.earlierJobs, cluster.jobId], submittedAt: new Date().toISOString() };
   store.transact((tx) => {
     tx.patch('runs', runId, { status: 'running', finishedAt: null, error: null, cluster: next });

@@ -10,7 +10,9 @@ import { availablePolicies, type PolicyName } from '../agent/policies.js';
 import { errorMessage } from '../errors.js';
 import type { Progress } from '../progress.js';
 import { BASE_IMAGE, ensureBaseImage } from '../sandbox/docker-api/base-image.js';
-import { defaultContainerEngine, engineAt } from '../sandbox/engine-table.js';
+import { defaultContainerEngine, engineAt, engineTypeOf } from '../sandbox/engine-table.js';
+import type { BwrapEngine } from '../sandbox/bwrap/engine.js';
+import { diagnoseBwrapNode, type BwrapNodeFacts } from '../sandbox/bwrap/node-check.js';
 import { engineHosts } from '../sandbox/engine-config.js';
 import { ensureEngine } from '../sandbox/engine.js';
 import { diagnoseEngine, type EngineDiagnosis } from '../sandbox/docker-api/engine-diagnosis.js';
@@ -21,15 +23,23 @@ import { ensureSampleImages, listSamples, sampleImageStatus, type Sample } from 
 import { ensureLanguageBase, toolchainBaseStatus, type BaseState } from '../sandbox/docker-api/toolchain-base.js';
 import { clusterHealth, type ClusterHealth } from '../training/queue.js';
 import { loadTrainingSettings } from '../training/settings.js';
-import { jobContainerEngine } from '../cluster/slurm/job-user.js';
+import { jobSandboxes } from '../cluster/slurm/job-user.js';
+import { taskEngines } from '../cluster/task-engines.js';
 
-export type EngineReport = EngineStatus & Partial<EngineDiagnosis>;
+/** An engine's status and diagnosis; a bwrap engine's also what its node has of what the kind needs. */
+export type EngineReport = EngineStatus & Partial<EngineDiagnosis> & { bwrap?: BwrapNodeFacts };
 
 export interface DoctorReport {
   /** The default engine (the first configured): images are built there. */
   engine: { ok: boolean; version: string; host: string; kind?: string; detail?: string };
   /** Every configured engine: kind, slots, repo images, and whether it makes bugbench's containers (with what it lacks). */
   engines: EngineReport[];
+  /**
+   * The default engine runs packed images (bwrap:///DIR): images are built
+   * and packed where an engine is, so base, toolchain and sample images are
+   * not looked for, and the node's needs decide its health.
+   */
+  packedOnly?: boolean;
   baseImage: { ok: boolean; tag: string };
   sampleImages: { tag: string; ok: boolean }[];
   /**
@@ -47,6 +57,10 @@ export interface DoctorReport {
 }
 
 export function reportHealthy(report: DoctorReport): boolean {
+  if (report.packedOnly) {
+    const node = report.engines[0];
+    return report.engine.ok && node?.containers?.ok !== false && (node?.missing ?? ['not looked at']).length === 0;
+  }
   const bases = (report.toolchainBases ?? []).every((b) => b.ok || b.neededBy.length === 0);
   const first = report.engines[0];
   return report.engine.ok && first?.containers?.ok !== false && report.baseImage.ok && report.sampleImages.every((s) => s.ok) && bases;
@@ -58,6 +72,8 @@ async function diagnosedEngines(): Promise<EngineReport[]> {
   const specs = engineSpecs();
   return Promise.all(
     statuses.map(async (status, i): Promise<EngineReport> => {
+      // A bwrap node is looked at even when its engine does not answer: what it lacks is why.
+      if (engineTypeOf(status.host) === 'bwrap') return { ...status, ...(await diagnoseBwrapNode(engineAt(status.host) as BwrapEngine)) };
       if (!status.ok) return status;
       try {
         return { ...status, ...(await diagnoseEngine(await openEngine(specs[i]!), BASE_IMAGE)) };
@@ -68,11 +84,12 @@ async function diagnosedEngines(): Promise<EngineReport[]> {
   );
 }
 
-/** Which engine the Slurm jobs' containers use, when the job user is known here. */
+/** What the Slurm jobs' sandboxes run on (the bwrap folders named here, else the node's engine), or why they cannot, when the job user is known here. */
 function clusterContainers(): string | undefined {
   try {
     const slurm = loadTrainingSettings().slurm;
-    return slurm.user ? jobContainerEngine(slurm.user) : undefined;
+    const sandboxes = slurm.user ? jobSandboxes(slurm.user, taskEngines()) : undefined;
+    return sandboxes && (sandboxes.ok ? sandboxes.description : `none: ${sandboxes.problem}`);
   } catch {
     return undefined;
   }
@@ -92,6 +109,7 @@ export async function diagnose(): Promise<DoctorReport> {
   const report: DoctorReport = {
     engine: { ok: false, version: '', host },
     engines: [],
+    ...(engineTypeOf(host) === 'bwrap' ? { packedOnly: true } : {}),
     baseImage: { ok: false, tag: BASE_IMAGE },
     sampleImages: samples.map((s) => ({ tag: `bugbench/repo-${s.name}:latest`, ok: false })),
     toolchainBases: TOOLCHAINS.map((l) => ({ language: l.id, tag: l.base.tag, ok: false, state: 'unknown' as const, holds: l.base.holds, neededBy: neededBy(l, samples) })),
@@ -112,6 +130,11 @@ export async function diagnose(): Promise<DoctorReport> {
   } catch (error) {
     report.engine.detail = errorMessage(error);
     return finish();
+  }
+  if (report.packedOnly) {
+    await finish();
+    report.engine.kind = report.engines[0]?.kind ?? undefined;
+    return report;
   }
   const engine = engineAt(host);
   report.baseImage.ok = (await engine.inspectImage(BASE_IMAGE)) !== undefined;
@@ -134,6 +157,7 @@ export async function diagnose(): Promise<DoctorReport> {
 
 /** Makes everything that is missing, then reports. Idempotent and fast when all is there. */
 export async function fix(progress: Progress): Promise<DoctorReport> {
+  if (engineTypeOf(engineHosts()[0]!) === 'bwrap') return fixBwrapNode(progress);
   await ensureEngine(progress);
   const engine = defaultContainerEngine();
   const reaped = await reapOrphansEverywhere();
@@ -144,5 +168,17 @@ export async function fix(progress: Progress): Promise<DoctorReport> {
     if (neededBy(language, samples).length > 0) await ensureLanguageBase(engine, language, progress);
   }
   await ensureSampleImages(engine, progress);
+  return diagnose();
+}
+
+/**
+ * A node whose default engine is bwrap:///DIR: there is no engine to start
+ * and nothing to build (images are packed where an engine is); what a dead
+ * bugbench left is removed, and the report says what the node lacks.
+ */
+async function fixBwrapNode(progress: Progress): Promise<DoctorReport> {
+  const reaped = await reapOrphansEverywhere();
+  if (reaped.removed.length > 0) progress(`removed ${reaped.removed.length} sandbox(es) left by dead bugbench processes`);
+  progress(`${engineHosts()[0]} runs packed images with bwrap: no engine to start and no image to build here; what the node lacks is installed by its administrators`);
   return diagnose();
 }

@@ -9,19 +9,26 @@ export class CpuMeter {
   private seconds = 0;
   private read = 0;
   private unread = 0;
+  private readonly perRun = new Map<string, number>();
 
-  /** Adds one container's CPU seconds, or counts it as unread when the engine did not tell. */
-  add(seconds: number | undefined): void {
+  /** Adds one container's CPU seconds under its run id, or counts it as unread when the engine did not tell. */
+  add(seconds: number | undefined, runId = ''): void {
     if (seconds === undefined) this.unread++;
     else {
       this.seconds += seconds;
       this.read++;
+      this.perRun.set(runId, (this.perRun.get(runId) ?? 0) + seconds);
     }
   }
 
   /** CPU seconds of the containers removed since the meter started; `unread`: containers whose engine did not tell. */
   total(): { cpuSeconds: number; containers: number; unread: number } {
     return { cpuSeconds: this.seconds, containers: this.read, unread: this.unread };
+  }
+
+  /** The CPU seconds by run id (a rollout's containers, its checks', their parser's), for telling where the time went. */
+  byRun(): ReadonlyMap<string, number> {
+    return this.perRun;
   }
 }
 
@@ -40,6 +47,6 @@ export function metering(): boolean {
 }
 
 /** A removed container's CPU seconds, for every meter that is on. */
-export function recordContainerCpu(seconds: number | undefined): void {
-  for (const meter of running) meter.add(seconds);
+export function recordContainerCpu(seconds: number | undefined, runId: string): void {
+  for (const meter of running) meter.add(seconds, runId);
 }

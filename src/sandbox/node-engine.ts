@@ -1,6 +1,7 @@
 /**
- * The engine a cluster task uses on its node, as the job user: the address
- * the job's environment names (DOCKER_HOST); else the node's Docker engine if
+ * The engine a cluster task uses on its node, as the job user: the addresses
+ * the job's environment names (DOCKER_HOST, e.g. the bwrap:///DIR folders of
+ * packed images a run gives its tasks); else the node's Docker engine if
  * the user may use its socket; else the user's own rootless Podman, at the
  * socket Podman puts it by default (scripts/podman-up starts one there), or,
  * when none answers, a Podman service the task starts for itself and stops
@@ -11,8 +12,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { errorMessage, SetupError } from '../errors.js';
-import { engineAt } from './engine-table.js';
-import { DEFAULT_ENGINE_HOST } from './engine-config.js';
+import { engineAt, engineTypeOf } from './engine-table.js';
+import { stateRoot } from './bwrap/state.js';
+import { DEFAULT_ENGINE_HOST, engineSpecs } from './engine-config.js';
 import { commandExists } from './path-commands.js';
 import { describeKind } from './engine-kind.js';
 
@@ -65,6 +67,26 @@ async function describe(host: string, how = ''): Promise<string> {
 
 const already = (host: string) => async (): Promise<NodeEngine> => ({ host, description: await describe(host), stop: async () => undefined });
 
+/**
+ * The engines the job names (a DOCKER_HOST list with ?slots and names), each
+ * tried once: one that does not answer fails the task at its start with the
+ * engine's words, not its first rollout.
+ */
+async function namedEngines(named: string, env: NodeJS.ProcessEnv): Promise<NodeEngine> {
+  const described: string[] = [];
+  for (const { host } of engineSpecs({ ...env, DOCKER_HOST: named })) {
+    try {
+      await engineAt(host).ping(10_000);
+    } catch (error) {
+      throw new SetupError(`the engine this task was given (DOCKER_HOST=${named}) cannot be used here: ${errorMessage(error)}`);
+    }
+    // Where the images go matters on a node: the unpacked image is about its size.
+    const where = engineTypeOf(host) === 'bwrap' ? `, images unpacked in ${stateRoot(env)}` : '';
+    described.push(`${await describe(host)}${where}`);
+  }
+  return { host: named, description: described.join('; '), stop: async () => undefined };
+}
+
 function homeOf(uid: number): string | undefined {
   try {
     return readFileSync('/etc/passwd', 'utf8')
@@ -116,7 +138,7 @@ async function startPodmanService(socket: string, env: NodeJS.ProcessEnv): Promi
 /** Picks (and if need be starts) the engine for a task on this node; a SetupError says what the node lacks. */
 export async function nodeEngine(env: NodeJS.ProcessEnv = process.env): Promise<NodeEngine> {
   const named = env.DOCKER_HOST?.trim();
-  if (named) return already(named)();
+  if (named) return namedEngines(named, env);
   const dockerSocket = DEFAULT_ENGINE_HOST.slice('unix://'.length);
   const tried: string[] = [];
   if (existsSync(dockerSocket)) {

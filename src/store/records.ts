@@ -150,6 +150,8 @@ export interface ClusterRunInfo {
   /** The job folder (scripts, task outputs), relative to the workspace. */
   dir: string;
   submittedAt: string;
+  /** The engines its tasks were given as DOCKER_HOST (bwrap:///DIR of packed images); none: each node's own engine. */
+  engines?: string;
 }
 
 /** `no-bug`: a FeatAdd rollout whose feature broke no test (a normal outcome). */

@@ -107,10 +107,18 @@ describe('an image bugbench did not build', () => {
   it('runs as the image\'s own user: a non-root JavaScript image makes a valid bug, and every file bugbench wrote is that user\'s', async () => {
     const added = await bugbench(['images', 'add', NODE_APP, '--again']);
     expect(added.stderr).toMatch(/found the repository at \/home\/app\/vercraft \(app, uid 1000\)/);
-    const run = await bugbench(['inject', '--image', NODE_APP, '--strategy', 'removal', '--policy', 'offline', '-n', '1', '--seed', '11', '--json', ...INJECTION_TEST_FLAGS], { timeout: 600_000 });
+    // Seed 7 takes three tries to a two-file bug (seed 11 took six to a three-file one, each try a tsc build and test run).
+    const run = await bugbench(['inject', '--image', NODE_APP, '--strategy', 'removal', '--policy', 'offline', '-n', '1', '--seed', '7', '--json', ...INJECTION_TEST_FLAGS], { timeout: 600_000 });
     expect(run.exitCode, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(result.bugs.filter((b: { valid: boolean }) => b.valid).length, JSON.stringify(result.rollouts, null, 1)).toBe(1);
+    // The TypeScript removal run of offline-languages.test.ts, on the same vercraft tree: the weakening deletes
+    // tests from the TypeScript test files only, and the bug stays out of them.
+    const dir = result.bugs.find((b: { valid: boolean }) => b.valid).artifactDir;
+    const touched = (diff: string) => [...readFileSync(join(dir, diff), 'utf8').matchAll(/^diff --git a\/(\S+)/gm)].map((m) => m[1]!);
+    expect(touched('test_weaken.diff').length).toBeGreaterThan(0);
+    expect(touched('test_weaken.diff').every((f) => /^test\/.*\.test\.ts$/.test(f))).toBe(true);
+    expect(touched('bug_inject.diff').some((f) => /^test\/.*\.test\.ts$/.test(f))).toBe(false);
     const listed = JSON.parse((await bugbench(['images', '--json'])).stdout);
     expect(listed).toContainEqual(expect.objectContaining({ tag: NODE_APP, root: '/home/app/vercraft', language: 'node', adopted: true }));
 

@@ -36,9 +36,11 @@ const images: string[] = [];
 
 beforeAll(async () => {
   const handwritten = (await json('import', artifactPath('valid-two-files'))).id;
-  const injected = await json('inject', '--image', 'bugbench/repo-slotsmith:latest', '--strategy', 'removal', '--policy', 'offline', '-n', '1', '--seed', '3', ...INJECTION_TEST_FLAGS);
-  await json('solve', handwritten, '-k', '2', '--solver', 'partial', '--policy', 'offline');
-  const higher = await json('higher-order', handwritten);
+  // The injected bug and the handwritten one's higher-order bugs have nothing to wait on each other for.
+  const [injected, higher] = await Promise.all([
+    json('inject', '--image', 'bugbench/repo-slotsmith:latest', '--strategy', 'removal', '--policy', 'offline', '-n', '1', '--seed', '3', ...INJECTION_TEST_FLAGS),
+    json('solve', handwritten, '-k', '2', '--solver', 'partial', '--policy', 'offline').then(() => json('higher-order', handwritten)),
+  ]);
   const ids = [handwritten, ...injected.bugs.filter((b: { valid: boolean }) => b.valid).map((b: { id: string }) => b.id), ...higher.bugs.filter((b: { valid: boolean }) => b.valid).map((b: { id: string }) => b.id)];
   for (const id of ids) {
     const bug = await json('accept', id, '--reason', 'for the Harbor export');
@@ -173,13 +175,18 @@ describe('the Harbor export', () => {
     const cheated = new Set([accepted.find((b) => b.order === 1)!.id, accepted.find((b) => b.order === 2)!.id]);
     for (const { id } of accepted) {
       const tag = await built(id);
-      const oracle = await runTrial(join(out, id), tag, 'oracle');
-      expect(oracle, `${id}: ${oracle.testStdout}`).toMatchObject({ reward: 1, rewardFile: 'reward.txt', results: { solved: true, failing: [] } });
-      const untouched = await runTrial(join(out, id), tag, 'nothing');
-      expect(untouched.reward, id).toBe(0);
-      expect(untouched.results.failing).toEqual(expect.arrayContaining(specOf(id).fail_to_pass));
-      for (const [name, cheat] of cheated.has(id) ? Object.entries(CHEATS) : []) {
-        const trial = await runTrial(join(out, id), tag, cheat(id));
+      // A task's trials are independent containers of its environment: run them at once.
+      const cheats = cheated.has(id) ? Object.entries(CHEATS) : [];
+      const [oracle, untouched, ...trials] = await Promise.all([
+        runTrial(join(out, id), tag, 'oracle'),
+        runTrial(join(out, id), tag, 'nothing'),
+        ...cheats.map(([, cheat]) => runTrial(join(out, id), tag, cheat(id))),
+      ]);
+      expect(oracle, `${id}: ${oracle!.testStdout}`).toMatchObject({ reward: 1, rewardFile: 'reward.txt', results: { solved: true, failing: [] } });
+      expect(untouched!.reward, id).toBe(0);
+      expect(untouched!.results.failing).toEqual(expect.arrayContaining(specOf(id).fail_to_pass));
+      for (const [i, [name]] of cheats.entries()) {
+        const trial = trials[i]!;
         expect(trial.reward, `${id}: a cheat that ${name} (${trial.results.reason})`).toBe(0);
         expect(trial.results.failing.length, `${id}: ${name}`).toBeGreaterThan(0);
         if (name.includes('conftest.py')) expect(trial.results.removed_test_files).toContain('conftest.py');
@@ -189,7 +196,8 @@ describe('the Harbor export', () => {
   }, 900_000);
 
   it('builds from the image alone, runs without network, and holds one commit and no history of the original', async () => {
-    for (const { id } of accepted) {
+    // Each task in containers of its own, all at once.
+    await Promise.all(accepted.map(async ({ id }) => {
       const sandbox = await startEnvironment(await built(id), 'test-harbor-history');
       const solver = await openSandbox({ image: (parse(readFileSync(join(out, id, 'task.toml'), 'utf8')) as { metadata: { bugbench: { image: string } } }).metadata.bugbench.image, runId: 'test-harbor-solver' });
       try {
@@ -209,7 +217,7 @@ describe('the Harbor export', () => {
         await sandbox.remove();
         await solver.remove();
       }
-    }
+    }));
   }, 300_000);
 
   it('replaces an earlier export whole, and refuses a folder that is not an export', async () => {

@@ -30,11 +30,11 @@ describe('the offline injector', () => {
   }, 180_000);
 
   it('ends a rollout that finds nothing as "no bug", with its reason, apart from errors: in the core result and the CLI summary', async () => {
-    // knotcfg has fewer code files than this: after its tries the injector has too few and stops, a normal outcome.
+    // knotcfg has fewer code files than this: the injector stops before trying any change, a normal outcome.
     const cli = await bugbench(['inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'removal', '--policy', 'offline', '-n', '1', '--min-changed-files', '30', ...INJECTION_TEST_FLAGS]);
     expect(cli.exitCode, cli.stderr).toBe(0);
     expect(cli.stdout).toMatch(/^run (\S+) finished: 1 rollout\(s\), 0 submitted, 0 valid, 1 found no bug$/m);
-    expect(cli.stdout).toMatch(/^ {2}\S+-r1 {2}no bug: After \d+ tries I have changes in \d+ file\(s\), fewer than the 30 needed/m);
+    expect(cli.stdout).toMatch(/^ {2}\S+-r1 {2}no bug: My removal candidates are in \d+ code file\(s\), fewer than the 30 needed/m);
     expect(cli.stderr).not.toMatch(/\] error:|finished: error/);
     expect(cli.stderr).toMatch(/\[r1\] finished: no-bug after/);
     const runId = /^run (\S+) finished/m.exec(cli.stdout)![1]!;
@@ -59,8 +59,8 @@ describe('the offline injector', () => {
   }, 240_000);
 
   it('is deterministic for a seed', async () => {
-    const first = await inject('bugbench/repo-knotcfg:latest', 'direct', 1, 99);
-    const second = await inject('bugbench/repo-knotcfg:latest', 'direct', 1, 99);
+    // Two runs of one rollout each, at once: neither may see or shift the other's draws.
+    const [first, second] = await Promise.all([inject('bugbench/repo-knotcfg:latest', 'direct', 1, 99), inject('bugbench/repo-knotcfg:latest', 'direct', 1, 99)]);
     const diff = (dir: string) => readFileSync(`${dir}/bug_inject.diff`, 'utf8');
     expect(diff(first.bugs[0]!.artifactDir)).toBe(diff(second.bugs[0]!.artifactDir));
   }, 120_000);
@@ -97,8 +97,9 @@ describe('the offline injector', () => {
 
 describe('removal+history', () => {
   it('draws the removal or the history prompt per rollout from the seed, and every bug records which one it got', async () => {
-    const result = await runInjection({ image: 'bugbench/repo-slotsmith:latest', strategy: 'removal+history', policy: 'offline', n: 6, concurrency: 2, seed: 11, params: INJECTION_TEST_PARAMS, maxSteps: 100 }, { store: openStore() });
-    expect(result.rollouts).toHaveLength(6);
+    // Seed 11 draws removal, removal, removal, history for the first four rollouts: both prompts, in four.
+    const result = await runInjection({ image: 'bugbench/repo-slotsmith:latest', strategy: 'removal+history', policy: 'offline', n: 4, concurrency: 2, seed: 11, params: INJECTION_TEST_PARAMS, maxSteps: 100 }, { store: openStore() });
+    expect(result.rollouts).toHaveLength(4);
     const prompts = result.bugs.map((b) => JSON.parse(readFileSync(`${b.artifactDir}/meta.json`, 'utf8')).prompt as string);
     expect(prompts).toHaveLength(result.bugs.length);
     expect(new Set(prompts)).toEqual(new Set(['removal', 'history']));
@@ -106,7 +107,8 @@ describe('removal+history', () => {
     // The drawn prompt is also the offline agent's: its model is named for it.
     const models = result.rollouts.map((r) => readFileSync(r.trajectory, 'utf8').match(/"model":"offline\/(removal|history)"/)?.[1]);
     expect(new Set(models)).toEqual(new Set(['removal', 'history']));
-    expect(result.bugs.filter((b) => b.valid).length).toBeGreaterThanOrEqual(4);
+    // Two thirds of the rollouts or more.
+    expect(result.bugs.filter((b) => b.valid).length).toBeGreaterThanOrEqual(3);
     // Each prompt made a valid bug on slotsmith.
     expect(new Set(result.bugs.flatMap((b, i) => (b.valid ? [prompts[i]] : [])))).toEqual(new Set(['removal', 'history']));
   }, 300_000);

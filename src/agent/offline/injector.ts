@@ -187,10 +187,14 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   // Candidates, in an order chosen by the seed.
   const { candidates, note } = options.strategy === 'history' ? yield* historyCandidates(ask, kit.codeFiles, rng) : yield* kit.candidates(options.strategy, ask, rng);
   if (candidates.length === 0) return `${note ? `${note} ` : ''}I found no ${options.strategy} candidates in the code files, so I stop here.`;
+  // A bug takes its files from the candidates: with fewer files than needed, no number of tries would do.
+  const distinctFiles = new Set(candidates.flatMap((c) => c.files)).size;
+  if (distinctFiles < options.minChangedFiles) {
+    return `${note ? `${note} ` : ''}My ${options.strategy} candidates are in ${distinctFiles} code file(s), fewer than the ${options.minChangedFiles} needed, so I stop here without trying them.`;
+  }
 
   // Try candidates one at a time, round-robin over files so the bug spreads out.
   const order = roundRobin(options.strategy === 'history' ? candidates : rng.shuffle(candidates));
-  const distinctFiles = new Set(candidates.flatMap((c) => c.files)).size;
   const target = Math.min(distinctFiles, Math.max(options.minChangedFiles, 2 + rng.int(2)));
   const chosen: Trial[] = [];
   const tooBroad: Trial[] = [];

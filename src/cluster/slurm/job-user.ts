@@ -13,6 +13,8 @@ import { JobSpecError } from '../../errors.js';
 import { DEFAULT_ENGINE_HOST } from '../../sandbox/engine-config.js';
 import { hasSubordinateRange } from '../../sandbox/subids.js';
 import { podmanUserSocket } from '../../sandbox/node-engine.js';
+import { packedImageFolders } from '../task-engines.js';
+import { jobBwrapSandboxes, type JobSandboxes } from './job-bwrap.js';
 
 const DOCKER_SOCKET = DEFAULT_ENGINE_HOST.slice('unix://'.length);
 
@@ -117,14 +119,30 @@ export function jobContainerEngine(user: string, dockerSocket = DOCKER_SOCKET): 
 }
 
 /**
+ * What `user`'s cluster tasks will run their sandboxes on: the bwrap
+ * sandboxes `taskEngines` (their DOCKER_HOST, see cluster/task-engines.ts)
+ * names, tried from that user's side, or else the node's engine as
+ * jobContainerEngine finds it. Undefined when this cannot be told from here.
+ */
+export function jobSandboxes(user: string, taskEngines: string | undefined): JobSandboxes | undefined {
+  const account = localAccount(user);
+  const me = process.getuid?.();
+  if (!account || (me !== 0 && me !== account.uid)) return undefined;
+  if (taskEngines) return jobBwrapSandboxes(user, account, packedImageFolders(taskEngines));
+  const engine = jobContainerEngine(user);
+  return engine ? { ok: true, description: engine } : undefined;
+}
+
+/**
  * Cluster tasks of an injection or solving run write into the workspace as the
  * job user. When bugbench runs as root on a node of the cluster, the parts
  * they write (the store, the run's folder, bugs/) are handed to that user, and
- * it is checked that the user can run bugbench and has a container engine
- * (Docker's socket, or a rootless Podman of its own); anything it cannot is an
- * error that says what to change.
+ * it is checked that the user can run bugbench and has somewhere to run
+ * sandboxes: the bwrap sandboxes the tasks are given (`taskEngines`), else a
+ * container engine (Docker's socket, or a rootless Podman of its own);
+ * anything it cannot is an error that says what to change.
  */
-export function shareWorkspaceWithJobUser(user: string | undefined, workspace: string, parts: { tree: string[]; dirs: string[] }, needs: { program: string; engine?: boolean }): void {
+export function shareWorkspaceWithJobUser(user: string | undefined, workspace: string, parts: { tree: string[]; dirs: string[] }, needs: { program: string; engine?: boolean; taskEngines?: string }): void {
   if (!user || process.getuid?.() !== 0) return;
   const account = localAccount(user);
   if (!account || account.uid === 0) return;
@@ -142,7 +160,10 @@ export function shareWorkspaceWithJobUser(user: string | undefined, workspace: s
   if (!canAs(account, ['-r', needs.program])) {
     throw new JobSpecError(`the Slurm job user "${user}" cannot run ${needs.program}; install bugbench where that user can run it (not under /root)`);
   }
-  if (needs.engine && !jobContainerEngine(user)) {
+  if (needs.engine && needs.taskEngines) {
+    const sandboxes = jobBwrapSandboxes(user, account, packedImageFolders(needs.taskEngines));
+    if (!sandboxes.ok) throw new JobSpecError(sandboxes.problem);
+  } else if (needs.engine && !jobContainerEngine(user)) {
     throw new JobSpecError(
       `the Slurm job user "${user}" has no container engine on this node: it cannot use the Docker engine at ${DOCKER_SOCKET}, and has no rootless Podman. ` +
         `Give it access to Docker (e.g. \`usermod -aG docker ${user}\`, then let slurmctld see the new group: GroupUpdateTime, or restart it), ` +

@@ -14,3 +14,6 @@ export interface SlurmSettings {
   /** Where these came from, for messages. */
   source: string;
 }
+
+/** The PATH a Slurm job gets from bugbench (before what it adds of its own): the usual system folders. */
+export const DEFAULT_JOB_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';

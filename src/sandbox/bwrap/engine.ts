@@ -12,11 +12,15 @@ import { EngineUnreachableError, errorMessage, ImageNotFoundError, SandboxError 
 import type { EngineKind } from '../engine-kind.js';
 import { ownerLabels, LABEL_OWNER_PID, LABEL_OWNER_START } from '../owner.js';
 import type { ContainerEngine, EngineInfo, ImageInfo, ImageSummary, ReapResult } from '../port.js';
-import type { Sandbox, SandboxOptions } from '../sandbox.js';
+import { BUILT_WORLD, type Sandbox, type SandboxOptions } from '../sandbox.js';
+import { homeOfUid, imageEtcFile, resolveImageUser } from './image-user.js';
 import { imageInfoOf, PACKED_SUFFIX, readPackedConfig, type PackedConfig } from './packed-image.js';
 import { BwrapSandbox } from './sandbox.js';
 import { holderRuns, lowerLayer, ofWorks, orphaned, reapSandboxes, readRecords, stateRoot } from './state.js';
 import { removeTree, runTool } from './tools.js';
+
+/** What to do when the kind cannot run here. */
+const NODE_TODO = '`bugbench doctor` says what this node lacks for bwrap sandboxes and how to get it';
 
 /** The folder a `bwrap:///DIR` address names. */
 export function imagesFolder(host: string): string {
@@ -35,7 +39,8 @@ interface PackedFile {
 export class BwrapEngine implements ContainerEngine {
   readonly type = 'bwrap' as const;
   readonly folder: string;
-  private readonly state = stateRoot();
+  /** This user's folder for unpacked images, sandboxes and volumes. */
+  readonly stateRoot = stateRoot();
   private readonly read = new Map<string, PackedFile>();
   private known?: Promise<EngineKind>;
 
@@ -44,17 +49,17 @@ export class BwrapEngine implements ContainerEngine {
   }
 
   async ping(_timeoutMs: number): Promise<void> {
-    if (!existsSync(this.folder)) throw new EngineUnreachableError(this.host, `the folder ${this.folder} of packed images does not exist`);
-    await this.version();
+    try {
+      if (!existsSync(this.folder)) throw new SandboxError(`the folder ${this.folder} of packed images does not exist`);
+      await this.version();
+    } catch (error) {
+      throw new EngineUnreachableError(this.host, errorMessage(error), NODE_TODO);
+    }
   }
 
   async info(): Promise<EngineInfo> {
-    try {
-      await this.ping(0);
-      return { host: this.host, version: await this.version(), apiVersion: '' };
-    } catch (error) {
-      throw new EngineUnreachableError(this.host, errorMessage(error));
-    }
+    await this.ping(0);
+    return { host: this.host, version: await this.version(), apiVersion: '' };
   }
 
   private async version(): Promise<string> {
@@ -66,21 +71,26 @@ export class BwrapEngine implements ContainerEngine {
     return this.known;
   }
 
-  describe(): Promise<EngineKind> {
+  async describe(): Promise<EngineKind> {
     this.known = undefined;
+    await this.ping(0);
     return this.kind();
   }
 
   async createSandbox(options: SandboxOptions): Promise<Sandbox> {
     const packed = await this.find(options.image);
     if (!packed) throw new ImageNotFoundError(options.image);
-    const lower = await lowerLayer(this.state, packed.file);
+    const lower = await lowerLayer(this.stateRoot, packed.file);
     const volumes = Object.fromEntries(Object.entries(options.volumes ?? {}).map(([name, path]) => [this.volumeDir(name), path]));
-    return BwrapSandbox.create(options, { root: this.state, lower, imageEnv: packed.config.env, volumes });
+    const [passwd, group] = await Promise.all([imageEtcFile(lower, 'passwd'), imageEtcFile(lower, 'group')]);
+    const world = options.world ?? BUILT_WORLD;
+    // The image's own User (world.user ''), as Docker runs it: its ids and home from the image's /etc/passwd.
+    const user = world.user === '' ? resolveImageUser(packed.config.user, passwd, group, options.image) : { uid: world.uid, gid: world.gid, home: homeOfUid(world.uid, passwd) };
+    return BwrapSandbox.create({ ...options, world: { ...world, uid: user.uid, gid: user.gid } }, { root: this.stateRoot, lower, imageEnv: packed.config.env, volumes, home: user.home });
   }
 
   private volumeDir(name: string): string {
-    return join(this.state, 'volumes', name);
+    return join(this.stateRoot, 'volumes', name);
   }
 
   async createVolume(name: string, labels: Record<string, string>): Promise<string> {
@@ -138,24 +148,24 @@ export class BwrapEngine implements ContainerEngine {
 
   async stoppedWork(works: readonly string[]): Promise<string | undefined> {
     const me = ownerLabels();
-    const mine = (await readRecords(this.state)).filter((r) => r.labels[LABEL_OWNER_PID] === me[LABEL_OWNER_PID] && r.labels[LABEL_OWNER_START] === me[LABEL_OWNER_START]);
+    const mine = (await readRecords(this.stateRoot)).filter((r) => r.labels[LABEL_OWNER_PID] === me[LABEL_OWNER_PID] && r.labels[LABEL_OWNER_START] === me[LABEL_OWNER_START]);
     const hit = mine.find((r) => r.pid !== undefined && !r.removing && ofWorks(works)(r) && !holderRuns(r));
     return hit ? `bwrap sandbox ${hit.id} of ${hit.labels['bugbench.run']}` : undefined;
   }
 
   async reapWork(works: readonly string[]): Promise<ReapResult> {
-    const removed = await reapSandboxes(this.state, ofWorks(works));
+    const removed = await reapSandboxes(this.stateRoot, ofWorks(works));
     return { removed, volumes: await this.reapVolumes((labels) => ofWorks(works)({ id: '', image: '', labels })) };
   }
 
   async reapOrphans(): Promise<ReapResult> {
-    const removed = await reapSandboxes(this.state, orphaned);
+    const removed = await reapSandboxes(this.stateRoot, orphaned);
     return { removed, volumes: await this.reapVolumes((labels) => orphaned({ id: '', image: '', labels })) };
   }
 
   /** Removes the volumes whose labels (kept beside each) `chosen` picks; after the sandboxes, which may use them. */
   private async reapVolumes(chosen: (labels: Record<string, string>) => boolean): Promise<string[]> {
-    const dir = join(this.state, 'volumes');
+    const dir = join(this.stateRoot, 'volumes');
     if (!existsSync(dir)) return [];
     const names = (await readdir(dir)).filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length));
     const gone: string[] = [];

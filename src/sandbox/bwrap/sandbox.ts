@@ -9,8 +9,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
+import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import tar from 'tar-stream';
 import { SandboxError } from '../../errors.js';
 import { processStartTime } from '../../process-identity.js';
 import { CappedOutput } from '../capped-output.js';
@@ -35,10 +37,14 @@ export interface BwrapSandboxSpec {
   lower: string;
   /** The image's ENV, as NAME=value. */
   imageEnv: string[];
+  /** The user's home (from the image's /etc/passwd): HOME unless the image's ENV sets it. */
+  home: string;
   volumes: Record<string, string>;
 }
 
 export class BwrapSandbox extends RepoSandbox {
+  private tar?: Promise<boolean>;
+
   private constructor(
     readonly id: string,
     readonly image: string,
@@ -57,7 +63,8 @@ export class BwrapSandbox extends RepoSandbox {
     const world = options.world ?? BUILT_WORLD;
     const id = randomBytes(6).toString('hex');
     const dir = sandboxDir(spec.root, id);
-    await Promise.all(['upper/etc', 'work', 'merged'].map((sub) => mkdir(join(dir, sub), { recursive: true })));
+    const ownDev = world.uid !== 0 || world.gid !== 0;
+    await Promise.all(['upper/etc', 'work', 'merged', ...(ownDev ? ['pts'] : [])].map((sub) => mkdir(join(dir, sub), { recursive: true })));
     // The sandbox has its own network of `lo` alone: its hosts file names only that.
     await writeFile(join(dir, 'upper/etc/hosts'), `127.0.0.1\tlocalhost bugbench-${id}\n::1\tlocalhost ip6-localhost ip6-loopback\n`);
     const record: SandboxRecord = { id, image: options.image, labels: { [LABEL_RUN]: options.runId, ...ownerLabels(), ...options.extraLabels } };
@@ -75,7 +82,7 @@ export class BwrapSandbox extends RepoSandbox {
       record.pidStart = processStartTime(holder.pid!);
       await writeRecord(spec.root, record);
       const imageEnv = Object.fromEntries(spec.imageEnv.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
-      const env = { PATH: DEFAULT_PATH, HOSTNAME: `bugbench-${id}`, ...(world.uid === 0 ? { HOME: '/root' } : {}), ...imageEnv, PYTHONDONTWRITEBYTECODE: '1', ...options.env };
+      const env = { PATH: DEFAULT_PATH, HOSTNAME: `bugbench-${id}`, HOME: spec.home, ...imageEnv, PYTHONDONTWRITEBYTECODE: '1', ...options.env };
       return new BwrapSandbox(id, options.image, options.runId, world, holder, nsPid, env, spec.root, record);
     } catch (error) {
       await removeSandboxState(spec.root, { ...record, pid: holder.pid, pidStart: holder.pid ? processStartTime(holder.pid) : undefined });
@@ -149,10 +156,35 @@ export class BwrapSandbox extends RepoSandbox {
     await this.exec(`for p in /proc/[0-9]*; do grep -qsz '${pattern}' "$p/environ" && kill -KILL "\${p#/proc/}" 2>/dev/null; done; true`, { timeoutMs: 10_000 });
   }
 
-  /** Writes the files as the sandbox's user, through tar inside it (folders a write makes are that user's too). */
+  /**
+   * Writes the files as the sandbox's user, by a command inside it (so a
+   * link in the sandbox leads only where its user could go; folders a write
+   * makes are that user's too): tar for all of them at once, or where the
+   * image has no tar, `cat` for each.
+   */
   async writeFiles(files: FileToWrite[]): Promise<void> {
-    const archive = await packFiles(files.map((f) => ({ name: this.absolutePath(f.path).slice(1), content: typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : f.content, mode: f.mode })));
-    const child = this.enter('tar -x --no-same-owner --no-overwrite-dir -C / -f -', {}, '/', 'pipe');
+    const entries = files.map((f) => ({ path: this.absolutePath(f.path), content: typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : f.content, mode: f.mode ?? 0o644 }));
+    if (await this.hasTar()) {
+      const archive = await packFiles(entries.map((e) => ({ name: e.path.slice(1), content: e.content, mode: e.mode })));
+      return this.feed('tar -x --no-same-owner --no-overwrite-dir -C / -f -', archive, files.map((f) => f.path).join(', '));
+    }
+    for (const entry of entries) {
+      const path = shellQuote(entry.path);
+      // As tar does: a file (or link) already there is replaced, not written through.
+      const write = `mkdir -p -- ${shellQuote(posix.dirname(entry.path))} && rm -f -- ${path} && cat > ${path} && chmod ${entry.mode.toString(8)} -- ${path}`;
+      await this.feed(write, entry.content, entry.path);
+    }
+  }
+
+  /** True when the image has tar (asked once). */
+  private hasTar(): Promise<boolean> {
+    this.tar ??= this.exec('command -v tar', { timeoutMs: 30_000 }).then((result) => result.exitCode === 0);
+    return this.tar;
+  }
+
+  /** Runs `command` inside with `input` on its stdin; a failure is a SandboxError naming `what`. */
+  private async feed(command: string, input: Buffer, what: string): Promise<void> {
+    const child = this.enter(command, {}, '/', 'pipe');
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-2000);
@@ -160,17 +192,35 @@ export class BwrapSandbox extends RepoSandbox {
     child.stdout!.resume();
     const code = new Promise<number>((resolve) => child.on('close', (exit) => resolve(exit ?? -1)));
     child.stdin!.on('error', () => undefined);
-    child.stdin!.end(archive);
+    child.stdin!.end(input);
     const exit = await code;
-    if (exit !== 0) throw new SandboxError(`could not write ${files.map((f) => f.path).join(', ')} in ${this.image} (tar exit ${exit}): ${stderr.trim().slice(-500)}`);
+    if (exit !== 0) throw new SandboxError(`could not write ${what} in ${this.image} (exit ${exit}): ${stderr.trim().slice(-500)}`);
   }
 
-  /** The file as a tar stream, made inside the sandbox as its user. */
+  /**
+   * The file as a tar stream, read inside the sandbox as its user: tar's, or
+   * where the image has none, one entry made here around `cat`'s output
+   * (its size said first, so the reader's byte cap holds from the header on).
+   */
   async readArchive(path: string): Promise<NodeJS.ReadableStream> {
     const slash = path.lastIndexOf('/');
-    const child = this.enter(`tar -C ${shellQuote(path.slice(0, slash) || '/')} -cf - ${shellQuote(path.slice(slash + 1))}`, {}, '/');
+    if (await this.hasTar()) {
+      const child = this.enter(`tar -C ${shellQuote(path.slice(0, slash) || '/')} -cf - ${shellQuote(path.slice(slash + 1))}`, {}, '/');
+      child.stderr!.resume();
+      return child.stdout!;
+    }
+    const stat = await this.exec(`stat -L -c '%s %a' -- ${shellQuote(path)}`, { timeoutMs: 30_000 });
+    const [size, mode] = stat.stdout.trim().split(' ');
+    if (stat.exitCode !== 0 || !size || !mode) throw new SandboxError(`cannot read ${path} in ${this.image}: ${stat.stderr.trim().slice(-300) || `exit ${stat.exitCode}`}`);
+    const child = this.enter(`cat -- ${shellQuote(path)}`, {}, '/');
     child.stderr!.resume();
-    return child.stdout!;
+    const pack = tar.pack();
+    const entry = pack.entry({ name: path.slice(slash + 1), size: Number(size), mode: parseInt(mode, 8) }, (error) => {
+      if (error) pack.destroy(error);
+      else pack.finalize();
+    });
+    child.stdout!.pipe(entry);
+    return Readable.from(pack as AsyncIterable<Buffer>);
   }
 
   /** Not counted yet: a sandbox here has no cgroup of its own to read (the meter counts it as unread). */
@@ -179,7 +229,7 @@ export class BwrapSandbox extends RepoSandbox {
   }
 
   async remove(): Promise<void> {
-    if (metering()) recordContainerCpu(await this.cpuSeconds());
+    if (metering()) recordContainerCpu(await this.cpuSeconds(), this.runId);
     const ended = new Promise<void>((resolve) => {
       if (this.holder.exitCode !== null || this.holder.signalCode !== null) resolve();
       else this.holder.on('exit', () => resolve());
@@ -193,8 +243,29 @@ export class BwrapSandbox extends RepoSandbox {
   }
 }
 
-/** In unshare's namespaces: mount the overlay (lower layer $1, sandbox folder $2), then become bwrap with the rest. */
-const MOUNT_THEN_BWRAP = 'L=$1 S=$2; shift 2; mount -t overlay overlay -o "lowerdir=$L,upperdir=$S/upper,workdir=$S/work,userxattr" "$S/merged" && exec bwrap "$@"';
+/**
+ * In unshare's namespaces: mount the overlay (lower layer $1, sandbox folder
+ * $2) and, where the sandbox makes its own /dev, a private devpts at $2/pts;
+ * then become bwrap with the rest.
+ */
+const MOUNT_THEN_BWRAP = [
+  'L=$1 S=$2; shift 2;',
+  'mount -t overlay overlay -o "lowerdir=$L,upperdir=$S/upper,workdir=$S/work,userxattr" "$S/merged" &&',
+  '{ [ ! -d "$S/pts" ] || mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts "$S/pts"; } &&',
+  'exec bwrap "$@"',
+].join(' ');
+
+/**
+ * A /dev as bwrap's --dev makes it (the host's harmless devices, /dev/shm, a
+ * pts of the sandbox's own), for a sandbox whose user is not root: --dev
+ * there makes bwrap nest a second user namespace, which commands could not
+ * join (nsenter: "reassociate to namespace 'ns/ipc' failed").
+ */
+function ownDevArgs(dir: string): string[] {
+  const devices = ['null', 'zero', 'full', 'random', 'urandom', 'tty'].flatMap((d) => ['--dev-bind', `/dev/${d}`, `/dev/${d}`]);
+  const links = [['/proc/self/fd', 'fd'], ['/proc/self/fd/0', 'stdin'], ['/proc/self/fd/1', 'stdout'], ['/proc/self/fd/2', 'stderr'], ['pts/ptmx', 'ptmx']].flatMap(([target, name]) => ['--symlink', target!, `/dev/${name}`]);
+  return ['--tmpfs', '/dev', ...devices, ...links, '--perms', '1777', '--tmpfs', '/dev/shm', '--dev-bind', join(dir, 'pts'), '/dev/pts'];
+}
 
 function bwrapArgs(world: ImageWorld, id: string, dir: string, volumes: Record<string, string>): string[] {
   return [
@@ -202,7 +273,8 @@ function bwrapArgs(world: ImageWorld, id: string, dir: string, volumes: Record<s
     '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--hostname', `bugbench-${id}`,
     '--die-with-parent',
     '--bind', join(dir, 'merged'), '/',
-    '--proc', '/proc', '--dev', '/dev',
+    '--proc', '/proc',
+    ...(world.uid !== 0 || world.gid !== 0 ? ownDevArgs(dir) : ['--dev', '/dev']),
     ...Object.entries(volumes).flatMap(([volume, path]) => ['--bind', volume, path]),
     // The work folder is made when the image lacks it, as Docker makes a WorkingDir.
     '--dir', world.root, '--chdir', world.root,

@@ -250,7 +250,7 @@ export class DockerSandbox extends RepoSandbox {
   }
 
   async remove(): Promise<void> {
-    if (metering()) recordContainerCpu(await this.cpuSeconds().catch(() => undefined));
+    if (metering()) recordContainerCpu(await this.cpuSeconds().catch(() => undefined), this.runId);
     try {
       await this.container.remove({ force: true, v: true });
     } catch (error) {

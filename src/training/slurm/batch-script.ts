@@ -1,9 +1,10 @@
 /** The batch script a Slurm training job runs: the filled command, in bash, with the job's id exported. Pure. */
 import { jobEnvironment } from '../command-template.js';
 import type { JobSpec } from '../types.js';
+import { DEFAULT_JOB_PATH } from '../../cluster/slurm/settings.js';
 
 /** What the job's environment holds when the spec does not say: Slurm gets no environment from us otherwise. */
-export const DEFAULT_JOB_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+export { DEFAULT_JOB_PATH };
 
 export function batchScript(spec: JobSpec, command: string): string {
   return [

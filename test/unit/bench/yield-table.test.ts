@@ -10,7 +10,7 @@ const row: YieldRow = {
   submitted: 5,
   valid: 3,
   testRunsPerBug: 11.4,
-  cpuSecondsPerValid: 12.345,
+  cpuSecondsPerValid: 12.345, cpuSecondsPerValidBy: null,
   containers: 9,
   unreadContainers: 0,
   wallSecondsPerValid: 4.25,

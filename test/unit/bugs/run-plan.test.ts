@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BugArtifact } from '../../../src/bugs/artifact.js';
-import { planRuns, plannedRerun, rerunLabel, runsOfPlan } from '../../../src/bugs/run-plan.js';
+import { goldIsOriginal, planRuns, plannedRerun, rerunLabel, runsOfPlan } from '../../../src/bugs/run-plan.js';
 
 const change = (path: string) => ({ oldPath: path, newPath: path, added: 1, removed: 1, binary: false });
 const artifact = {
@@ -37,5 +37,14 @@ describe('the runs of a bug', () => {
       'buggy with pkg/b.py reverted',
       'gold-patch',
     ]);
+  });
+
+  it('takes the gold state for the original exactly when the weakening changed only test files', () => {
+    const weakening = (...paths: string[]) => ({ ...artifact, weakenChanges: paths.map(change) }) as BugArtifact;
+    expect(goldIsOriginal(weakening('tests/test_a.py'))).toBe(true);
+    // A file the weakening adds or edits outside the listed test files stays in the gold state: its run is not the original's.
+    expect(goldIsOriginal(weakening('tests/test_a.py', 'tests/helpers.py'))).toBe(false);
+    const higher = { ...weakening('tests/test_a.py'), predChanges: [change('pkg/c.py')] } as BugArtifact;
+    expect(goldIsOriginal(higher)).toBe(true);
   });
 });
