@@ -76,7 +76,7 @@ for (const lang of LANGUAGES) describe(`the checks on ${lang.title}`, () => {
       if (valid.hidden) {
         expect(check(report, 'test-weakening').reason).toMatch(new RegExp(`^the weakening hides 1 of ${valid.hidden.of} failure\\(s\\) \\(1 removed, 0 loosened\\): ${escape(valid.hidden.test)};`));
       }
-      if (engine === 'bwrap') expect(packed.sandboxesLeft()).toEqual([]);
+      if (engine === 'bwrap') expect(await packed.sandboxesLeft()).toEqual([]);
     }, 300_000);
 
     it('refuses a parser that reports a passing test as failed whenever the bug prints a line, naming the test', async () => {
