@@ -16,7 +16,7 @@ import { BUILT_WORLD, type Sandbox, type SandboxOptions } from '../sandbox.js';
 import { homeOfUid, imageEtcFile, resolveImageUser } from './image-user.js';
 import { imageInfoOf, PACKED_SUFFIX, readPackedConfig, type PackedConfig } from './packed-image.js';
 import { BwrapSandbox } from './sandbox.js';
-import { holderRuns, lowerLayer, ofWorks, orphaned, reapSandboxes, readRecords, stateRoot } from './state.js';
+import { ensurePrivateRoot, holderRuns, lowerLayer, ofWorks, orphaned, reapSandboxes, readRecords, stateRoot } from './state.js';
 import { removeTree, runTool } from './tools.js';
 
 /** What to do when the kind cannot run here. */
@@ -94,6 +94,7 @@ export class BwrapEngine implements ContainerEngine {
   }
 
   async createVolume(name: string, labels: Record<string, string>): Promise<string> {
+    await ensurePrivateRoot(this.stateRoot);
     await mkdir(this.volumeDir(name), { recursive: true });
     await writeFile(`${this.volumeDir(name)}.json`, JSON.stringify(labels));
     return name;

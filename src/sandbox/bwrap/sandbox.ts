@@ -20,7 +20,7 @@ import { metering, recordContainerCpu } from '../cpu-meter.js';
 import { LABEL_RUN, ownerLabels } from '../owner.js';
 import { BUILT_WORLD, DEFAULT_EXEC_TIMEOUT_MS, DEFAULT_OUTPUT_CAP, RepoSandbox, shellQuote, type ExecOptions, type ExecResult, type FileToWrite, type ImageWorld, type OutputStream, type SandboxOptions } from '../sandbox.js';
 import { packFiles } from '../tar.js';
-import { removeSandboxState, sandboxDir, writeRecord, type SandboxRecord } from './state.js';
+import { ensurePrivateRoot, removeSandboxState, sandboxDir, writeRecord, type SandboxRecord } from './state.js';
 import { hostTool } from './tools.js';
 
 /** The environment variable that marks every process of one exec (a time limit kills all that carry it). */
@@ -64,6 +64,7 @@ export class BwrapSandbox extends RepoSandbox {
     const id = randomBytes(6).toString('hex');
     const dir = sandboxDir(spec.root, id);
     const ownDev = world.uid !== 0 || world.gid !== 0;
+    await ensurePrivateRoot(spec.root);
     await Promise.all(['upper/etc', 'work', 'merged', ...(ownDev ? ['pts'] : [])].map((sub) => mkdir(join(dir, sub), { recursive: true })));
     // The sandbox has its own network of `lo` alone: its hosts file names only that.
     await writeFile(join(dir, 'upper/etc/hosts'), `127.0.0.1\tlocalhost bugbench-${id}\n::1\tlocalhost ip6-localhost ip6-loopback\n`);

@@ -7,16 +7,34 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { currentProcess, processAlive, processStartTime } from '../../process-identity.js';
 import { labelBelongsTo, LABEL_RUN, ownerAlive } from '../owner.js';
+import { SetupError } from '../../errors.js';
 import { removeTree, runTool } from './tools.js';
 
 /** This user's folder for the kind's state (BUGBENCH_BWRAP_STATE overrides it). */
 export function stateRoot(env: NodeJS.ProcessEnv = process.env): string {
   return env.BUGBENCH_BWRAP_STATE || join(tmpdir(), `bugbench-bwrap-${process.getuid?.() ?? 'user'}`);
+}
+
+/**
+ * Makes the state folder this user's alone (mode 0700) before anything goes in
+ * it: under a shared /tmp, another user could otherwise read each sandbox's
+ * writable layer, or have made the folder (or a link in its place) first to
+ * receive what the sandboxes write.
+ */
+export async function ensurePrivateRoot(root: string): Promise<void> {
+  await mkdir(root, { recursive: true, mode: 0o700 });
+  const info = await lstat(root);
+  const uid = process.getuid?.();
+  if (info.isSymbolicLink() || !info.isDirectory() || (uid !== undefined && info.uid !== uid)) {
+    const what = info.isSymbolicLink() ? 'a symbolic link' : !info.isDirectory() ? 'not a folder' : `owned by uid ${info.uid}, not by this user (${uid})`;
+    throw new SetupError(`the bwrap state folder ${root} is ${what}; remove it, or set BUGBENCH_BWRAP_STATE to a folder of your own`);
+  }
+  if ((info.mode & 0o077) !== 0) await chmod(root, 0o700);
 }
 
 /** A sandbox's record: its labels (run, owner) and the process that holds it. */
@@ -129,6 +147,7 @@ async function unpack(root: string, file: string): Promise<string> {
   const images = join(root, 'images');
   const unpacked = () => existsSync(join(lower, '.bugbench-image.json'));
   if (unpacked()) return lower;
+  await ensurePrivateRoot(root);
   await mkdir(images, { recursive: true });
   const release = await unpackTurn(lower, unpacked);
   try {

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BwrapEngine } from '../../../../src/sandbox/bwrap/engine.js';
-import { readRecords, removeSandboxState, sandboxDir, writeRecord, type SandboxRecord } from '../../../../src/sandbox/bwrap/state.js';
+import { ensurePrivateRoot, readRecords, removeSandboxState, sandboxDir, writeRecord, type SandboxRecord } from '../../../../src/sandbox/bwrap/state.js';
 import { LABEL_RUN, ownerLabels } from '../../../../src/sandbox/owner.js';
 import { processStartTime } from '../../../../src/process-identity.js';
 
@@ -43,5 +43,21 @@ describe('bwrap sandbox records', () => {
     expect(holder.signalCode).toBe('SIGKILL');
     expect(existsSync(sandboxDir(root, 'ccc'))).toBe(false);
     expect(await readRecords(root)).toEqual([]);
+  });
+});
+
+describe('the state folder', () => {
+  it('is made this user\'s alone, tightened when looser, and refused when it is a link', async () => {
+    const fresh = join(root, 'fresh');
+    await ensurePrivateRoot(fresh);
+    expect(statSync(fresh).mode & 0o777).toBe(0o700);
+    const loose = join(root, 'loose');
+    mkdirSync(loose);
+    chmodSync(loose, 0o755);
+    await ensurePrivateRoot(loose);
+    expect(statSync(loose).mode & 0o777).toBe(0o700);
+    const link = join(root, 'link');
+    symlinkSync(fresh, link);
+    await expect(ensurePrivateRoot(link)).rejects.toThrow(/is a symbolic link; remove it, or set BUGBENCH_BWRAP_STATE/);
   });
 });
