@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { errorMessage } from '../../errors.js';
 import type { EngineDiagnosis } from '../docker-api/engine-diagnosis.js';
+import { probeSandbox } from '../probe.js';
 import type { BwrapEngine } from './engine.js';
 import { PACKED_SUFFIX, readPackedConfig } from './packed-image.js';
 import { isUnpacked } from './state.js';
@@ -207,18 +208,9 @@ export async function diagnoseBwrapNode(engine: BwrapEngine): Promise<EngineDiag
   const probe = facts.folder.images.find((i) => !i.problem);
   let containers: EngineDiagnosis['containers'] = null;
   if (missing.length === 0 && probe) {
-    const started = performance.now();
-    try {
-      const sandbox = await engine.createSandbox({ image: probe.names[0]!, runId: 'doctor-probe' });
-      try {
-        await sandbox.run('true', { timeoutMs: 30_000 });
-      } finally {
-        await sandbox.remove().catch(() => undefined);
-      }
-      containers = { ok: true, ms: Math.round(performance.now() - started) };
-    } catch (error) {
-      containers = { ok: false, ms: Math.round(performance.now() - started), detail: errorMessage(error) };
-    }
+    const tried = await probeSandbox(engine, probe.names[0]!);
+    containers = tried.ok ? tried : { ok: false, ms: tried.ms, detail: errorMessage(tried.error) };
   }
+
   return { containers, missing, notes, bwrap: facts };
 }

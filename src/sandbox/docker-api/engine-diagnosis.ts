@@ -9,6 +9,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { EngineError, errorMessage } from '../../errors.js';
 import { engineText } from '../engine-errors.js';
 import type { RunEngine } from '../engines.js';
+import { probeSandbox } from '../probe.js';
 import { hasSubordinateRange } from '../subids.js';
 import { hostLimits } from './container-options.js';
 
@@ -98,20 +99,14 @@ export async function diagnoseEngine(engine: RunEngine, image: string): Promise<
   }
   let containers: EngineDiagnosis['containers'] = null;
   if (await engine.port.inspectImage(image).catch(() => undefined)) {
-    const started = performance.now();
-    try {
-      const sandbox = await engine.port.createSandbox({ image, runId: 'doctor-probe' });
-      try {
-        await sandbox.run('true', { timeoutMs: 30_000 });
-      } finally {
-        await sandbox.remove().catch(() => undefined);
-      }
-      containers = { ok: true, ms: Math.round(performance.now() - started) };
-    } catch (error) {
-      const text = error instanceof EngineError ? error.detail : engineText(error) || errorMessage(error);
-      containers = { ok: false, ms: Math.round(performance.now() - started), detail: text };
+    const probe = await probeSandbox(engine.port, image);
+    if (probe.ok) containers = probe;
+    else {
+      const text = probe.error instanceof EngineError ? probe.error.detail : engineText(probe.error) || errorMessage(probe.error);
+      containers = { ok: false, ms: probe.ms, detail: text };
       for (const hint of hintsFor(text)) if (!missing.includes(hint)) missing.push(hint);
     }
   }
+
   return { containers, missing, notes };
 }
