@@ -40,7 +40,10 @@ export class DockerApiEngine implements ContainerEngine {
   /** Asks the engine once what it is (a failed question is asked again next time). */
   kind(): Promise<EngineKind> {
     if (!this.known) {
-      const asked = engineCall('info', async () => kindFromAnswers((await this.client.version()) as VersionAnswer, (await this.client.info()) as InfoAnswer));
+      const asked = engineCall('info', async () => {
+        const [version, info] = await Promise.all([this.client.version(), this.client.info()]);
+        return kindFromAnswers(version as VersionAnswer, info as InfoAnswer);
+      });
       asked.catch(() => {
         if (this.known === asked) this.known = undefined;
       });
