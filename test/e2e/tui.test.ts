@@ -29,8 +29,10 @@ describe('bugbench tui in a real terminal', () => {
     expect(selected(await session.screen())).not.toBe(before);
     expect(after).toContain('↑/↓ select');
     // esc never quits: it is still there; q quits, with the prompt on a line of its own.
+    // Keys are read in order: once the Down after it has moved the cursor, esc has been read, and the screen is still there.
     await session.keys('Escape');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await session.keys('Down');
+    await session.waitFor(new RegExp(`› (?!${selected(after)?.replace(/[/.]/g, '\\$&')})`));
     expect(await session.screen()).toMatch(/Repo images/);
     await session.keys('q');
     await session.waitFor(/exit status 0/);

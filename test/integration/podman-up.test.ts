@@ -15,7 +15,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 
 const USER = 'bbpodrestart';
@@ -61,7 +61,7 @@ describe.skipIf(!asRoot)('scripts/podman-up', () => {
     // The session ends: every process of the user goes, its runtime folder stays.
     await execa(script('podman-down'), ['--user', USER], { env });
     await execa('pkill', ['-KILL', '-u', USER], { reject: false });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await vi.waitFor(async () => expect((await execa('pgrep', ['-u', USER], { reject: false })).stdout).toBe(''), { timeout: 30_000, interval: 100 });
     const stuck = await podmanAsUser(['ps']);
     expect(stuck.stderr).toMatch(/podman system migrate/);
 

@@ -27,7 +27,8 @@ describe('an injection killed with SIGKILL', () => {
       },
       { timeout: 90_000, interval: 200 },
     );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // And once that rollout's container is up, so the kill lands in the middle of its work.
+    await vi.waitFor(async () => expect((await containersOf(runId)).length).toBeGreaterThan(0), { timeout: 60_000, interval: 100 });
     child.kill('SIGKILL');
     await child;
     expect(await containersOf(runId)).not.toEqual([]);

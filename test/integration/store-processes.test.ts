@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Store } from '../../src/store/store.js';
 import { DIST } from '../helpers/cli.js';
 
@@ -17,6 +17,22 @@ function writer(root: string, count: number, body: string, options = '{}') {
   return execa('node', ['--input-type=module', '-e', script], { reject: false });
 }
 
+/** The bytes in the store's files now (its checkpoints hold every record, so this grows as the writer goes). */
+function storeBytes(root: string): number {
+  try {
+    const dir = join(root, 'store');
+    return readdirSync(dir).reduce((sum, f) => {
+      try {
+        return sum + statSync(join(dir, f)).size;
+      } catch {
+        return sum; // compacted away between the listing and the stat
+      }
+    }, 0);
+  } catch {
+    return 0;
+  }
+}
+
 const record = (id: string, payload: string) =>
   `{ id: ${id}, kind: 'inject', status: 'running', image: 'i', strategy: 's', policy: 'p', model: 'm', n: 0, options: { payload: ${payload} }, owner: { host: 'h', pid: 1, start: '' }, startedAt: '', finishedAt: null, error: null }`;
 
@@ -26,7 +42,9 @@ describe('the store shared by processes', () => {
     for (let round = 0; round < 3; round++) {
       // Big records and a small compaction threshold: the kill lands in an append or a compaction.
       const child = writer(root, 100_000, `store.transact((tx) => tx.put('runs', ${record("`w${" + round + "}-${i}`", "'x'.repeat(20000 + i)")}));`, '{ compactAtBytes: 200000 }');
-      await new Promise((resolve) => setTimeout(resolve, 400 + round * 300));
+      // Killed once the store has grown by an amount that differs each round, so the kill lands at different points of the appends and compactions.
+      const grown = storeBytes(root) + 150_000 + round * 130_000;
+      await vi.waitFor(() => expect(storeBytes(root)).toBeGreaterThan(grown), { timeout: 30_000, interval: 5 });
       child.kill('SIGKILL');
       const result = await child;
       expect(result.signal).toBe('SIGKILL');
