@@ -48,6 +48,8 @@ export async function findFeatureBug(staging: string, setup: { image: string; ba
     logDir: join(staging, 'found'),
     parallelism: 2,
     runId: setup.runId,
+    // The rollout's engine: the weakening's container below goes there too.
+    engine: setup.engine,
   });
   const onAbort = () => void ctx.close();
   setup.signal?.addEventListener('abort', onAbort, { once: true });
