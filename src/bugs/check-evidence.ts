@@ -76,25 +76,28 @@ export async function gatherEvidence(ctx: EvidenceSource): Promise<GatheredEvide
   const buggyProblem = runProblem(buggy);
   if (buggyProblem) return { ...empty, problem: `the buggy state cannot be judged: ${buggyProblem} (see bug-validity)` };
 
-  // At most the weakened run and the reverts (two or more, counting as one) can stand for runs of the buggy code besides the first: the rest must be reruns.
+  // At most the weakened run (when it covers a failing test: decided before it runs) and the reverts (two or more, counting as
+  // one) can stand for runs of the buggy code besides the first: the rest must be reruns, asked for now so that none waits for
+  // the others' results (a weakening that deletes every failing test, as Go's and TypeScript's often do, covers none).
   const bugRuns = ctx.buggyRunCount;
   const reverting = ctx.revertsRun && ctx.codeChanges().length >= 2;
-  const others = (ctx.artifact.weakenChanges.length > 0 ? 1 : 0) + (reverting ? 1 : 0);
-  const breaks = brokenTests(original.results, buggy.results).length > 0;
-  const early = breaks ? Array.from({ length: Math.max(0, bugRuns - 1 - others) }, (_, i) => ctx.buggyRerun(i + 2)) : [];
+  const failing = brokenTests(original.results, buggy.results);
+  const scope = failing.length > 0 && ctx.artifact.weakenChanges.length > 0 ? await ctx.weakeningScope() : undefined;
+  const covers = scope ? await weakenedCovers(ctx, scope) : undefined;
+  const others = (covers && failing.some((id) => covers(id)) ? 1 : 0) + (reverting ? 1 : 0);
+  const early = failing.length > 0 ? Array.from({ length: Math.max(0, bugRuns - 1 - others) }, (_, i) => ctx.buggyRerun(i + 2)) : [];
   // The reverts are asked for here too, so they queue beside the others for inverse-mutation.
-  const [gold, weakened, revertRuns, scope] = await Promise.all([
+  const [gold, weakened, revertRuns] = await Promise.all([
     ctx.goldRun(),
     ctx.weakenedRun(),
     ctx.revertsRun ? Promise.all(ctx.codeChanges().map((change) => ctx.revertRun(change))) : Promise.resolve([]),
-    ctx.weakeningScope(),
   ]);
   // The gold patch's tree is the original's (the bug's code paths and the test files put back): a second look at that state.
   const originals = [original, ...(runProblem(gold) ? [] : [gold])];
   const partial: PartialObservation[] = [];
   if (!runProblem(weakened)) {
-    const covers = await weakenedCovers(ctx, scope);
-    if (covers) partial.push({ ...weakened, covers });
+    const seen = covers ?? (await weakenedCovers(ctx, await ctx.weakeningScope()));
+    if (seen) partial.push({ ...weakened, covers: seen });
   }
   const need = { bugRuns, perTest: perTestRuns(bugRuns) };
   const reruns: RunRecord[] = [];
