@@ -12,7 +12,7 @@ function newest(path) {
   return readdirSync(path).reduce((latest, name) => Math.max(latest, newest(join(path, name))), info.mtimeMs);
 }
 
-const inputs = ['src', 'bench', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'].map((p) => join(ROOT, p)).filter(existsSync);
+const inputs = ['src', 'bench', 'test/helpers', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'].map((p) => join(ROOT, p)).filter(existsSync);
 const changed = Math.max(...inputs.map(newest));
 if (!existsSync(STAMP) || statSync(STAMP).mtimeMs < changed) {
   process.stderr.write('bugbench: compiling the TypeScript (only after a change)…\n');

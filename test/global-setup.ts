@@ -19,7 +19,8 @@ import { copyTestImages, startPodman } from './helpers/podman.js';
 export default async function setup(project: TestProject): Promise<void> {
   const started = Date.now();
   const log = (message: string) => process.stderr.write(`[setup] ${message}\n`);
-  await execa('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: PACKAGE_ROOT });
+  // `npm test` has just built it; a run of vitest alone builds it here when a source changed since.
+  await execa(process.execPath, [join(PACKAGE_ROOT, 'scripts', 'build-if-stale.mjs')], { cwd: PACKAGE_ROOT, stdio: 'inherit' });
   // The end-to-end tests drive the real TUI in tmux; the bwrap engine kind's tests need bubblewrap and squashfs-tools.
   const tools: Array<[string, string]> = [['tmux', 'tmux'], ['bwrap', 'bubblewrap'], ['mksquashfs', 'squashfs-tools']];
   const missing: string[] = [];
