@@ -129,17 +129,10 @@ export class CheckContext {
     return Math.max(1, this.setup.parallelism);
   }
 
-  /**
-   * A lane's container, made on first need. The first starts alone and the
-   * others once it is up: containers started side by side each take longer
-   * (about 380 ms against 250 on two loaded cores), and the first run waits
-   * for the first container, while the second lane's first run waits for the
-   * first run anyway (one test script at a time).
-   */
+  /** A lane's container, made on first need. */
   private lane(i: number): Promise<Sandbox> {
     while (this.lanes.length <= i) {
-      const first = this.lanes[0];
-      const created = first ? first.then(() => this.createSandbox(), () => this.createSandbox()) : this.createSandbox();
+      const created = this.createSandbox();
       created.catch(() => undefined);
       this.lanes.push(created);
     }
