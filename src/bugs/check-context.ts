@@ -28,6 +28,7 @@ import { goldIsOriginal, planRuns, plannedRerun, revertsRun, type PlannedRun, ty
 import { LaneQueue } from './lane-queue.js';
 import { installArtifact, runTests, TEST_COMMAND, type RunRecord } from './test-run.js';
 import { brokenTests, keptTests } from './test-results.js';
+import { goImportsCommand, readGoImports, type GoImports } from './revert-coverage.js';
 import { analyzeWeakening } from './weakening-probe.js';
 import { ParserHost } from './parser-host.js';
 import { summarizeWeakening, weakeningScope, type WeakeningAnalysis, type WeakeningScope, type WeakeningSummary } from './weakening.js';
@@ -307,6 +308,19 @@ export class CheckContext {
     return this.gold;
   }
 
+  private goGraph?: Promise<GoImports | undefined>;
+
+  /** A Go module's imports at the base commit with those the bug adds, read in the bug's container (revert-coverage.ts); undefined when there is none to read. */
+  goImports(): Promise<GoImports | undefined> {
+    this.goGraph ??= (async () => {
+      if (this.artifact.predChanges.length > 0 || !this.codeChanges().some((c) => fileOf(c).endsWith('.go'))) return undefined;
+      const result = await this.exec(goImportsCommand(this.base));
+      if (result.exitCode !== 0 || result.truncated || result.timedOut) return undefined;
+      return readGoImports(result.stdout, this.base, this.artifact.bugInject);
+    })().catch(() => undefined);
+    return this.goGraph;
+  }
+
   private analysis?: Promise<WeakeningAnalysis | undefined>;
 
   /** Which test functions test_weaken.diff deletes and changes, read in the bug's container; undefined if it cannot tell. */
@@ -345,6 +359,7 @@ export class CheckContext {
       void this.evidence();
     });
     void this.weakeningAnalysis();
+    void this.goImports();
   }
 
   /**

@@ -9,10 +9,11 @@
  * a test move.
  */
 import type { BugArtifact } from './artifact.js';
-import type { FileChange } from './diff.js';
 import { perTestRuns, weighEvidence, type Evidence, type PartialObservation } from './evidence.js';
 import { runProblem } from './run-problems.js';
 import { brokenTests } from './test-results.js';
+import { fileOf, type FileChange } from './diff.js';
+import { revertCovers, type GoImports } from './revert-coverage.js';
 import { mentionedInDiff, type WeakeningScope, type WeakeningSummary } from './weakening.js';
 import type { RunRecord } from './test-run.js';
 
@@ -29,6 +30,7 @@ export interface EvidenceSource {
   goldRun(): Promise<RunRecord>;
   codeChanges(): FileChange[];
   revertRun(change: FileChange): Promise<RunRecord>;
+  goImports(): Promise<GoImports | undefined>;
   weakeningScope(): Promise<WeakeningScope>;
   weakening(): Promise<WeakeningSummary>;
 }
@@ -84,7 +86,14 @@ export async function gatherEvidence(ctx: EvidenceSource): Promise<GatheredEvide
   const failing = brokenTests(original.results, buggy.results);
   const scope = failing.length > 0 && ctx.artifact.weakenChanges.length > 0 ? await ctx.weakeningScope() : undefined;
   const covers = scope ? await weakenedCovers(ctx, scope) : undefined;
-  const others = (covers && failing.some((id) => covers(id)) ? 1 : 0) + (reverting ? 1 : 0);
+  // Each revert of a Go bug covers the failing tests whose packages do not import the reverted one (revert-coverage.ts).
+  const graph = reverting && failing.length > 0 ? await ctx.goImports() : undefined;
+  const revertCovering = new Map<FileChange, (id: string) => boolean>();
+  for (const change of graph ? ctx.codeChanges() : []) {
+    const seen = revertCovers(graph!, fileOf(change));
+    if (seen && failing.some((id) => seen(id))) revertCovering.set(change, seen);
+  }
+  const others = (covers && failing.some((id) => covers(id)) ? 1 : 0) + (reverting ? 1 : 0) + revertCovering.size;
   const early = failing.length > 0 ? Array.from({ length: Math.max(0, bugRuns - 1 - others) }, (_, i) => ctx.buggyRerun(i + 2)) : [];
   // The reverts are asked for here too, so they queue beside the others for inverse-mutation.
   const [gold, weakened, revertRuns] = await Promise.all([
@@ -102,6 +111,10 @@ export async function gatherEvidence(ctx: EvidenceSource): Promise<GatheredEvide
   const need = { bugRuns, perTest: perTestRuns(bugRuns) };
   const reruns: RunRecord[] = [];
   const reverts = reverting && !revertRuns.some((run) => runProblem(run)) ? revertRuns : [];
+  ctx.codeChanges().forEach((change, i) => {
+    const seen = revertCovering.get(change);
+    if (seen && reverts[i]) partial.push({ ...reverts[i]!, covers: seen });
+  });
   const weigh = () => weighEvidence({ original: originals, buggy: [buggy, ...reruns], partial, reverts, need });
   const done = (evidence: Evidence, rerunProblem?: string): GatheredEvidence => ({
     ...evidence,

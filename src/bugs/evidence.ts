@@ -10,13 +10,14 @@
  * another means the script picks its tests differently from run to run, which
  * no dropping can cure.
  *
- * Another run of the buggy code (the weakened run) may observe some of the
- * failing tests: those it covers, a set decided before it ran (the tests the
- * weakening leaves alone). A covered failing test counts there as in a rerun,
- * a pass as a flip. Coverage that depended on the result (a revert run's
- * "tests that still fail there") would count only failures, and a coin flip
- * would then need fewer reruns to get through than the bound below says, so
- * revert runs are no evidence here.
+ * Other runs of the buggy code may observe some of the failing tests: those
+ * they cover, a set decided before they ran — the weakened run, the tests the
+ * weakening leaves alone; a revert run of a Go bug, the tests whose packages
+ * do not import the reverted one (revert-coverage.ts). A covered failing test
+ * counts there as in a rerun, a pass as a flip. Coverage that depended on the
+ * result (a revert run's "tests that still fail there") would count only
+ * failures, and a coin flip would then need fewer reruns to get through than
+ * the bound below says, so a revert run covers nothing without such a set.
  *
  * The reverts of a bug of two or more code files say something else: reverting
  * each file alone must fix some failing test (inverse mutation asks it anyway).

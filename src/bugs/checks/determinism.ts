@@ -4,7 +4,8 @@
  * the checks make of it (check-evidence.ts): the original state in the
  * original run and the gold patch's run, the buggy state in its first run and
  * the reruns the evidence asked for, the weakened run for the failing tests it
- * leaves alone, and the reverts (each must fix a failing test). A test whose selection moves, or a failing test of the bug
+ * leaves alone, a Go bug's reverts for the tests whose packages do not import
+ * the reverted one, and the reverts together (each must fix a failing test). A test whose selection moves, or a failing test of the bug
  * that flips, fails the check; a passing test that flips is flaky: named with
  * its flips and dropped from PASS_TO_PASS, and the bug stands on the rest.
  */
