@@ -12,7 +12,7 @@ import type { BugArtifact } from './artifact.js';
 import { perTestRuns, weighEvidence, type Evidence, type PartialObservation } from './evidence.js';
 import { runProblem } from './run-problems.js';
 import { brokenTests } from './test-results.js';
-import { fileOf, type FileChange } from './diff.js';
+import { touchedPaths, type FileChange } from './diff.js';
 import { revertCovers, type GoImports } from './revert-coverage.js';
 import { mentionedInDiff, type WeakeningScope, type WeakeningSummary } from './weakening.js';
 import type { RunRecord } from './test-run.js';
@@ -90,7 +90,7 @@ export async function gatherEvidence(ctx: EvidenceSource): Promise<GatheredEvide
   const graph = reverting && failing.length > 0 ? await ctx.goImports() : undefined;
   const revertCovering = new Map<FileChange, (id: string) => boolean>();
   for (const change of graph ? ctx.codeChanges() : []) {
-    const seen = revertCovers(graph!, fileOf(change));
+    const seen = revertCovers(graph!, touchedPaths([change]));
     if (seen && failing.some((id) => seen(id))) revertCovering.set(change, seen);
   }
   const others = (covers && failing.some((id) => covers(id)) ? 1 : 0) + (reverting ? 1 : 0) + revertCovering.size;

@@ -102,16 +102,24 @@ function reach(graph: GoImports, from: string): Set<string> {
   return seen;
 }
 
-/** The failing tests the run with `reverted` put back observes unchanged, or undefined when it cannot say. */
-export function revertCovers(graph: GoImports, reverted: string): ((id: string) => boolean) | undefined {
-  if (!reverted.endsWith('.go') || reverted.endsWith('_test.go')) return undefined;
-  const dir = dirname(reverted) === '.' ? '' : dirname(reverted);
-  if (!isPackageDir(dir)) return undefined;
+/**
+ * The failing tests the run with one file put back observes unchanged, or
+ * undefined when it cannot say. `paths` are the file's paths before and after
+ * the bug (both, for a file the bug moved: putting it back touches both
+ * packages).
+ */
+export function revertCovers(graph: GoImports, paths: string[]): ((id: string) => boolean) | undefined {
+  if (paths.length === 0 || paths.some((path) => !path.endsWith('.go') || path.endsWith('_test.go'))) return undefined;
+  const dirs = [...new Set(paths.map((path) => (dirname(path) === '.' ? '' : dirname(path))))];
+  if (!dirs.every(isPackageDir)) return undefined;
   const reached = new Map<string, boolean>();
   return (id) => {
     const pkg = testPackage(id, graph.module);
     if (pkg === undefined || !isPackageDir(pkg)) return false;
-    if (!reached.has(pkg)) reached.set(pkg, reach(graph, pkg).has(dir));
+    if (!reached.has(pkg)) {
+      const seen = reach(graph, pkg);
+      reached.set(pkg, dirs.some((dir) => seen.has(dir)));
+    }
     return !reached.get(pkg)!;
   };
 }

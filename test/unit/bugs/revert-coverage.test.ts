@@ -40,13 +40,13 @@ describe("a revert's coverage in a Go module", () => {
   });
 
   it('covers the tests of packages that reach the reverted one through no import, directly or through others', () => {
-    const backoff = revertCovers(graph, 'backoff/backoff.go')!;
+    const backoff = revertCovers(graph, ['backoff/backoff.go'])!;
     expect(backoff(`${MOD}/lru/TestKeys`)).toBe(true);
     expect(backoff(`${MOD}/backoff/TestDelay`)).toBe(false);
     // cache's tests import internal/clock, which imports backoff.
     expect(backoff(`${MOD}/cache/TestGet`)).toBe(false);
     expect(backoff('TestKeys')).toBe(false);
-    const lru = revertCovers(graph, 'lru/lru.go')!;
+    const lru = revertCovers(graph, ['lru/lru.go'])!;
     expect(lru(`${MOD}/backoff/TestDelay`)).toBe(true);
     expect(lru(`${MOD}/cmd/tool/TestMain`)).toBe(false);
   });
@@ -54,14 +54,18 @@ describe("a revert's coverage in a Go module", () => {
   it('counts an import the bug adds', () => {
     const diff = ['diff --git a/lru/lru.go b/lru/lru.go', '--- a/lru/lru.go', '+++ b/lru/lru.go', '@@ -1,3 +1,4 @@', ' import (', `+\t"${MOD}/backoff"`, ' )'].join('\n');
     const withBug = readGoImports(output([]), BASE, diff)!;
-    expect(revertCovers(withBug, 'backoff/backoff.go')!(`${MOD}/lru/TestKeys`)).toBe(false);
+    expect(revertCovers(withBug, ['backoff/backoff.go'])!(`${MOD}/lru/TestKeys`)).toBe(false);
   });
 
   it('covers nothing it cannot vouch for: test and non-Go files, vendored code, testdata, nested modules, no module', () => {
-    expect(revertCovers(graph, 'lru/lru_test.go')).toBeUndefined();
-    expect(revertCovers(graph, 'lru/keys.txt')).toBeUndefined();
-    expect(revertCovers(graph, 'vendor/github.com/x/y/y.go')).toBeUndefined();
-    expect(revertCovers(graph, 'lru/testdata/gen.go')).toBeUndefined();
+    expect(revertCovers(graph, ['lru/lru_test.go'])).toBeUndefined();
+    expect(revertCovers(graph, ['lru/keys.txt'])).toBeUndefined();
+    expect(revertCovers(graph, ['vendor/github.com/x/y/y.go'])).toBeUndefined();
+    expect(revertCovers(graph, ['lru/testdata/gen.go'])).toBeUndefined();
+    // A file the bug moved from backoff to lru: putting it back touches both packages.
+    const moved = revertCovers(graph, ['backoff/delay.go', 'lru/delay.go'])!;
+    expect(moved(`${MOD}/lru/TestKeys`)).toBe(false);
+    expect(moved(`${MOD}/backoff/TestDelay`)).toBe(false);
     expect(readGoImports(output([], 2), BASE, '')).toBeUndefined();
     expect(readGoImports('none', BASE, '')).toBeUndefined();
   });
@@ -72,8 +76,8 @@ describe('a covered revert as determinism evidence', () => {
   const need = { bugRuns: 5, perTest: perTestRuns(5) };
   const [a, b] = [`${MOD}/backoff/TestDelay`, `${MOD}/lru/TestKeys`];
   const original = run('original', { [a]: 'passed', [b]: 'passed', p: 'passed' });
-  const coversB = { covers: revertCovers(graph, 'backoff/backoff.go')! };
-  const coversA = { covers: revertCovers(graph, 'lru/lru.go')! };
+  const coversB = { covers: revertCovers(graph, ['backoff/backoff.go'])! };
+  const coversA = { covers: revertCovers(graph, ['lru/lru.go'])! };
 
   it('counts each revert as a run of the bug for the tests it covers: a valid two-package bug needs one rerun', () => {
     const buggy = run('buggy', { [a]: 'failed', [b]: 'failed', p: 'passed' });
