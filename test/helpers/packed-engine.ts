@@ -18,6 +18,8 @@ import { bugbench } from './cli.js';
 export class PackedEngine {
   readonly dir = mkdtempSync(join(tmpdir(), 'bb-packed-'));
   private place?: Promise<BwrapPlace>;
+  /** Packs under way: the folder is removed only once they end (a run filtered to no bwrap case never awaits its pack). */
+  private readonly packing = new Set<Promise<number>>();
 
   private where(): Promise<BwrapPlace> {
     this.place ??= bwrapPlace(this.dir);
@@ -25,7 +27,17 @@ export class PackedEngine {
   }
 
   /** Packs `tag` (an image of the Docker engine) into the folder; returns the seconds it took. */
-  async pack(tag: string): Promise<number> {
+  pack(tag: string): Promise<number> {
+    const packing = this.packNow(tag);
+    this.packing.add(packing);
+    void packing.then(
+      () => this.packing.delete(packing),
+      () => this.packing.delete(packing),
+    );
+    return packing;
+  }
+
+  private async packNow(tag: string): Promise<number> {
     const { images } = await this.where();
     const packed = await bugbench(['images', 'pack', tag, '--out', `${images}/`, '--json'], { timeout: 600_000 });
     expect(packed.exitCode, packed.stderr).toBe(0);
@@ -48,7 +60,8 @@ export class PackedEngine {
   }
 
   /** Removes the packed images and the state, whatever their modes (unpacked images hold read-only folders). */
-  remove(): Promise<void> {
-    return removeTree(this.dir);
+  async remove(): Promise<void> {
+    await Promise.allSettled([...this.packing]);
+    await removeTree(this.dir);
   }
 }

@@ -129,6 +129,33 @@ function goCases(fixture: LanguageFixture): void {
     expect(report.PASS_TO_PASS).toHaveLength(43);
     expect(report.parser).toEqual({ status: 'verified', reader: 'go test -v', unverified: [] });
     expect(check(report, 'inverse-mutation').reason).toBe('every file matters (tests fixed by reverting it alone: backoff/backoff.go → 1, lru/lru.go → 1)');
+    // Neither package imports the other: each revert runs the other package's failing test as a rerun would, so none is needed.
+    expect(check(report, 'determinism').runs).toEqual([]);
+    expect(check(report, 'determinism').reason).toContain('the bug\'s failures show again in 3 run(s) of the buggy code ("buggy", "revert backoff/backoff.go", "revert lru/lru.go")');
+  }, 300_000);
+
+  it("refuses a coin in one package beside a change of another package its tests do not import, whichever way the coin falls in that package's revert", async () => {
+    const coin = LANGUAGES.find((l) => l.name === 'go')!.coinFlip;
+    const spec = {
+      name: 'go-coin-two-packages',
+      // A change of sampler (which imports span, not the other way) that alters nothing.
+      bug: { ...coin.bug, 'sampler/sampler.go': edits(['\tif n > len(sorted) {\n', '\tif len(sorted) < n {\n']) },
+      weaken: coin.weaken,
+      testFiles: GO_TEST_FILES,
+      script: 'go test -count=1 -v ./... 2>&1',
+      parser: { file: 'go_test_parser.py' },
+      params: { buggyRuns: 5 },
+    };
+    // Every check judged, so inverse mutation says how the coin fell in sampler's revert even when determinism failed first.
+    const report = await fixture.check(spec, '--all');
+    expect(report.valid, summary(report)).toBe(false);
+    // A first run that passed the test leaves nothing broken; else heads in sampler's revert fixes nothing (inverse mutation), and tails there is a flip.
+    if (check(report, 'bug-validity').verdict === 'fail') return;
+    const failed = report.checks.filter((c) => c.verdict === 'fail').map((c) => c.name);
+    for (const name of failed) expect(['inverse-mutation', 'determinism']).toContain(name);
+    if (!failed.includes('inverse-mutation')) {
+      expect(check(report, 'determinism').reason).toMatch(new RegExp(`^the bug's failing tests give different results from run to run \\(1 test\\(s\\)\\): ${escape(coin.test)} .*passed in "revert sampler/sampler\\.go"`));
+    }
   }, 300_000);
 
   it('judges valid a bug whose parser reads go test -json and names each test <import path>::<TestName>, and refuses the same parser lying', async () => {
