@@ -310,10 +310,15 @@ export class CheckContext {
 
   private goGraph?: Promise<GoImports | undefined>;
 
-  /** A Go module's imports at the base commit with those the bug adds, read in the bug's container (revert-coverage.ts); undefined when there is none to read. */
+  /**
+   * A Go module's imports at the base commit with those the bug adds, read in
+   * the bug's container (revert-coverage.ts); undefined when there is none to
+   * read, or no two reverts of Go files for it to cover.
+   */
   goImports(): Promise<GoImports | undefined> {
     this.goGraph ??= (async () => {
-      if (this.artifact.predChanges.length > 0 || !this.codeChanges().some((c) => fileOf(c).endsWith('.go'))) return undefined;
+      const code = this.codeChanges();
+      if (this.artifact.predChanges.length > 0 || code.length < 2 || !code.some((c) => fileOf(c).endsWith('.go'))) return undefined;
       const result = await this.exec(goImportsCommand(this.base));
       if (result.exitCode !== 0 || result.truncated || result.timedOut) return undefined;
       return readGoImports(result.stdout, this.base, this.artifact.bugInject);

@@ -88,12 +88,12 @@ export async function gatherEvidence(ctx: EvidenceSource): Promise<GatheredEvide
   const covers = scope ? await weakenedCovers(ctx, scope) : undefined;
   // Each revert of a Go bug covers the failing tests whose packages do not import the reverted one (revert-coverage.ts).
   const graph = reverting && failing.length > 0 ? await ctx.goImports() : undefined;
-  const revertCovering = new Map<FileChange, (id: string) => boolean>();
-  for (const change of graph ? ctx.codeChanges() : []) {
-    const seen = revertCovers(graph!, touchedPaths([change]));
-    if (seen && failing.some((id) => seen(id))) revertCovering.set(change, seen);
-  }
-  const others = (covers && failing.some((id) => covers(id)) ? 1 : 0) + (reverting ? 1 : 0) + revertCovering.size;
+  // By revert, in the order of codeChanges(): what it covers when that is some failing test.
+  const revertCovering = ctx.codeChanges().map((change) => {
+    const seen = graph ? revertCovers(graph, touchedPaths([change])) : undefined;
+    return seen && failing.some((id) => seen(id)) ? seen : undefined;
+  });
+  const others = (covers && failing.some((id) => covers(id)) ? 1 : 0) + (reverting ? 1 : 0) + revertCovering.filter(Boolean).length;
   const early = failing.length > 0 ? Array.from({ length: Math.max(0, bugRuns - 1 - others) }, (_, i) => ctx.buggyRerun(i + 2)) : [];
   // The reverts are asked for here too, so they queue beside the others for inverse-mutation.
   const [gold, weakened, revertRuns] = await Promise.all([
@@ -111,9 +111,9 @@ export async function gatherEvidence(ctx: EvidenceSource): Promise<GatheredEvide
   const need = { bugRuns, perTest: perTestRuns(bugRuns) };
   const reruns: RunRecord[] = [];
   const reverts = reverting && !revertRuns.some((run) => runProblem(run)) ? revertRuns : [];
-  ctx.codeChanges().forEach((change, i) => {
-    const seen = revertCovering.get(change);
-    if (seen && reverts[i]) partial.push({ ...reverts[i]!, covers: seen });
+  reverts.forEach((run, i) => {
+    const seen = revertCovering[i];
+    if (seen) partial.push({ ...run, covers: seen });
   });
   const weigh = () => weighEvidence({ original: originals, buggy: [buggy, ...reruns], partial, reverts, need });
   const done = (evidence: Evidence, rerunProblem?: string): GatheredEvidence => ({

@@ -13,7 +13,7 @@
  * nested module, go.work), a test whose id does not name its package, a bug on
  * a parent patch, an answer the command could not give whole.
  */
-import { dirname, posix } from 'node:path';
+import { posix } from 'node:path';
 
 /** A Go module's packages (folders relative to its root, '' for the root) and the module packages each imports. */
 export interface GoImports {
@@ -35,12 +35,9 @@ export function goImportsCommand(base: string): string {
 
 const isPackageDir = (dir: string) => !dir.split('/').some((part) => part === 'vendor' || part === 'testdata' || part.startsWith('.') || part.startsWith('_'));
 
-/** The module packages named in `text` (as folders), e.g. `"example.com/m/lru"` → `lru`. */
-function namedPackages(text: string, module: string): string[] {
-  const found: string[] = [];
-  const quoted = module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  for (const match of text.matchAll(new RegExp(`"${quoted}(/[^"\\s]*)?"`, 'g'))) found.push((match[1] ?? '').replace(/^\//, ''));
-  return found;
+/** A pattern of the module's import paths in quotes, its package (after the module path) captured: `"example.com/m/lru"` → `/lru`. */
+function importPattern(module: string): RegExp {
+  return new RegExp(`"${module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(/[^"\\s]*)?"`, 'g');
 }
 
 /**
@@ -52,9 +49,13 @@ export function readGoImports(output: string, base: string, bugDiff: string): Go
   const module = /^module (\S+)$/.exec(lines[0] ?? '')?.[1];
   if (!module || lines[1] !== 'gomods 1') return undefined;
   const imports = new Map<string, Set<string>>();
+  const pattern = importPattern(module);
   const add = (file: string, text: string) => {
     const from = posix.dirname(file) === '.' ? '' : posix.dirname(file);
-    for (const to of namedPackages(text, module)) if (to !== from) (imports.get(from) ?? imports.set(from, new Set()).get(from)!).add(to);
+    for (const match of text.matchAll(pattern)) {
+      const to = (match[1] ?? '').replace(/^\//, '');
+      if (to !== from) (imports.get(from) ?? imports.set(from, new Set()).get(from)!).add(to);
+    }
   };
   for (const line of lines.slice(2)) {
     const at = line.indexOf('\0');
@@ -110,7 +111,7 @@ function reach(graph: GoImports, from: string): Set<string> {
  */
 export function revertCovers(graph: GoImports, paths: string[]): ((id: string) => boolean) | undefined {
   if (paths.length === 0 || paths.some((path) => !path.endsWith('.go') || path.endsWith('_test.go'))) return undefined;
-  const dirs = [...new Set(paths.map((path) => (dirname(path) === '.' ? '' : dirname(path))))];
+  const dirs = [...new Set(paths.map((path) => (posix.dirname(path) === '.' ? '' : posix.dirname(path))))];
   if (!dirs.every(isPackageDir)) return undefined;
   const reached = new Map<string, boolean>();
   return (id) => {
