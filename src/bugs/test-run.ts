@@ -103,6 +103,8 @@ function runScript(timeoutSec: number, prepare?: StateScript, lock?: string): st
     ...(prepare ? ['set -e', ...prepare.lines, 'set +e'] : []),
     `[ -d ${RUN_DIR} ] || mkdir -p ${RUN_DIR}`,
     'set -o pipefail',
+    // go test replays a passing package's cached result unless a -count is given: each run here must be a fresh look.
+    `case " \${GOFLAGS-} " in *" -count="*) ;; *) export GOFLAGS="\${GOFLAGS:+$GOFLAGS }-count=1" ;; esac`,
     // With a lock shared by the bug's containers, one test script runs at a time while the others prepare.
     ...(lock ? [`exec 9> ${lock}`, 'flock 9'] : []),
     ...now('start'),

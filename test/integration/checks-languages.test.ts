@@ -14,6 +14,7 @@
  * changes. Then what only some languages have: the
  * offline policy's refusal, and the Go and node cases of their own.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath } from '../helpers/artifacts.js';
 import { check, expectFailsOnly } from '../helpers/check-report.js';
@@ -228,6 +229,26 @@ if __name__ == "__main__":
       expect(check(report, 'bug-validity').reason).toBe(
         `1 test(s) vanish from the buggy run while the rest of their file ran, and its log shows no collection error or crash: the test script chooses its tests by the state of the code: ${GO_PKG}/span/TestBusyNested`,
       );
+    }, 300_000);
+
+    it('runs a script that gives go test no -count afresh every time: on one container, the second look at a state replays no cached result', async () => {
+      const report = await fixture.check(
+        {
+          name: 'go-no-count',
+          bug: { 'span/span.go': NESTED_BUG },
+          weaken: { 'span/span_test.go': dropBlock('func TestBusyNested(') },
+          testFiles: GO_TEST_FILES,
+          script: 'go test -v ./... 2>&1',
+          parser: { file: 'go_test_parser.py' },
+        },
+        '--parallel',
+        '1',
+      );
+      expect(report.valid, summary(report)).toBe(true);
+      // One container makes every run: the gold patch's is the original state's second, the reruns the buggy state's.
+      const made = report.checks.flatMap((c) => c.runs).filter((r) => !r.reused);
+      expect(made.map((r) => r.label)).toEqual(expect.arrayContaining(['original', 'gold patch', 'buggy (run 2)']));
+      for (const run of made) expect(readFileSync(run.logPath, 'utf8'), run.label).not.toContain('(cached)');
     }, 300_000);
 
     it('stays valid when the script always leaves the same unrelated test out', async () => {
