@@ -131,7 +131,7 @@ function makingAll(candidates: Candidate[]): ToolCall[] {
 async function* historyCandidates(ask: Ask, codeFiles: string[], rng: Rng): AsyncGenerator<Action, CandidateList, Observation[]> {
   const log = yield* ask(
     'The history may hold fixes worth undoing. I will list commits that mention fixes, with the files each touched.',
-    bash(`for c in $(git log --no-merges --format=%H -n 80); do echo "commit $c $(git log -1 --format=%s $c)"; git show --name-only --format= $c; done`),
+    bash(`git log --no-merges --name-only --format='commit %H %s' -n 80`),
   );
   let current: { sha: string; subject: string; files: string[] } | undefined;
   const commits: { sha: string; subject: string; files: string[] }[] = [];
@@ -281,9 +281,10 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   if (typeof weakenedFiles === 'string') return weakenedFiles;
   // `git diff --` of no files is the whole change, the bug's own: never a weakening.
   if (weakenedFiles.length === 0) return noWeakening(buggy);
+  // The checks run the weakened suite with the bug in place first thing; running it here too would only double that run.
   yield* ask(
-    'Checking the weakened suite with the bug in place.',
-    bash(`timeout -s KILL ${trialLimit} bash ${OUT}/test_script.sh > ${WORK}/weakened.log 2>&1; tail -n 2 ${WORK}/weakened.log; git diff -- ${weakenedFiles.map(q).join(' ')} > ${OUT}/test_weaken.diff; git diff --stat -- ${weakenedFiles.map(q).join(' ')}`, trialLimit + 30),
+    'Saving the test change as the weakening.',
+    bash(`git diff -- ${weakenedFiles.map(q).join(' ')} > ${OUT}/test_weaken.diff; git diff --stat -- ${weakenedFiles.map(q).join(' ')}`),
   );
   const submitted = yield* ask('Everything is in place; submitting the artifact.', {
     name: 'submit',
