@@ -3,36 +3,27 @@
  * run by bugbench on the original code and with the feature; if no test that
  * passed before fails, there is no bug — a normal outcome. Otherwise the
  * feature becomes bug_inject.diff and bugbench writes test_weaken.diff by
- * deleting the tests that broke, so a solver does not see them (as in
- * SWE-bench), and the artifact is ready for the nine checks.
+ * deleting the tests that broke (feature-weakening.ts), so a solver does not
+ * see them (as in SWE-bench), and the artifact is ready for the nine checks.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ContainerEngine } from '../sandbox/port.js';
 import { ARTIFACT_FILES, loadArtifact } from '../bugs/artifact.js';
 import { CheckContext } from '../bugs/check-context.js';
 import { parseDiffFiles } from '../bugs/diff.js';
 import type { CheckParams } from '../bugs/meta.js';
-import { brokenTests } from '../bugs/test-results.js';
-import { PACKAGE_ROOT } from '../paths.js';
+import { brokenTests, type TestMap } from '../bugs/test-results.js';
 import { openSandbox } from '../sandbox/engine-table.js';
+import { featureWeakening } from './feature-weakening.js';
 
 export type FeatureVerdict = { kind: 'broke'; broken: string[]; weakenedFiles: number } | { kind: 'no-bug'; passed: number } | { kind: 'unusable'; reason: string };
 
-const HELPER = '/tmp/bugbench-helper.py';
-
-/** The weakening: the broken tests deleted from their files, as a diff over those files. */
-async function weakening(image: string, baseCommit: string, before: Record<string, string>, after: Record<string, string>, runId: string, engine?: ContainerEngine): Promise<string> {
+/** The weakening written in a container of its own: a diff over the test files, or why it cannot be written. */
+async function weakening(image: string, baseCommit: string, testFiles: string[], before: TestMap, after: TestMap, runId: string, engine?: ContainerEngine) {
   const sandbox = await openSandbox({ image, runId, engine });
   try {
-    await sandbox.writeFiles([
-      { path: HELPER, content: readFileSync(join(PACKAGE_ROOT, 'data', 'offline', 'agent_helper.py')) },
-      { path: '/tmp/before.json', content: JSON.stringify(before) },
-      { path: '/tmp/after.json', content: JSON.stringify(after) },
-    ]);
-    await sandbox.reset(baseCommit);
-    await sandbox.run(`python3 ${HELPER} drop-broken /tmp/before.json /tmp/after.json`, { timeoutMs: 60_000 });
-    return await sandbox.diff();
+    return await featureWeakening(sandbox, baseCommit, testFiles, before, after);
   } finally {
     await sandbox.remove();
   }
@@ -40,8 +31,9 @@ async function weakening(image: string, baseCommit: string, before: Record<strin
 
 /** Runs the staged feature's tests and, if it broke any, completes the artifact with the weakening. */
 export async function findFeatureBug(staging: string, setup: { image: string; baseCommit: string; params: CheckParams; runId: string; signal?: AbortSignal; engine?: ContainerEngine }): Promise<FeatureVerdict> {
+  const artifact = loadArtifact(staging);
   const ctx = new CheckContext({
-    artifact: loadArtifact(staging),
+    artifact,
     image: setup.image,
     baseCommit: setup.baseCommit,
     params: setup.params,
@@ -64,9 +56,10 @@ export async function findFeatureBug(staging: string, setup: { image: string; ba
     }
     const broken = brokenTests(original.results, feature.results);
     if (broken.length === 0) return { kind: 'no-bug', passed: Object.values(original.results).filter((s) => s === 'passed').length };
-    const weaken = await weakening(setup.image, setup.baseCommit, original.results, feature.results, `${setup.runId}-weaken`, setup.engine);
-    writeFileSync(join(staging, ARTIFACT_FILES.testWeaken), weaken);
-    return { kind: 'broke', broken, weakenedFiles: weaken.trim() === '' ? 0 : parseDiffFiles(weaken).length };
+    const weaken = await weakening(setup.image, setup.baseCommit, artifact.testFiles, original.results, feature.results, `${setup.runId}-weaken`, setup.engine);
+    if ('reason' in weaken) return { kind: 'unusable', reason: `the feature broke ${broken.length} test(s), but ${weaken.reason}` };
+    writeFileSync(join(staging, ARTIFACT_FILES.testWeaken), weaken.diff);
+    return { kind: 'broke', broken, weakenedFiles: weaken.diff.trim() === '' ? 0 : parseDiffFiles(weaken.diff).length };
   } finally {
     setup.signal?.removeEventListener('abort', onAbort);
     await ctx.close();

@@ -14,7 +14,8 @@ import { goMutations, goRemovals, goTests, goUnusedImports, goUses } from './go-
 import { bash, CANDIDATES_PER_FILE, compareCommand, create, HELPER, PARSER, q, readResource, resultOf, WORK, type Candidate, type Compared, type Kit } from './kit.js';
 import { compareRuns, readResults, showResults, type RunResults } from './run-reading.js';
 import type { Rng } from './rng.js';
-import { applySplices, loadGrammars, mergeDeletions, type SourceChange, type Splice, type SyntaxLanguage } from './syntax.js';
+import { loadGrammars, type SourceChange, type Splice, type SyntaxLanguage } from './syntax.js';
+import { planDeletion, type DeletionRules } from './test-deletion.js';
 import { tsMutations, tsRemovals, tsTests } from './ts-source.js';
 
 /** How one language is run, read and changed. */
@@ -76,11 +77,11 @@ const TYPESCRIPT: LanguageRules = {
 };
 
 /** Reads files with bash in one go: a line "FILE <path> <base64>" each; then says if there is no python3 to run the parser and helper. */
-const readFilesCommand = (files: string[]) =>
+export const readFilesCommand = (files: string[]) =>
   `for f in ${files.map(q).join(' ')}; do printf 'FILE %s ' "$f"; base64 -w0 "$f"; echo; done; command -v python3 > /dev/null || echo '${NO_PYTHON}'`;
 const NO_PYTHON = 'python3: not installed';
 
-function readFiles(output: string): Map<string, string> {
+export function readFiles(output: string): Map<string, string> {
   const files = new Map<string, string>();
   for (const line of output.split('\n')) {
     const m = /^FILE (\S+) ([A-Za-z0-9+/=]*)$/.exec(line);
@@ -89,8 +90,11 @@ function readFiles(output: string): Map<string, string> {
   return files;
 }
 
+/** How tests are found and deleted in Go and in TypeScript or JavaScript (FeatAdd's weakening deletes with them too). */
+export const DELETION_RULES: Record<'go' | 'typescript', DeletionRules> = { go: GO, typescript: TYPESCRIPT };
+
 /** The module path of a go.mod. */
-function goModule(text: string | undefined): string | undefined {
+export function goModule(text: string | undefined): string | undefined {
   return text && /^module\s+(\S+)/m.exec(text)?.[1];
 }
 
@@ -279,35 +283,23 @@ export function syntaxKit(files: string[]): Kit | string | undefined {
         const ids = byFile.get(file) ?? new Set<string>();
         byFile.set(file, ids.add(id));
       }
-      const plans = [...byFile].map(([file, ids]) => {
-        const source = text.get(file)!;
-        const prefix = idPrefix(file);
-        const doomed = rules.tests(file, source).filter((t) => [...ids].some((id) => id === prefix + t.name || id.startsWith(`${prefix}${t.name}/`)));
-        return { file, source, doomed, spans: mergeDeletions(doomed.map((t) => t.span)) };
-      });
-      // A test that other tests call (a Go test is a function of its package) cannot go: they would no longer compile.
-      const used = plans.flatMap((plan) => {
-        const names = new Set(plan.doomed.map((t) => t.name));
-        const dir = posix.dirname(plan.file);
-        // Every test file of the package, those that declare no test of their own (helpers) too.
-        return testCandidates
-          .filter((f) => posix.dirname(f) === dir)
-          .flatMap((f) => {
-            const deleted = plans.find((p) => p.file === f)?.spans ?? [];
-            return rules.uses(f, text.get(f) ?? '', names).filter((u) => !deleted.some((s) => u.at >= s.start && u.at < s.end)).map((u) => `${u.name} (used at ${f}:${u.line})`);
-          });
-      });
-      if (used.length > 0) {
-        return `I cannot delete the tests that catch the bug: other code in the tests calls ${[...new Set(used)].slice(0, 5).join('; ')}. Deleting them would break tests that do not see the bug, so I stop here.`;
+      const tests = new Map(testCandidates.flatMap((f) => (text.has(f) ? [[f, text.get(f)!] as const] : [])));
+      const picks = new Map(
+        [...byFile].map(([file, ids]) => {
+          const prefix = idPrefix(file);
+          return [file, (name: string) => [...ids].some((id) => id === prefix + name || id.startsWith(`${prefix}${name}/`))] as const;
+        }),
+      );
+      const deletion = planDeletion(rules, tests, picks);
+      if ('used' in deletion) {
+        return `I cannot delete the tests that catch the bug: other code in the tests calls ${deletion.used.slice(0, 5).join('; ')}. Deleting them would break tests that do not see the bug, so I stop here.`;
       }
       const changed: string[] = [];
-      for (const { file, source, doomed, spans } of plans) {
-        const kept = applySplices(source, spans);
-        const tidy = mergeDeletions(rules.tidy(file, kept));
+      for (const { file, source, doomed, spans, kept, tidy } of deletion.files) {
         const calls = editCalls(file, source, spans);
         const tidyCalls = editCalls(file, kept, tidy);
         if (!calls || !tidyCalls || spans.length === 0) continue;
-        yield* ask(`Deleting ${doomed.map((t) => t.name).join(', ')} from ${file}${tidy.length ? ', and the imports only they used' : ''}.`, ...calls, ...tidyCalls);
+        yield* ask(`Deleting ${doomed.join(', ')} from ${file}${tidy.length ? ', and the imports only they used' : ''}.`, ...calls, ...tidyCalls);
         changed.push(file);
       }
       return changed;
