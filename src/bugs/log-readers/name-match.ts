@@ -42,10 +42,21 @@ export class NameIndex {
   /** The tests a name may end at each node with (every part before it left out), and how close that spelling is. */
   private readonly ends = new Map<number, Map<string, number>>();
 
+  /** Tests added since the trie was last grown: most names a parser prints are ids, which need no trie, so it is grown only when a name is not. */
+  private pending: Entry[] = [];
+
   add(id: string, parts: NamePart[] | undefined): void {
     if (this.ids.has(id)) return;
     this.ids.add(id);
-    if (!parts || parts.length === 0) return;
+    if (parts && parts.length > 0) this.pending.push({ id, parts });
+  }
+
+  private grow(): void {
+    for (const { id, parts } of this.pending) this.insertAll(id, parts);
+    this.pending = [];
+  }
+
+  private insertAll(id: string, parts: NamePart[]): void {
     // Before each part: whether all the parts may be left out, and how many groups they hold.
     const droppable: boolean[] = [true];
     const groups: number[] = [0];
@@ -85,6 +96,7 @@ export class NameIndex {
   /** The ids `name` stands for: none, one, or several (ambiguous). */
   resolve(name: string): string[] {
     if (this.ids.has(name)) return [name];
+    if (this.pending.length > 0) this.grow();
     // Where each separator in the name starts, by where it ends.
     const seps = new Map<number, number[]>();
     for (const sep of SEPARATORS) {
