@@ -22,7 +22,7 @@ export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
     // Integration tests share one Docker engine on two cores: a couple of files at a time.
-    maxWorkers: 3,
+    maxWorkers: 2,
     // The longest files first, so neither worker is left alone with one at the end.
     sequence: { sequencer: LongestFirst },
     projects: [

@@ -88,6 +88,18 @@ export function logFileName(label: string): string {
 export const TEST_COMMAND = `bash ${ARTIFACT_MOUNT}/test_script.sh 2>&1 | tee ${LOG_IN_CONTAINER}`;
 
 /**
+ * go test replays a passing package's cached result unless a -count is given,
+ * and each run here must be a fresh look: -count=1 joins the flags go would
+ * use (the environment's GOFLAGS, or when it is empty those `go env -w`
+ * wrote, which a variable set here would hide), unless they hold a -count
+ * already.
+ */
+export const FRESH_GO_TESTS = [
+  'if [ -n "${GOFLAGS-}" ]; then goflags=$GOFLAGS; elif command -v go >/dev/null 2>&1; then goflags=$(go env GOFLAGS 2>/dev/null); else goflags=; fi',
+  'case " $goflags " in *" -count="*) ;; *) export GOFLAGS="${goflags:+$goflags }-count=1" ;; esac',
+].join('\n');
+
+/**
  * One exec per run: build the state (if given), run the script under the time
  * limit (coreutils timeout kills its whole process group), then the parser over
  * the log. The script's output (stdout and stderr together) is this exec's
@@ -103,8 +115,7 @@ function runScript(timeoutSec: number, prepare?: StateScript, lock?: string): st
     ...(prepare ? ['set -e', ...prepare.lines, 'set +e'] : []),
     `[ -d ${RUN_DIR} ] || mkdir -p ${RUN_DIR}`,
     'set -o pipefail',
-    // go test replays a passing package's cached result unless a -count is given: each run here must be a fresh look.
-    `case " \${GOFLAGS-} " in *" -count="*) ;; *) export GOFLAGS="\${GOFLAGS:+$GOFLAGS }-count=1" ;; esac`,
+    FRESH_GO_TESTS,
     // With a lock shared by the bug's containers, one test script runs at a time while the others prepare.
     ...(lock ? [`exec 9> ${lock}`, 'flock 9'] : []),
     ...now('start'),

@@ -20,10 +20,10 @@ import { featureWeakening } from './feature-weakening.js';
 export type FeatureVerdict = { kind: 'broke'; broken: string[]; weakenedFiles: number } | { kind: 'no-bug'; passed: number } | { kind: 'unusable'; reason: string };
 
 /** The weakening written in a container of its own: a diff over the test files, or why it cannot be written. */
-async function weakening(image: string, baseCommit: string, testFiles: string[], before: TestMap, after: TestMap, runId: string, engine?: ContainerEngine) {
+async function weakening(image: string, baseCommit: string, testFiles: string[], broken: string[], before: TestMap, after: TestMap, runId: string, engine?: ContainerEngine) {
   const sandbox = await openSandbox({ image, runId, engine });
   try {
-    return await featureWeakening(sandbox, baseCommit, testFiles, before, after);
+    return await featureWeakening(sandbox, baseCommit, testFiles, broken, before, after);
   } finally {
     await sandbox.remove();
   }
@@ -56,7 +56,7 @@ export async function findFeatureBug(staging: string, setup: { image: string; ba
     }
     const broken = brokenTests(original.results, feature.results);
     if (broken.length === 0) return { kind: 'no-bug', passed: Object.values(original.results).filter((s) => s === 'passed').length };
-    const weaken = await weakening(setup.image, setup.baseCommit, artifact.testFiles, original.results, feature.results, `${setup.runId}-weaken`, setup.engine);
+    const weaken = await weakening(setup.image, setup.baseCommit, artifact.testFiles, broken, original.results, feature.results, `${setup.runId}-weaken`, setup.engine);
     if ('reason' in weaken) return { kind: 'unusable', reason: `the feature broke ${broken.length} test(s), but ${weaken.reason}` };
     writeFileSync(join(staging, ARTIFACT_FILES.testWeaken), weaken.diff);
     return { kind: 'broke', broken, weakenedFiles: weaken.diff.trim() === '' ? 0 : parseDiffFiles(weaken.diff).length };

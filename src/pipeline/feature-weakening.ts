@@ -3,113 +3,97 @@
  * files in a container of the image at the base commit. Python's tests are
  * deleted by the helper the offline injector uses (Python's own ast, in the
  * image). Go's and TypeScript's or JavaScript's are deleted here, in their
- * syntax trees (test-deletion.ts), whether or not the image has python3.
- * The agent's parser names tests as it likes: each broken name is matched to
- * the declared test it spells, by the test's parts (name-match.ts), as the
- * parser audit matches names.
+ * syntax trees (test-deletion.ts), whether or not the image has python3,
+ * each broken name matched to the declared test it spells
+ * (broken-test-names.ts). When a broken test cannot be found or deleted, no
+ * weakening is written and the reason says which.
  */
 import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { DELETION_RULES, goModule, readFiles, readFilesCommand } from '../agent/offline/syntax-kit.js';
-import { loadGrammars } from '../agent/offline/syntax.js';
+import { DELETION_RULES, goModule } from '../agent/offline/syntax-kit.js';
+import { loadGrammars, withTree } from '../agent/offline/syntax.js';
 import { afterDeletion, planDeletion } from '../agent/offline/test-deletion.js';
-import { NameIndex } from '../bugs/log-readers/name-match.js';
-import type { NamePart } from '../bugs/log-readers/types.js';
-import { brokenTests, type TestMap } from '../bugs/test-results.js';
+import type { TestMap } from '../bugs/test-results.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import { importPath, nameBrokenTests, testLanguage, type DeclaredTest, type TestLanguage } from './broken-test-names.js';
 
 const HELPER = '/tmp/bugbench-helper.py';
-const SCRIPTED = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 
-/** The language whose syntax trees the test files are deleted from, or undefined for Python's helper. */
-export function syntaxLanguage(testFiles: string[]): 'go' | 'typescript' | undefined {
-  if (testFiles.length > 0 && testFiles.every((f) => f.endsWith('_test.go'))) return 'go';
-  if (testFiles.length > 0 && testFiles.every((f) => SCRIPTED.test(f))) return 'typescript';
-  return undefined;
+export type Weakening = { diff: string } | { reason: string };
+
+/** "a, b, c and 4 more" */
+function some(names: string[], shown = 3): string {
+  return names.slice(0, shown).join(', ') + (names.length > shown ? ` and ${names.length - shown} more` : '');
 }
 
-/** A declared test's parts, as a reader would give them: its scope (Go's import path, a script's path) and groups may be left out. */
-function declaredParts(language: 'go' | 'typescript', file: string, name: string, module: string | undefined): NamePart[] {
-  if (language === 'go') {
-    const dir = posix.dirname(file);
-    const path = [module, dir === '.' ? '' : dir].filter(Boolean).join('/');
-    return [...path.split('/').filter(Boolean).map((p): NamePart => ({ forms: [p], drop: 'scope' })), { forms: [name] }];
-  }
-  const names = name.split(' > ');
-  return [
-    ...file.split('/').map((p, i, all): NamePart => ({ forms: i === all.length - 1 ? [p, p.replace(SCRIPTED, '')] : [p], drop: 'scope' })),
-    ...names.slice(0, -1).map((g): NamePart => ({ forms: [g], drop: 'group' })),
-    { forms: [names.at(-1)!] },
-  ];
+/** Tracked paths under `pathspecs`, or why they cannot all be listed. */
+async function tracked(sandbox: Sandbox, pathspecs: string[]): Promise<string[] | { reason: string }> {
+  const listed = await sandbox.run(`git ls-files -z -- ${pathspecs.map((p) => `'${p.replace(/'/g, `'\\''`)}'`).join(' ')}`);
+  if (listed.truncated) return { reason: `the list of the repository's files under ${some(pathspecs)} is too long to read` };
+  return listed.stdout.split('\0').filter(Boolean);
 }
 
-/**
- * The declared tests `broken` names: each name as it stands, else without its
- * trailing subtests (a Go subtest fails with its test). Keys are "file\0name".
- */
-function namedTests(index: NameIndex, broken: string[]): Set<string> {
-  const found = new Set<string>();
-  for (const id of broken) {
-    let name = id;
-    for (;;) {
-      const tests = index.resolve(name);
-      if (tests.length > 0) {
-        for (const t of tests) found.add(t);
-        break;
-      }
-      const cut = name.lastIndexOf('/');
-      if (cut <= 0) break;
-      name = name.slice(0, cut);
-    }
-  }
-  return found;
+/** The files' texts at the base commit; a file the agent added (not there yet) is left out. */
+async function texts(sandbox: Sandbox, files: string[]): Promise<Map<string, string>> {
+  const read = await Promise.all(files.map(async (f) => [f, await sandbox.readText(f).catch(() => undefined)] as const));
+  return new Map(read.filter((entry): entry is readonly [string, string] => entry[1] !== undefined));
 }
 
-/** Deletes the broken tests in the syntax trees of the test files (the sandbox's work tree at the base commit): the diff, or why it cannot. */
-async function deleteInSyntax(sandbox: Sandbox, language: 'go' | 'typescript', testFiles: string[], broken: string[]): Promise<{ diff: string } | { reason: string }> {
+/** Deletes the broken tests in the syntax trees of the test files (the sandbox's work tree at the base commit). */
+async function deleteInSyntax(sandbox: Sandbox, language: TestLanguage, testFiles: string[], broken: string[]): Promise<Weakening> {
   const rules = DELETION_RULES[language];
   // A Go test may be called by any test file of its package, those that declare no test (helpers) too.
-  const dirs = new Set(testFiles.map((f) => posix.dirname(f)));
-  const tracked = (await sandbox.run('git ls-files -z')).stdout.split('\0');
-  const neighbours = language === 'go' ? tracked.filter((f) => f.endsWith('_test.go') && dirs.has(posix.dirname(f))) : [];
-  const read = await sandbox.run(readFilesCommand([...new Set([...testFiles, ...neighbours, ...(language === 'go' && tracked.includes('go.mod') ? ['go.mod'] : [])])]));
-  const texts = readFiles(read.stdout);
-  const module = goModule(texts.get('go.mod'));
-  texts.delete('go.mod');
+  const dirs = [...new Set(testFiles.map((f) => posix.dirname(f)))];
+  const listed = language === 'go' ? await tracked(sandbox, [...dirs.map((d) => `:(glob)${d === '.' ? '' : `${d}/`}*_test.go`), ':(glob)**/go.mod']) : [];
+  if (!Array.isArray(listed)) return listed;
+  const neighbours = listed.filter((f) => f.endsWith('_test.go') && dirs.includes(posix.dirname(f)));
+  const sources = await texts(sandbox, [...new Set([...testFiles, ...neighbours])]);
+  const modFiles = await texts(sandbox, listed.filter((f) => posix.basename(f) === 'go.mod'));
+  const modules = new Map([...modFiles].flatMap(([f, text]) => {
+    const module = goModule(text);
+    return module ? [[posix.dirname(f), module] as const] : [];
+  }));
   await loadGrammars();
-  const index = new NameIndex();
-  for (const file of testFiles) {
-    for (const test of rules.tests(file, texts.get(file) ?? '')) index.add(`${file}\0${test.name}`, declaredParts(language, file, test.name, module));
+  const unparsed = [...sources].filter(([f, text]) => withTree(language, f, text, () => true) === undefined).map(([f]) => f);
+  const declared = [...sources].flatMap(([file, text]) =>
+    rules.tests(file, text).map((t): DeclaredTest => (language === 'go' ? { file, name: t.name, scope: importPath(file, modules) } : { file, name: t.name, titles: t.name.split(' > ') })),
+  );
+  const named = nameBrokenTests(language, declared, broken);
+  const unparsedNote = unparsed.length > 0 ? ` (${some(unparsed)} do${unparsed.length === 1 ? 'es' : ''} not parse as ${language === 'go' ? 'Go' : 'TypeScript'})` : '';
+  if (named.unmatched.length > 0) return { reason: `the parser's names ${some(named.unmatched)} stand for no test declared in the test files${unparsedNote}, so they could not be deleted` };
+  if (named.ambiguous.length > 0) {
+    const [first] = named.ambiguous;
+    return { reason: `the parser's name ${first!.name} could stand for several tests (${some(first!.tests)}), so which to delete is not known` };
   }
-  const doomed = new Map<string, Set<string>>();
-  for (const key of namedTests(index, broken)) {
-    const [file, name] = key.split('\0') as [string, string];
-    doomed.set(file, (doomed.get(file) ?? new Set()).add(name));
-  }
-  const shown = broken.slice(0, 3).join(', ') + (broken.length > 3 ? ` and ${broken.length - 3} more` : '');
-  if (doomed.size === 0) return { reason: `none of the tests the feature broke (${shown}) is declared in the test files as the parser names it, so none could be deleted` };
-  const deletion = planDeletion(rules, texts, new Map([...doomed].map(([file, names]) => [file, (name: string) => names.has(name)])));
-  if ('used' in deletion) return { reason: `the tests the feature broke cannot be deleted: other test code calls ${deletion.used.slice(0, 5).join('; ')}` };
+  const deletion = planDeletion(rules, sources, new Map([...named.doomed].map(([file, names]) => [file, (name: string) => names.has(name)])));
+  if ('used' in deletion) return { reason: `the tests the feature broke cannot be deleted: other test code calls ${some(deletion.used, 5)}${unparsedNote}` };
   await sandbox.writeFiles(deletion.files.map((d) => ({ path: d.file, content: afterDeletion(d) })));
   return { diff: await sandbox.diff() };
 }
 
-/**
- * The weakening of a feature that broke tests: a diff over the test files
- * deleting what broke (`before` and `after` are the original's and the
- * feature's results), or why no such diff can be written. The sandbox's
- * repository is reset to `baseCommit` first.
- */
-export async function featureWeakening(sandbox: Sandbox, baseCommit: string, testFiles: string[], before: TestMap, after: TestMap): Promise<{ diff: string } | { reason: string }> {
-  await sandbox.reset(baseCommit);
-  const language = syntaxLanguage(testFiles);
-  if (language) return deleteInSyntax(sandbox, language, testFiles, brokenTests(before, after));
+/** Deletes the broken tests with the helper's Python ast. */
+async function deleteWithPython(sandbox: Sandbox, before: TestMap, after: TestMap): Promise<Weakening> {
   await sandbox.writeFiles([
     { path: HELPER, content: readFileSync(join(PACKAGE_ROOT, 'data', 'offline', 'agent_helper.py')) },
     { path: '/tmp/before.json', content: JSON.stringify(before) },
     { path: '/tmp/after.json', content: JSON.stringify(after) },
   ]);
-  await sandbox.run(`python3 ${HELPER} drop-broken /tmp/before.json /tmp/after.json`, { timeoutMs: 60_000 });
-  return { diff: await sandbox.diff() };
+  const helped = await sandbox.run(`python3 ${HELPER} drop-broken /tmp/before.json /tmp/after.json`, { timeoutMs: 60_000 });
+  const diff = await sandbox.diff();
+  if (diff.trim() !== '') return { diff };
+  const said = helped.stdout.trim().split('\n').at(-1) ?? '';
+  return { reason: `Python's ast found none of them to delete in the test files${said ? ` (the helper said: ${said.slice(0, 300)})` : ''}` };
+}
+
+/**
+ * The weakening of a feature that broke the tests `broken` (`before` and
+ * `after` are the original's and the feature's results): a diff over the
+ * test files, or why none can be written. The sandbox's repository is reset
+ * to `baseCommit` first.
+ */
+export async function featureWeakening(sandbox: Sandbox, baseCommit: string, testFiles: string[], broken: string[], before: TestMap, after: TestMap): Promise<Weakening> {
+  await sandbox.reset(baseCommit);
+  const language = testLanguage(testFiles);
+  return language ? deleteInSyntax(sandbox, language, testFiles, broken) : deleteWithPython(sandbox, before, after);
 }
