@@ -57,7 +57,7 @@ async function deleteInSyntax(sandbox: Sandbox, language: TestLanguage, testFile
   await loadGrammars();
   const unparsed = [...sources].filter(([f, text]) => withTree(language, f, text, () => true) === undefined).map(([f]) => f);
   const declared = [...sources].flatMap(([file, text]) =>
-    rules.tests(file, text).map((t): DeclaredTest => (language === 'go' ? { file, name: t.name, scope: importPath(file, modules) } : { file, name: t.name, titles: t.name.split(' > ') })),
+    rules.tests(file, text).map((t): DeclaredTest => (language === 'go' ? { file, name: t.name, scope: importPath(file, modules) } : { file, name: t.name, titles: t.titles ?? [t.name] })),
   );
   const named = nameBrokenTests(language, declared, broken);
   const unparsedNote = unparsed.length > 0 ? ` (${some(unparsed)} do${unparsed.length === 1 ? 'es' : ''} not parse as ${language === 'go' ? 'Go' : 'TypeScript'})` : '';

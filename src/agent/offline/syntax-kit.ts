@@ -30,7 +30,7 @@ interface LanguageRules {
   frames?: string;
   removals(file: string, source: string): Promise<SourceChange[]>;
   mutations(file: string, source: string): Promise<SourceChange[]>;
-  tests(file: string, source: string): { name: string; span: Splice }[];
+  tests(file: string, source: string): { name: string; titles?: string[]; span: Splice }[];
   /** Where test names are used in a file (declarations included): a test other code calls cannot be deleted. */
   uses(file: string, source: string, names: Set<string>): { name: string; at: number; line: number }[];
   /** Splices that keep a test file compiling once tests are gone (unused imports). */

@@ -11,7 +11,8 @@ import { applySplices, mergeDeletions, type Splice } from './syntax.js';
 
 /** How a language's tests are found, used and tidied after (syntax-kit.ts's rules have these). */
 export interface DeletionRules {
-  tests(file: string, source: string): { name: string; span: Splice }[];
+  /** A test's name, and its titles where its name joins several (a script's describe blocks and its own). */
+  tests(file: string, source: string): { name: string; titles?: string[]; span: Splice }[];
   /** Where names are used in a file, declarations included. */
   uses(file: string, source: string, names: Set<string>): { name: string; at: number; line: number }[];
   /** Splices that keep a file compiling once tests are gone (unused imports). */

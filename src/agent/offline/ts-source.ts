@@ -91,11 +91,11 @@ function testCall(statement: Node): { name: string; suite: boolean; body: Node |
   return { name, suite: SUITES.has(callee), body: body?.type === 'statement_block' ? body : undefined };
 }
 
-/** The tests of a file, each with its id (suite names and its own, joined by " > ") and the span that deleting it removes. */
-export function tsTests(file: string, source: string): { name: string; span: Splice }[] {
+/** The tests of a file, each with its id (suite names and its own, joined by " > "), those titles, and the span that deleting it removes. */
+export function tsTests(file: string, source: string): { name: string; titles: string[]; span: Splice }[] {
   return (
     withTree('typescript', file, source, (root) => {
-      const found: { name: string; span: Splice }[] = [];
+      const found: { name: string; titles: string[]; span: Splice }[] = [];
       const visit = (list: Node, path: string[]) => {
         for (const statement of list.namedChildren) {
           const call = statement && testCall(statement);
@@ -103,7 +103,7 @@ export function tsTests(file: string, source: string): { name: string; span: Spl
           const id = [...path, call.name];
           if (call.suite) {
             if (call.body) visit(call.body, id);
-          } else found.push({ name: id.join(' > '), span: deletionSpan(source, statement) });
+          } else found.push({ name: id.join(' > '), titles: id, span: deletionSpan(source, statement) });
         }
       };
       visit(root, []);

@@ -86,5 +86,7 @@ describe('planDeletion', () => {
     const after = afterDeletion(plan.files[0]!);
     expect(after).not.toContain('bumps');
     expect(after).toContain("it('keeps'");
+    // Each test keeps its titles apart, a title holding " > " too.
+    expect(DELETION_RULES.typescript.tests('test/cmp.test.ts', "describe('cmp', () => {\n  it('orders a > b', () => {});\n});\n").map((t) => t.titles)).toEqual([['cmp', 'orders a > b']]);
   });
 });

@@ -33,6 +33,10 @@ describe('nameBrokenTests', () => {
     for (const name of ['inc > bumps a/b', 'test/inc.test.ts > inc > bumps a/b', 'inc.test > inc > bumps a/b', 'bumps a/b']) {
       expect(doomed(nameBrokenTests('typescript', ts, [name])), name).toEqual({ 'test/inc.test.ts': ['inc > bumps a/b'] });
     }
+    // A title may hold " > " itself: it stays one title, so its last words alone name nothing.
+    const arrow: DeclaredTest[] = [{ file: 'test/cmp.test.ts', name: 'cmp > orders a > b', titles: ['cmp', 'orders a > b'] }];
+    expect(doomed(nameBrokenTests('typescript', arrow, ['cmp > orders a > b']))).toEqual({ 'test/cmp.test.ts': ['cmp > orders a > b'] });
+    expect(nameBrokenTests('typescript', arrow, ['b']).unmatched).toEqual(['b']);
     // A script's titles hold slashes: no trimming to a subtest as in Go.
     expect(nameBrokenTests('typescript', ts, ['inc > bumps a/c']).unmatched).toEqual(['inc > bumps a/c']);
   });
