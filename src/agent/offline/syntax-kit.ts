@@ -16,6 +16,7 @@ import { compareRuns, readResults, showResults, type RunResults } from './run-re
 import type { Rng } from './rng.js';
 import { loadGrammars, type SourceChange, type Splice, type SyntaxLanguage } from './syntax.js';
 import { planDeletion, type DeletionRules } from './test-deletion.js';
+import { tsUnusedImports } from './ts-imports.js';
 import { tsMutations, tsRemovals, tsTests } from './ts-source.js';
 
 /** How one language is run, read and changed. */
@@ -71,7 +72,7 @@ const TYPESCRIPT: LanguageRules = {
   tests: tsTests,
   // A test of node's runner is an anonymous callback given to test() or it(): nothing can call it by name.
   uses: () => [],
-  tidy: () => [],
+  tidy: tsUnusedImports,
   // The package's own test script compiles what it must and runs every test file with node's runner.
   script: () => '#!/bin/bash\n# The package\'s test script: node\'s test runner, TAP on a pipe.\nnpm test 2>&1\n',
 };

@@ -1,0 +1,83 @@
+/**
+ * The imports of a TypeScript or JavaScript file that nothing in it refers to
+ * any more, as splices that delete them: once tests are deleted, an import
+ * only they used would fail a build with noUnusedLocals, and would show a
+ * solver what the deleted tests exercised. A name counts as used wherever an
+ * identifier of that text appears outside the imports (a property of the same
+ * name too: keeping an import is always safe). Side-effect imports
+ * (`import './setup'`) and files that do not parse are left alone.
+ */
+import type { Node } from 'web-tree-sitter';
+import { deletionSpan, nodesWhere, withTree, type Splice } from './syntax.js';
+
+const REFERENCES = new Set(['identifier', 'type_identifier', 'shorthand_property_identifier', 'property_identifier', 'shorthand_property_identifier_pattern']);
+
+/** An import's bindings: the default one, the named ones (by their local names), a namespace. */
+interface Bindings {
+  defaultName?: Node;
+  named?: Node;
+  specifiers: { node: Node; local: string }[];
+  namespace?: Node;
+}
+
+function bindingsOf(clause: Node): Bindings {
+  const found: Bindings = { specifiers: [] };
+  for (const child of clause.namedChildren) {
+    if (!child) continue;
+    if (child.type === 'identifier') found.defaultName = child;
+    else if (child.type === 'namespace_import') found.namespace = child;
+    else if (child.type === 'named_imports') {
+      found.named = child;
+      for (const spec of child.namedChildren) {
+        if (spec?.type !== 'import_specifier') continue;
+        const local = (spec.childForFieldName('alias') ?? spec.childForFieldName('name'))?.text;
+        if (local) found.specifiers.push({ node: spec, local });
+      }
+    }
+  }
+  return found;
+}
+
+/** Splices deleting the unused specifiers of `{ a, b, c }` when some stay: each run of unused ones goes with the comma that joins it to a kept one. */
+function unusedSpecifiers(specifiers: { node: Node; local: string }[], used: Set<string>): Splice[] {
+  const splices: Splice[] = [];
+  for (let i = 0; i < specifiers.length; i++) {
+    if (used.has(specifiers[i]!.local)) continue;
+    let j = i;
+    while (j + 1 < specifiers.length && !used.has(specifiers[j + 1]!.local)) j++;
+    const next = specifiers[j + 1];
+    if (next) splices.push({ start: specifiers[i]!.node.startIndex, end: next.node.startIndex, text: '' });
+    else splices.push({ start: specifiers[i - 1]!.node.endIndex, end: specifiers[j]!.node.endIndex, text: '' });
+    i = j;
+  }
+  return splices;
+}
+
+export function tsUnusedImports(file: string, source: string): Splice[] {
+  return (
+    withTree('typescript', file, source, (root) => {
+      const imports = root.namedChildren.filter((c): c is Node => c?.type === 'import_statement');
+      const inImports = (n: Node) => imports.some((i) => n.startIndex >= i.startIndex && n.endIndex <= i.endIndex);
+      const used = new Set(nodesWhere(root, (n) => REFERENCES.has(n.type) && !inImports(n)).map((n) => n.text));
+      const splices: Splice[] = [];
+      for (const statement of imports) {
+        const clause = statement.namedChildren.find((c) => c?.type === 'import_clause');
+        if (!clause) continue;
+        const b = bindingsOf(clause);
+        const keepDefault = b.defaultName !== undefined && used.has(b.defaultName.text);
+        const keepNamespace = b.namespace !== undefined && nodesWhere(b.namespace, (n) => n.type === 'identifier').some((n) => used.has(n.text));
+        const keptNamed = b.specifiers.filter((s) => used.has(s.local));
+        if (!keepDefault && !keepNamespace && keptNamed.length === 0) {
+          // Nothing it binds is used (an import of no bindings, `import {} from`, is left as written).
+          if (b.defaultName || b.namespace || b.specifiers.length > 0) splices.push(deletionSpan(source, statement));
+          continue;
+        }
+        if (b.defaultName && !keepDefault) splices.push({ start: b.defaultName.startIndex, end: (b.named ?? b.namespace)!.startIndex, text: '' });
+        // `import x, { a } from` with only x used: ", { a }" goes.
+        if (b.named && b.defaultName && b.specifiers.length > 0 && keptNamed.length === 0) splices.push({ start: b.defaultName.endIndex, end: b.named.endIndex, text: '' });
+        else if (keptNamed.length < b.specifiers.length) splices.push(...unusedSpecifiers(b.specifiers, used));
+      }
+      return splices;
+    }) ?? []
+  );
+}
