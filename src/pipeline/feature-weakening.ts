@@ -56,7 +56,8 @@ async function deleteInSyntax(sandbox: Sandbox, language: TestLanguage, testFile
   }));
   await loadGrammars();
   const unparsed = [...sources].filter(([f, text]) => withTree(language, f, text, () => true) === undefined).map(([f]) => f);
-  const declared = [...sources].flatMap(([file, text]) =>
+  // A Go test runs only from a _test.go file (a testdata fixture may declare look-alikes).
+  const declared = [...sources].filter(([file]) => language !== 'go' || file.endsWith('_test.go')).flatMap(([file, text]) =>
     rules.tests(file, text).map((t): DeclaredTest => (language === 'go' ? { file, name: t.name, scope: importPath(file, modules) } : { file, name: t.name, titles: t.titles ?? [t.name] })),
   );
   const named = nameBrokenTests(language, declared, broken);

@@ -34,8 +34,8 @@ interface LanguageRules {
   tests(file: string, source: string): { name: string; titles?: string[]; span: Splice }[];
   /** Where test names are used in a file (declarations included): a test other code calls cannot be deleted. */
   uses(file: string, source: string, names: Set<string>): { name: string; at: number; line: number }[];
-  /** Splices that keep a test file compiling once tests are gone (unused imports). */
-  tidy(file: string, source: string): Splice[];
+  /** Splices that keep a test file compiling once tests are gone (the imports only they used; `before` is the file before). */
+  tidy(file: string, source: string, before: string): Splice[];
   /** The test script for some test files. */
   script(testFiles: string[]): string;
 }

@@ -15,8 +15,8 @@ export interface DeletionRules {
   tests(file: string, source: string): { name: string; titles?: string[]; span: Splice }[];
   /** Where names are used in a file, declarations included. */
   uses(file: string, source: string, names: Set<string>): { name: string; at: number; line: number }[];
-  /** Splices that keep a file compiling once tests are gone (unused imports). */
-  tidy(file: string, source: string): Splice[];
+  /** Splices that keep a file compiling once tests are gone (the imports only they used): `source` is the file after, `before` the file before. */
+  tidy(file: string, source: string, before: string): Splice[];
 }
 
 export interface FileDeletion {
@@ -64,9 +64,14 @@ export function planDeletion(rules: DeletionRules, texts: ReadonlyMap<string, st
   return {
     files: plans.map(({ file, source, tests, spans }) => {
       const kept = applySplices(source, spans);
-      return { file, source, doomed: tests.map((t) => t.name), spans, kept, tidy: mergeDeletions(rules.tidy(file, kept)) };
+      return { file, source, doomed: tests.map((t) => t.name), spans, kept, tidy: tidied(rules.tidy(file, kept, source)) };
     }),
   };
+}
+
+/** Tidying splices made one where they delete and overlap (Go's import lines with their blank lines); a replacement stays as it is. */
+function tidied(splices: Splice[]): Splice[] {
+  return [...mergeDeletions(splices.filter((s) => s.text === '')), ...splices.filter((s) => s.text !== '')];
 }
 
 /** A file's text once its tests and then the imports only they used are gone. */
