@@ -8,7 +8,7 @@
  * are left alone.
  */
 import type { Node } from 'web-tree-sitter';
-import { deletionSpan, nodesWhere, withTree, type Splice } from './syntax.js';
+import { deletionSpan, lineStart, nodesWhere, withTree, type Splice } from './syntax.js';
 
 /** JavaScript, where an import is loaded as written. */
 const SCRIPT = /\.(js|jsx|mjs|cjs)$/;
@@ -41,15 +41,24 @@ function bindingsOf(clause: Node): Bindings {
   return found;
 }
 
+/** Whether each specifier starts a line of its own: then an unused one goes with its whole line (its comma and its comment). */
+function oneALine(source: string, specifiers: { node: Node }[]): boolean {
+  return specifiers.every((s) => source.slice(lineStart(source, s.node.startIndex), s.node.startIndex).trim() === '');
+}
+
 /** Splices deleting the unused specifiers of `{ a, b, c }` when some stay: each run of unused ones goes with the comma that joins it to a kept one. */
-function unusedSpecifiers(specifiers: { node: Node; local: string }[], keeps: (name: string) => boolean): Splice[] {
+function unusedSpecifiers(source: string, specifiers: { node: Node; local: string }[], keeps: (name: string) => boolean): Splice[] {
   const splices: Splice[] = [];
+  const byLine = oneALine(source, specifiers);
   for (let i = 0; i < specifiers.length; i++) {
     if (keeps(specifiers[i]!.local)) continue;
     let j = i;
     while (j + 1 < specifiers.length && !keeps(specifiers[j + 1]!.local)) j++;
     const next = specifiers[j + 1];
-    if (next) splices.push({ start: specifiers[i]!.node.startIndex, end: next.node.startIndex, text: '' });
+    if (byLine) {
+      const newline = source.indexOf('\n', specifiers[j]!.node.endIndex);
+      splices.push({ start: lineStart(source, specifiers[i]!.node.startIndex), end: newline < 0 ? source.length : newline + 1, text: '' });
+    } else if (next) splices.push({ start: specifiers[i]!.node.startIndex, end: next.node.startIndex, text: '' });
     else splices.push({ start: specifiers[i - 1]!.node.endIndex, end: specifiers[j]!.node.endIndex, text: '' });
     i = j;
   }
@@ -100,9 +109,10 @@ export function tsUnusedImports(file: string, source: string, before?: string): 
           continue;
         }
         if (b.defaultName && !keepDefault) splices.push({ start: b.defaultName.startIndex, end: (b.named ?? b.namespace)!.startIndex, text: '' });
-        // `import x, { a } from` with only x used: ", { a }" goes.
+        // `import x, { a } from` or `import x, * as ns from` with only x used: ", { a }" or ", * as ns" goes.
+        if (b.namespace && b.defaultName && !keepNamespace) splices.push({ start: b.defaultName.endIndex, end: b.namespace.endIndex, text: '' });
         if (b.named && b.defaultName && b.specifiers.length > 0 && keptNamed.length === 0) splices.push({ start: b.defaultName.endIndex, end: b.named.endIndex, text: '' });
-        else if (keptNamed.length < b.specifiers.length) splices.push(...unusedSpecifiers(b.specifiers, keeps));
+        else if (keptNamed.length < b.specifiers.length) splices.push(...unusedSpecifiers(source, b.specifiers, keeps));
       }
       return splices;
     }) ?? []

@@ -17,6 +17,8 @@ describe('tsUnusedImports', () => {
     expect(tidied(`${head}import { compare, max, rsort } from '../src';\n${BODY}`)).toBe(`${head}import { max } from '../src';\n${BODY}`);
     expect(tidied(`${head}import { max, rsort, sort } from '../src';\n${BODY}`)).toBe(`${head}import { max } from '../src';\n${BODY}`);
     expect(tidied(`${head}import {\n  compare,\n  max,\n  sort,\n} from '../src';\n${BODY}`)).toBe(`${head}import {\n  max,\n} from '../src';\n${BODY}`);
+    // One a line: an unused one goes with its line, its comment too.
+    expect(tidied(`${head}import {\n  max, // the larger\n  sort // in place\n} from '../src';\n${BODY}`)).toBe(`${head}import {\n  max, // the larger\n} from '../src';\n${BODY}`);
   });
 
   it('deletes a whole import when nothing it binds is used, default, namespace and type imports alike', () => {
@@ -27,6 +29,8 @@ describe('tsUnusedImports', () => {
   it('keeps what is used under another name, as a type, or in a default-and-named import, and leaves side-effect imports', () => {
     const source = `import './setup';\nimport { describe, it } from 'node:test';\nimport assert, { deepEqual } from 'node:assert/strict';\nimport { max as biggest, min } from '../src';\nimport type { Range } from '../src/range';\nconst r: Range | undefined = undefined;\ndescribe('max', () => {\n  it('takes the larger', () => assert.equal(biggest([1, 2]), 2));\n});\n`;
     expect(tidied(source)).toBe(source.replace('import assert, { deepEqual }', 'import assert').replace('{ max as biggest, min }', '{ max as biggest }'));
+    const namespace = "import assert, * as strict from 'node:assert/strict';\nassert.ok(true);\n";
+    expect(tidied(namespace)).toBe("import assert from 'node:assert/strict';\nassert.ok(true);\n");
   });
 
   it('leaves the imports the file before did not use either: used in ways no syntax tree shows', () => {
