@@ -16,6 +16,7 @@ import { afterDeletion, planDeletion } from '../agent/offline/test-deletion.js';
 import type { TestMap } from '../bugs/test-results.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import { shellQuote } from '../sandbox/shell-text.js';
 import { importPath, nameBrokenTests, testLanguage, type DeclaredTest, type TestLanguage } from './broken-test-names.js';
 
 const HELPER = '/tmp/bugbench-helper.py';
@@ -29,7 +30,7 @@ function some(names: string[], shown = 3): string {
 
 /** Tracked paths under `pathspecs`, or why they cannot all be listed. */
 async function tracked(sandbox: Sandbox, pathspecs: string[]): Promise<string[] | { reason: string }> {
-  const listed = await sandbox.run(`git ls-files -z -- ${pathspecs.map((p) => `'${p.replace(/'/g, `'\\''`)}'`).join(' ')}`);
+  const listed = await sandbox.run(`git ls-files -z -- ${pathspecs.map(shellQuote).join(' ')}`);
   if (listed.truncated) return { reason: `the list of the repository's files under ${some(pathspecs)} is too long to read` };
   return listed.stdout.split('\0').filter(Boolean);
 }

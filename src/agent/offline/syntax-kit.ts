@@ -78,11 +78,11 @@ const TYPESCRIPT: LanguageRules = {
 };
 
 /** Reads files with bash in one go: a line "FILE <path> <base64>" each; then says if there is no python3 to run the parser and helper. */
-export const readFilesCommand = (files: string[]) =>
+const readFilesCommand = (files: string[]) =>
   `for f in ${files.map(q).join(' ')}; do printf 'FILE %s ' "$f"; base64 -w0 "$f"; echo; done; command -v python3 > /dev/null || echo '${NO_PYTHON}'`;
 const NO_PYTHON = 'python3: not installed';
 
-export function readFiles(output: string): Map<string, string> {
+function readFiles(output: string): Map<string, string> {
   const files = new Map<string, string>();
   for (const line of output.split('\n')) {
     const m = /^FILE (\S+) ([A-Za-z0-9+/=]*)$/.exec(line);

@@ -65,13 +65,13 @@ function unusedSpecifiers(source: string, specifiers: { node: Node; local: strin
   return splices;
 }
 
-/** The names a file's code refers to outside its imports, or undefined when it does not parse. */
-function namesUsed(file: string, source: string): Set<string> | undefined {
-  return withTree('typescript', file, source, (root) => {
-    const imports = root.namedChildren.filter((c): c is Node => c?.type === 'import_statement');
-    const inImports = (n: Node) => imports.some((i) => n.startIndex >= i.startIndex && n.endIndex <= i.endIndex);
-    return new Set(nodesWhere(root, (n) => REFERENCES.has(n.type) && !inImports(n)).map((n) => n.text));
-  });
+const importsOf = (root: Node) => root.namedChildren.filter((c): c is Node => c?.type === 'import_statement');
+
+/** The names a file's code (its tree's `root`) refers to outside its imports. */
+function namesUsed(root: Node): Set<string> {
+  const imports = importsOf(root);
+  const inImports = (n: Node) => imports.some((i) => n.startIndex >= i.startIndex && n.endIndex <= i.endIndex);
+  return new Set(nodesWhere(root, (n) => REFERENCES.has(n.type) && !inImports(n)).map((n) => n.text));
 }
 
 /**
@@ -84,13 +84,12 @@ function namesUsed(file: string, source: string): Set<string> | undefined {
  * compiles, so there it goes.
  */
 export function tsUnusedImports(file: string, source: string, before?: string): Splice[] {
-  const usedBefore = before === undefined ? undefined : namesUsed(file, before);
+  const usedBefore = before === undefined ? undefined : withTree('typescript', file, before, namesUsed);
   if (before !== undefined && usedBefore === undefined) return [];
   return (
     withTree('typescript', file, source, (root) => {
-      const imports = root.namedChildren.filter((c): c is Node => c?.type === 'import_statement');
-      const inImports = (n: Node) => imports.some((i) => n.startIndex >= i.startIndex && n.endIndex <= i.endIndex);
-      const usedNow = new Set(nodesWhere(root, (n) => REFERENCES.has(n.type) && !inImports(n)).map((n) => n.text));
+      const imports = importsOf(root);
+      const usedNow = namesUsed(root);
       const keeps = (name: string) => usedNow.has(name) || (usedBefore !== undefined && !usedBefore.has(name));
       const splices: Splice[] = [];
       for (const statement of imports) {
