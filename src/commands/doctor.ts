@@ -1,6 +1,7 @@
 /** `bugbench doctor [--fix] [--json]` */
 import { diagnose, fix, reportHealthy, type DoctorReport, type EngineReport } from '../pipeline/doctor.js';
 import type { BwrapNodeFacts } from '../sandbox/bwrap/node-check.js';
+import { RECENT_USE_MS } from '../sandbox/bwrap/unpacked.js';
 import { parseFlags, printJson, stderrProgress } from './args.js';
 import type { CommandModule } from './command.js';
 
@@ -34,6 +35,12 @@ function engineLines(report: DoctorReport): string[] {
 
 const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
 
+/** What is unpacked already, and what of it goes before the next unpack. */
+function unpackedNote(room: BwrapNodeFacts['room']): string {
+  const stale = room.stale > 0 ? `, ${room.stale} of a file packed again or removed since (removed before the next unpack, once unused for ${RECENT_USE_MS / 60_000} min)` : '';
+  return `${room.unpacked} image version(s) unpacked${stale}; unused ones go, least recently used first, when an unpack lacks room`;
+}
+
 /** A bwrap engine: what its node has of what the kind needs, its packed images, a sandbox tried, what it lacks (with fixes). */
 function bwrapLines(e: EngineReport, node: BwrapNodeFacts): string[] {
   const mark = (ok: boolean) => (ok ? 'ok     ' : 'MISSING');
@@ -42,7 +49,7 @@ function bwrapLines(e: EngineReport, node: BwrapNodeFacts): string[] {
   const lines = [
     e.ok ? `ok      engine ${e.name} at ${e.host}: ${e.kind}, ${e.slots} slot(s); ${usable.length} packed image(s): ${images}` : `DOWN    engine ${e.name} at ${e.host}: ${e.detail}`,
     `${mark(node.bwrap !== null && node.userNamespaces === '')} engine ${e.name}: bwrap ${node.bwrap ?? 'absent'}, user namespaces ${node.userNamespaces === '' ? 'allowed' : 'refused'}, overlay in them ${node.overlay === '' ? 'works' : 'fails'}, unsquashfs ${node.unsquashfs ? 'present' : 'absent'}, util-linux ${node.utilLinux ?? 'absent'}`,
-    `${mark(node.room.freeBytes === null || node.room.neededBytes <= node.room.freeBytes)} engine ${e.name}: unpacking needs ${gib(node.room.neededBytes)} more under ${node.room.path}${node.room.freeBytes === null ? '' : ` (${gib(node.room.freeBytes)} free)`}`,
+    `${mark(node.room.freeBytes === null || node.room.neededBytes <= node.room.freeBytes)} engine ${e.name}: unpacking needs ${gib(node.room.neededBytes)} more under ${node.room.path}${node.room.freeBytes === null ? '' : ` (${gib(node.room.freeBytes)} free)`}; ${unpackedNote(node.room)}`,
   ];
   if (e.containers) lines.push(e.containers.ok ? `ok      engine ${e.name} ran a sandbox of ${usable[0]?.names[0]} in ${e.containers.ms} ms` : `FAILS   engine ${e.name} cannot run sandboxes: ${e.containers.detail}`);
   for (const missing of e.missing ?? []) lines.push(`MISSING engine ${e.name} needs ${missing}`);

@@ -16,7 +16,8 @@ import { BUILT_WORLD, type Sandbox, type SandboxOptions } from '../sandbox.js';
 import { homeOfUid, imageEtcFile, resolveImageUser } from './image-user.js';
 import { imageInfoOf, PACKED_SUFFIX, readPackedConfig, type PackedConfig } from './packed-image.js';
 import { BwrapSandbox } from './sandbox.js';
-import { ensurePrivateRoot, holderRuns, lowerLayer, ofWorks, orphaned, reapSandboxes, readRecords, stateRoot } from './state.js';
+import { ensurePrivateRoot, holderRuns, ofWorks, orphaned, reapSandboxes, readRecords, stateRoot } from './state.js';
+import { lowerLayer } from './unpacked.js';
 import { removeTree, runTool } from './tools.js';
 
 /** What to do when the kind cannot run here. */
@@ -80,7 +81,7 @@ export class BwrapEngine implements ContainerEngine {
   async createSandbox(options: SandboxOptions): Promise<Sandbox> {
     const packed = await this.find(options.image);
     if (!packed) throw new ImageNotFoundError(options.image);
-    const lower = await lowerLayer(this.stateRoot, packed.file);
+    const lower = await lowerLayer(this.stateRoot, packed.file, packed.config.sizeBytes);
     const volumes = Object.fromEntries(Object.entries(options.volumes ?? {}).map(([name, path]) => [this.volumeDir(name), path]));
     const [passwd, group] = await Promise.all([imageEtcFile(lower, 'passwd'), imageEtcFile(lower, 'group')]);
     const world = options.world ?? BUILT_WORLD;

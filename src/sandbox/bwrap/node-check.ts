@@ -16,7 +16,7 @@ import type { EngineDiagnosis } from '../docker-api/engine-diagnosis.js';
 import { probeSandbox } from '../probe.js';
 import type { BwrapEngine } from './engine.js';
 import { PACKED_SUFFIX, readPackedConfig } from './packed-image.js';
-import { isUnpacked } from './state.js';
+import { freeBytes, isUnpacked, unpackedImages } from './unpacked.js';
 import { removeTree } from './tools.js';
 
 const run = promisify(execFile);
@@ -47,8 +47,12 @@ export interface BwrapNodeFacts {
   /** The sysctls that allow or forbid the above (null where this kernel has none). */
   sysctl: { unprivilegedUsernsClone: string | null; maxUserNamespaces: string | null; apparmorRestrictsUserns: string | null };
   folder: { path: string; exists: boolean; readable: boolean; images: PackedListing[] };
-  /** Where images are unpacked, the bytes free there, and the bytes the images not yet unpacked need. */
-  room: { path: string; freeBytes: number | null; neededBytes: number };
+  /**
+   * Where images are unpacked, the bytes free there, the bytes the images not
+   * yet unpacked need; how many are unpacked, and how many of those are of a
+   * file since packed again or removed (they go before the next unpack).
+   */
+  room: { path: string; freeBytes: number | null; neededBytes: number; unpacked: number; stale: number };
   /** This process runs as root (the kind is meant for ordinary users). */
   root: boolean;
 }
@@ -163,16 +167,9 @@ async function listPacked(folder: string, state: string): Promise<PackedListing[
   );
 }
 
-/** The free bytes of the file system `path` is (or would be) on. */
-async function freeBytes(path: string): Promise<number | null> {
-  let at = path;
-  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
-  try {
-    const fs = await statfs(at);
-    return fs.bavail * fs.bsize;
-  } catch {
-    return null;
-  }
+async function unpackedCounts(state: string): Promise<{ unpacked: number; stale: number }> {
+  const unpacked = await unpackedImages(state).catch(() => []);
+  return { unpacked: unpacked.length, stale: unpacked.filter((image) => image.stale).length };
 }
 
 /** Looks at this node for the kind with images in `folder` and its state under `state`; never throws. */
@@ -196,7 +193,7 @@ export async function bwrapNodeFacts(folder: string, state: string): Promise<Bwr
       apparmorRestrictsUserns: await sysctl('kernel.apparmor_restrict_unprivileged_userns'),
     },
     folder: { path: folder, exists, readable, images },
-    room: { path: join(state, 'images'), freeBytes: await freeBytes(join(state, 'images')), neededBytes },
+    room: { path: join(state, 'images'), freeBytes: await freeBytes(join(state, 'images')), neededBytes, ...(await unpackedCounts(state)) },
     root: process.getuid?.() === 0,
   };
 }

@@ -68,7 +68,7 @@ export class BwrapSandbox extends RepoSandbox {
     await Promise.all(['upper/etc', 'work', 'merged', ...(ownDev ? ['pts'] : [])].map((sub) => mkdir(join(dir, sub), { recursive: true })));
     // The sandbox has its own network of `lo` alone: its hosts file names only that.
     await writeFile(join(dir, 'upper/etc/hosts'), `127.0.0.1\tlocalhost bugbench-${id}\n::1\tlocalhost ip6-localhost ip6-loopback\n`);
-    const record: SandboxRecord = { id, image: options.image, labels: { [LABEL_RUN]: options.runId, ...ownerLabels(), ...options.extraLabels } };
+    const record: SandboxRecord = { id, image: options.image, labels: { [LABEL_RUN]: options.runId, ...ownerLabels(), ...options.extraLabels }, lower: spec.lower };
     await writeRecord(spec.root, record);
     const holder = spawn('unshare', ['--user', '--map-root-user', '--mount', '--propagation', 'private', '--', 'sh', '-c', MOUNT_THEN_BWRAP, 'sh', spec.lower, dir, ...bwrapArgs(world, id, dir, spec.volumes)], {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],

@@ -14,7 +14,7 @@ function goodNode(): BwrapNodeFacts {
     overlay: '',
     sysctl: { unprivilegedUsernsClone: '1', maxUserNamespaces: '96365', apparmorRestrictsUserns: null },
     folder: { path: '/shared/images', exists: true, readable: true, images: [{ file: '/shared/images/a.sqsh', names: ['bugbench/repo-a:latest'], sizeBytes: 3 * 1024 ** 3, unpacked: false, problem: '' }] },
-    room: { path: '/tmp/bugbench-bwrap-1000/images', freeBytes: 10 * 1024 ** 3, neededBytes: 3 * 1024 ** 3 },
+    room: { path: '/tmp/bugbench-bwrap-1000/images', freeBytes: 10 * 1024 ** 3, neededBytes: 3 * 1024 ** 3, unpacked: 2, stale: 1 },
     root: false,
   };
 }
@@ -78,7 +78,7 @@ describe("doctor's look at a bwrap node", () => {
     };
     const text = formatReport(report);
     expect(text).toContain('MISSING engine e1: bwrap 0.8.0, user namespaces refused, overlay in them works, unsquashfs present, util-linux 2.38.1');
-    expect(text).toContain('ok      engine e1: unpacking needs 3.0 GiB more under /tmp/bugbench-bwrap-1000/images (10.0 GiB free)');
+    expect(text).toContain('ok      engine e1: unpacking needs 3.0 GiB more under /tmp/bugbench-bwrap-1000/images (10.0 GiB free); 2 image version(s) unpacked, 1 of a file packed again or removed since (removed before the next unpack, once unused for 10 min); unused ones go, least recently used first, when an unpack lacks room');
     expect(text).toMatch(/^MISSING engine e1 needs user namespaces .*sudo sysctl -w kernel\.unprivileged_userns_clone=1/m);
     expect(text).not.toContain('base image');
     expect(text).toContain('`bugbench doctor --fix` starts and builds nothing on a bwrap node');

@@ -9,7 +9,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lowerLayer } from '../../../../src/sandbox/bwrap/state.js';
+import { lowerLayer } from '../../../../src/sandbox/bwrap/unpacked.js';
 import { DIST } from '../../../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bb-bwrap-unpack-'));
@@ -33,7 +33,7 @@ async function setUp(name: string): Promise<{ file: string; root: string; calls:
 
 /** A separate process asking for the file's lower layer; prints its path. */
 function asker(root: string, file: string, path: string) {
-  const script = `const { lowerLayer } = await import(${JSON.stringify(`${DIST}/sandbox/bwrap/state.js`)}); console.log(await lowerLayer(${JSON.stringify(root)}, ${JSON.stringify(file)}));`;
+  const script = `const { lowerLayer } = await import(${JSON.stringify(`${DIST}/sandbox/bwrap/unpacked.js`)}); console.log(await lowerLayer(${JSON.stringify(root)}, ${JSON.stringify(file)}));`;
   return execa('node', ['--input-type=module', '-e', script], { env: { PATH: path }, extendEnv: false });
 }
 
@@ -58,7 +58,7 @@ describe('unpacking a packed image', () => {
     const lower = await asker(root, file, path);
     expect(readFileSync(join(lower.stdout.trim(), 'hello.txt'), 'utf8')).toBe('hello\n');
     expect(readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(1);
-    expect(readdirSync(join(root, 'images'))).toEqual([key]);
+    expect(readdirSync(join(root, 'images'))).toEqual([key, `${key}.source.json`]);
   });
 
   it('leaves nothing behind when unsquashfs fails half-way', async () => {
