@@ -43,7 +43,7 @@ describe('bugbench tui on an image it did not build', () => {
     // A workspace of its own: the image is adopted here, whatever other workspaces hold.
     const home = mkdtempSync(join(tmpdir(), 'bugbench-e2e-adopt-'));
     session = await TmuxSession.start(`sleep 0.5; CI=false ANTHROPIC_API_KEY= OPENAI_BASE_URL= BUGBENCH_HOME=${home} node ${BIN} tui; echo "exit status $?"; sleep 30`, SIZE);
-    await session.waitFor(/Repo images \(\d+\)/);
+    await session.waitForState(/Repo images \(\d+\)/);
     expect(await session.screen()).toMatch(/a adopt/);
 
     await session.keys('a');

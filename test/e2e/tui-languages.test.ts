@@ -24,7 +24,7 @@ describe('bugbench tui on the Go sample', () => {
   it('makes, checks and accepts a Go bug offline at 80×24', async () => {
     const home = mkdtempSync(join(tmpdir(), 'bugbench-e2e-go-'));
     session = await TmuxSession.start(`sleep 0.5; CI=false ANTHROPIC_API_KEY= OPENAI_BASE_URL= BUGBENCH_HOME=${home} node ${BIN} tui; echo "exit status $?"; sleep 30`, { columns: 80, rows: 24 });
-    await session.waitFor(/Repo images \(\d+\)/);
+    await session.waitForState(/Repo images \(\d+\)/);
     await selectImage(session, 'bugbench/repo-ratekit:latest');
     expect(await session.screen()).toMatch(/language: go/);
     await session.keys('Enter');

@@ -47,7 +47,7 @@ describe('bugbench tui resized in a real terminal', () => {
     await oneFrame(session);
     // Keys still reach it.
     await session.keys('1');
-    await session.waitFor(/Repo images \(\d+\)/);
+    await session.waitForState(/Repo images \(\d+\)/);
     await oneFrame(session);
     await session.keys('q');
     await session.waitFor(/exit status 0/);

@@ -19,7 +19,7 @@ afterEach(async () => {
 describe('bugbench tui in a real terminal', () => {
   it('opens on the sample images, follows the arrow keys and quits on q', async () => {
     session = await TmuxSession.start(`CI=false node ${BIN} tui; echo "exit status $?"; sleep 30`);
-    const first = await session.waitFor(/Repo images \(\d+\)/);
+    const first = await session.waitForState(/Repo images \(\d+\)/);
     expect(first).toMatch(/bugbench\/repo-\w+:latest/);
     const selected = (screen: string) => /› (\S+)/.exec(screen)?.[1];
     const before = selected(first);
@@ -45,7 +45,7 @@ describe('bugbench tui in a real terminal', () => {
     const raw = join(home, 'terminal.raw');
     session = await TmuxSession.start(`sleep 0.5; CI=false BUGBENCH_HOME=${home} node ${BIN} tui; echo "exit status $?"; sleep 30`, { columns: 80, rows: 24 });
     await session.record(raw);
-    await session.waitFor(/Repo images \(\d+\)/);
+    await session.waitForState(/Repo images \(\d+\)/);
     await selectImage(session, 'bugbench/repo-knotcfg:latest');
     await session.keys('Enter');
     await session.waitFor(/New injection run on bugbench\/repo-knotcfg:latest/);
@@ -105,7 +105,7 @@ describe('bugbench tui in a real terminal', () => {
   it('cancels a running injection on Ctrl-C, removes its containers and exits 130', async () => {
     const home = mkdtempSync(join(tmpdir(), 'bugbench-e2e-'));
     session = await TmuxSession.start(`CI=false BUGBENCH_HOME=${home} node ${BIN} tui; echo "exit status $?"; sleep 30`, { columns: 80, rows: 24 });
-    await session.waitFor(/Repo images \(\d+\)/);
+    await session.waitForState(/Repo images \(\d+\)/);
     await session.keys('Enter');
     await session.waitFor(/enter starts the run/);
     await session.keys('Enter');

@@ -54,8 +54,15 @@ export function spec(overrides: Partial<JobSpec> & Pick<JobSpec, 'workdir' | 'ke
   };
 }
 
-/** Polls until the job reaches one of `states`; returns that status or throws with the last one seen. */
-export async function waitForState(queue: TrainingQueue, handle: JobHandle, states: JobState[], timeoutMs = 20_000): Promise<JobStatus> {
+/** How long a job may take to reach a state, waiting for a core included. */
+export const QUEUED_LIMIT_MS = 5 * 60_000;
+
+/**
+ * Polls until the job reaches one of `states`; returns that status or throws
+ * with the last one seen. The limit is long: on the local Slurm's 2 CPUs a
+ * job waits while another test file's array holds them.
+ */
+export async function waitForState(queue: TrainingQueue, handle: JobHandle, states: JobState[], timeoutMs = QUEUED_LIMIT_MS): Promise<JobStatus> {
   const deadline = Date.now() + timeoutMs;
   let last: JobStatus | undefined;
   while (Date.now() < deadline) {

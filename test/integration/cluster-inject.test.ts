@@ -16,6 +16,7 @@ import { dockerClient } from '../../src/sandbox/docker-api/client.js';
 import { Store } from '../../src/store/store.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
 import { BIN, bugbench } from '../helpers/cli.js';
+import { arrayUnderWay } from '../helpers/cluster-wait.js';
 import { LOCAL_SLURM_DIR } from '../helpers/training.js';
 
 const INJECT = ['inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'removal', '--policy', 'offline', '--seed', '5', '--cluster', 'slurm', '--tasks', '2', ...INJECTION_TEST_FLAGS];
@@ -110,13 +111,8 @@ describe('injection on Slurm', () => {
     const { home, env } = workspace();
     const child = execa('node', [BIN, ...INJECT, '-n', '4'], { env, reject: false });
     const { runId } = await runOf(home);
-    await vi.waitFor(
-      () => {
-        const running = Store.open({ root: home }).all('rollouts').filter((r) => r.status === 'running');
-        expect(new Set(running.map((r) => r.task)).size).toBe(2);
-      },
-      { timeout: 120_000, interval: 250 },
-    );
+    // Task 1 may wait for a core another test file holds: cancelled pending, it ends cancelled too.
+    await arrayUnderWay(home);
     child.kill('SIGINT');
     const done = await child;
     expect(done.exitCode, done.stderr).toBe(130);

@@ -115,11 +115,16 @@ describe('bugbench doctor --json', () => {
     expect(report.engine.detail).toMatch(/doctor --fix/);
   });
 
-  it('makes nothing when everything is present, in under 5 s', async () => {
-    const started = Date.now();
+  it('makes nothing when everything is present', async () => {
+    // Judged by what it did, not by its time: a busy engine answers slowly.
+    const report = JSON.parse((await bugbench(['doctor', '--json'])).stdout) as { baseImage: { tag: string }; sampleImages: { tag: string }[]; toolchainBases: { tag: string }[] };
+    const tags = [report.baseImage, ...report.sampleImages, ...report.toolchainBases].map((image) => image.tag);
+    const ids = () => Promise.all(tags.map(async (tag) => [tag, (await dockerClient().getImage(tag).inspect()).Id]));
+    const before = await ids();
     const result = await bugbench(['doctor', '--fix', '--json']);
-    expect(result.exitCode).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(await ids()).toEqual(before);
   });
 });
 

@@ -33,7 +33,8 @@ describe('reapOrphans', () => {
       await child;
       const { removed, volumes } = await defaultContainerEngine().reapOrphans();
       expect(removed).toContain(orphanId);
-      expect(volumes).toEqual([expect.stringMatching(/^bugbench-orphan-test-\d+$/)]);
+      // Another test file's killed process may leave a check's volume for this reaper too: only this test's are judged.
+      expect(volumes.filter((v) => v.startsWith('bugbench-orphan-test-'))).toEqual([expect.stringMatching(/^bugbench-orphan-test-\d+$/)]);
       expect(removed).not.toContain(mine.id);
       expect(await exists(orphanId)).toBe(false);
       expect(await exists(mine.id)).toBe(true);

@@ -8,6 +8,7 @@ import { importArtifact } from '../../src/pipeline/import.js';
 import { Store } from '../../src/store/store.js';
 import { artifactPath } from '../helpers/artifacts.js';
 import { bugbench } from '../helpers/cli.js';
+import { QUEUED_LIMIT_MS } from '../helpers/training.js';
 
 // Slurm jobs run as the cluster's job user, who must reach the dataset: a workspace it can enter.
 const home = mkdtempSync(join(tmpdir(), 'bugbench-queue-'));
@@ -24,7 +25,7 @@ beforeAll(async () => {
   const store = Store.open({ root: home });
   const { bug } = await importArtifact({ folder: artifactPath('valid-two-files'), analysis: { policy: 'offline' } }, { store });
   acceptBug(store, bug.id, 'for the queue test');
-}, 120_000);
+}, 2 * QUEUED_LIMIT_MS);
 
 async function until(id: string, states: string[]) {
   let job: { state: string; exitCode: number | null } = { state: '', exitCode: null };
@@ -33,7 +34,7 @@ async function until(id: string, states: string[]) {
       job = await json('queue', 'status', id);
       expect(states).toContain(job.state);
     },
-    { timeout: 60_000, interval: 300 },
+    { timeout: QUEUED_LIMIT_MS, interval: 300 },
   );
   return job;
 }
@@ -64,7 +65,7 @@ describe('bugbench queue on the local Slurm', () => {
     expect(again).toMatchObject({ id: first.id, created: false });
     const list = await json('queue', 'list');
     expect(list.filter((j: { key: string }) => j.key === first.key)).toHaveLength(1);
-  }, 120_000);
+  }, 2 * QUEUED_LIMIT_MS);
 
   it('makes a new job for the same dataset with another command or resources, or with --force; refuses an unknown placeholder before submitting', async () => {
     const first = await json('queue', 'submit', '--engine', 'slurm', '--format', 'swebench', '--command', 'echo first {dataset}');
@@ -88,7 +89,7 @@ describe('bugbench queue on the local Slurm', () => {
     expect(typo.exitCode).toBe(1);
     expect(typo.stderr.trim()).toMatch(/^bugbench: the training command has an unknown placeholder \{nope\}; known: \{dataset\}/);
     expect((await json('queue', 'list')).length).toBe(before);
-  }, 180_000);
+  }, 2 * QUEUED_LIMIT_MS);
 
   it('ends a job whose command exits 3 as failed with exit code 3, and a long one cancelled', async () => {
     const failing = await json('queue', 'submit', '--engine', 'slurm', '--format', 'rl', '--command', 'echo reading {dataset}; exit 3');
@@ -103,7 +104,7 @@ describe('bugbench queue on the local Slurm', () => {
     const cancelled = await cli('queue', 'cancel', retried.id);
     expect(cancelled.exitCode, cancelled.stderr).toBe(0);
     expect(await until(retried.id, ['cancelled'])).toMatchObject({ state: 'cancelled' });
-  }, 180_000);
+  }, 2 * QUEUED_LIMIT_MS);
 
   it('refuses a bad format and says what to do when no bug is accepted', async () => {
     expect((await cli('queue', 'submit', '--engine', 'slurm', '--format', 'csv')).stderr.trim()).toBe(

@@ -15,7 +15,7 @@ import { clusterHealth } from '../../src/training/queue.js';
 import type { SlurmSettings } from '../../src/training/settings.js';
 import { SlurmQueue } from '../../src/training/slurm/engine.js';
 import { mintToken } from '../../src/cluster/slurm/jwt.js';
-import { jobDir, localClusterSettings, sampleLines, spec, uniqueKey, waitForState, writeDataset } from '../helpers/training.js';
+import { jobDir, localClusterSettings, QUEUED_LIMIT_MS, sampleLines, spec, uniqueKey, waitForState, writeDataset } from '../helpers/training.js';
 
 const cluster = localClusterSettings().slurm;
 /** JWT over TCP, the way a remote cluster is reached. */
@@ -32,7 +32,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe('slurm engine on the local cluster', () => {
+// Each test may wait for a core another test file's array holds.
+describe('slurm engine on the local cluster', { timeout: 2 * QUEUED_LIMIT_MS }, () => {
   it('runs a stand-in trainer that reads every line of an sft export to success, with its logs', async () => {
     const dir = jobDir('slurm-sft');
     const dataset = writeDataset(dir, 'sft', sampleLines('sft', 4));

@@ -16,6 +16,7 @@ import { workbenchCore } from '../../src/pipeline/workbench-core.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
 import { BIN } from '../helpers/cli.js';
 import { fits, renderIn } from '../helpers/terminal.js';
+import { STATE_LIMIT_MS } from '../helpers/tmux.js';
 import { LOCAL_SLURM_DIR } from '../helpers/training.js';
 
 const SIZE = { columns: 80, rows: 24 };
@@ -49,7 +50,8 @@ describe('a cluster run on the Rollouts screen', () => {
       await vi.waitFor(() => expect(frame()).toContain(`Slurm job ${jobId}, 2 tasks`), { timeout: 10_000 });
       // r1 is task 0's first rollout: once it runs, the title says where; its transcript grows from the trajectory.
       // (12 rollouts keep the array busy long enough to be cancelled below.)
-      await vi.waitFor(() => expect(frame()).toMatch(/r1 transcript · task 0, node \S+/), { timeout: 120_000, interval: 250 });
+      // Task 0 may wait for a core another test file's array holds.
+      await vi.waitFor(() => expect(frame()).toMatch(/r1 transcript · task 0, node \S+/), { timeout: STATE_LIMIT_MS, interval: 250 });
       await vi.waitFor(() => expect(frame()).toMatch(/[✓✗▶] \w+ /), { timeout: 60_000, interval: 250 });
       expect(fits(term.lastFrame(), SIZE).lines).toBeLessThan(SIZE.rows);
 
@@ -71,5 +73,5 @@ describe('a cluster run on the Rollouts screen', () => {
       term.unmount();
       child.kill('SIGINT');
     }
-  }, 400_000);
+  }, STATE_LIMIT_MS + 400_000);
 });
