@@ -16,7 +16,7 @@ import { currentProcess, processAlive } from '../process-identity.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { adoptImage } from '../sandbox/adopt.js';
 import { inspectRepoImage, type RepoImageFacts } from '../sandbox/repo-images.js';
-import type { RolloutRecord, RunRecord } from '../store/records.js';
+import { CUT_OFF_STATUSES, type RolloutRecord, type RunRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
 import { ignore, type Deps, type Report } from './events.js';
 import { checkBug, injectionRollout, type CorpusFacts, type InjectScope } from './inject-rollout.js';
@@ -142,7 +142,7 @@ export async function resumeInjection(runId: string, deps: Deps, report: Report 
 /** What a resume has to do: rollouts that never finished, and bugs whose checks were cut off. */
 export function unfinishedWork(store: Store, runId: string): InjectWork {
   const indices = store.all('rollouts').filter((r) => r.runId === runId && UNFINISHED.includes(r.status) && !r.bugId).map((r) => r.index);
-  const recheck = store.all('bugs').filter((b) => b.runId === runId && (b.status === 'cancelled' || b.status === 'checking')).map((b) => b.id);
+  const recheck = store.all('bugs').filter((b) => b.runId === runId && CUT_OFF_STATUSES.includes(b.status)).map((b) => b.id);
   return { indices, recheck };
 }
 

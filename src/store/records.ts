@@ -18,6 +18,9 @@ export function countsAsValid(status: BugStatus): boolean {
   return YIELD_STATUSES.includes(status);
 }
 
+/** Statuses of a bug whose checks were cut off (cancelled, or left `checking` by a process that died): a resume of its run checks it again. */
+export const CUT_OFF_STATUSES: readonly BugStatus[] = ['cancelled', 'checking'];
+
 /** Statuses of a bug that passed its checks (what counts as "valid" in every count). */
 export const PASSED_STATUSES: readonly BugStatus[] = ['valid', 'accepted'];
 

@@ -10,6 +10,7 @@ import { describeWhere, type FinishReason, type RolloutEvent } from '../agent/ev
 import type { CheckEvent } from '../bugs/check-types.js';
 import type { CoreEvent } from '../pipeline/events.js';
 import { tagOf } from '../pipeline/workbench-core.js';
+import { CUT_OFF_STATUSES } from '../store/records.js';
 
 /** Transcript entries kept per rollout (the oldest go first). */
 export const TRANSCRIPT_LIMIT = 4000;
@@ -92,9 +93,17 @@ export function newRunView(image: string, strategy: string, policy: string, n: n
   return { serial: ++made, image, strategy, policy, tags, rollouts: Object.fromEntries(tags.map((tag) => [tag, emptyRollout(tag)])), focus: 0, done: false };
 }
 
-/** A stored run's view made live again for its resume: what ended stays, what did not waits for its rollout to start again. */
+/**
+ * A stored run's view made live again for its resume: what ended stays, what did not waits for its rollout to
+ * start again, and a bug whose checks were cut off loses their verdicts — the resume checks it again from the first.
+ */
 export function resumedRunView(stored: RunView): RunView {
-  const again = (view: RolloutView): RolloutView => (view.status === 'interrupted' || view.status === 'cancelled' || view.status === 'running' ? { ...emptyRollout(view.tag), where: view.where } : view);
+  const again = (view: RolloutView): RolloutView => {
+    if (view.status === 'interrupted' || view.status === 'cancelled' || view.status === 'running') return { ...emptyRollout(view.tag), where: view.where };
+    // Until its new verdict arrives the row still names the bug.
+    if (view.bug && CUT_OFF_STATUSES.some((s) => s === view.bug!.status)) return { ...view, bug: undefined, checks: [], checking: null, lastAction: view.bug.id };
+    return view;
+  };
   const rollouts = Object.fromEntries(Object.entries(stored.rollouts).map(([tag, view]) => [tag, again(view)]));
   return { ...stored, serial: ++made, rollouts, done: false, resumable: false, error: undefined };
 }

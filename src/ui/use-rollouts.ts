@@ -54,9 +54,13 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
   const runs = useMemo(() => (core ? core.runs() : []), [core, version]);
   // The live run until it has a record, then the run its record names; else the one picked, else the newest.
   const pickedId = state.runId ?? liveRun?.runId ?? runs[0]?.id ?? null;
-  const live = liveRun !== undefined && (state.runId === null || state.runId === liveRun.runId);
   const record = runs.find((r) => r.id === pickedId);
-  const run = useMemo(() => (live ? liveRun : core && record ? storedRunView(core, record) : undefined), [live, liveRun, core, record, version]);
+  // Once the live run has ended, its record is shown, as a workbench started afresh shows it: a run cancelled
+  // or interrupted is then marked resumable and R takes it (a run that failed before it had a record stays as it was seen).
+  const liveView = liveRun !== undefined && (state.runId === null || state.runId === liveRun.runId) && !(liveRun.done && record !== undefined && record.id === liveRun.runId);
+  // Whether the run shown is going on here now: c cancels it, R does not apply.
+  const live = liveView && !liveRun!.done;
+  const run = useMemo(() => (liveView ? liveRun : core && record ? storedRunView(core, record) : undefined), [liveView, liveRun, core, record, version]);
   const runIndex = Math.max(0, runs.findIndex((r) => r.id === (run?.runId ?? pickedId)));
   const tag = run?.tags[Math.min(state.focus, run.tags.length - 1)];
   const view = tag ? run?.rollouts[tag] : undefined;
@@ -72,10 +76,10 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
 
   const transcript = useMemo(() => {
     if (state.replay && state.replay.runId === run?.runId && state.replay.tag === tag) return state.replay.view.transcript;
-    if (live || !core || !run?.runId || !tag) return view?.transcript ?? [];
+    if (liveView || !core || !run?.runId || !tag) return view?.transcript ?? [];
     const rollout = core.rollout(`${run.runId}-${tag}`);
     return rollout ? storedTranscript(core, rollout) : [];
-  }, [state.replay, tag, live, core, run, view, version, ticks]);
+  }, [state.replay, tag, liveView, core, run, view, version, ticks]);
 
   useEffect(() => () => replaying.current?.abort(), []);
   // A new live run is shown as it starts, whatever past run was browsed to before.

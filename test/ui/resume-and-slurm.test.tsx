@@ -10,9 +10,10 @@ import type { RolloutEvent, RolloutEventBody } from '../../src/agent/events.js';
 import type { Report } from '../../src/pipeline/events.js';
 import type { InjectResult } from '../../src/pipeline/inject.js';
 import type { InjectionStart } from '../../src/pipeline/start-injection.js';
+import type { Store } from '../../src/store/store.js';
 import { App } from '../../src/ui/app.js';
 import { renderIn } from '../helpers/terminal.js';
-import { coreOf, putRun, workspace } from '../helpers/workspace.js';
+import { coreOf, putRun, putTrajectory, workspace } from '../helpers/workspace.js';
 
 const SIZE = { columns: 100, rows: 30 };
 const DOWN = '\u001B[B';
@@ -25,18 +26,30 @@ afterEach(() => term?.unmount());
 const frame = () => term!.lastFrame().replace(/\u001B\[[0-9;]*m/g, '');
 const until = (check: () => void, timeout = 10_000) => vi.waitFor(check, { timeout, interval: 50 });
 
-/** A start that records what it was asked, plays one line of text on `rollout` of its run, and finishes. */
-function scriptedStart(run: { id: string; tag: string }, seen: InjectionStart[]) {
+/**
+ * A start that records what it was asked, plays one line of text on `rollout` of its run, and finishes —
+ * on a recorded run, writing what the core would: the rollout's trajectory and the run finished.
+ */
+function scriptedStart(run: { id: string; tag: string }, seen: InjectionStart[], store?: Store) {
   return async (start: InjectionStart, _deps: unknown, report: Report): Promise<InjectResult> => {
     seen.push(start);
     const runId = run.id;
     report({ type: 'run-started', runId, kind: 'inject' });
     const rolloutId = `${runId}-${run.tag}`;
-    const send = (body: RolloutEventBody, seq: number) => report({ type: 'rollout', rolloutId, event: { ...body, seq, t: seq } as RolloutEvent });
-    send({ type: 'rollout-started', rolloutId, runId, role: 'injector', strategy: 'removal', policy: 'offline', model: 'offline/removal', image: 'bugbench/repo-ratekit:latest' }, 1);
-    send({ type: 'step-started', step: 1 }, 2);
-    send({ type: 'text-delta', step: 1, text: `rollout ${run.tag} goes on` }, 3);
+    const events: RolloutEventBody[] = [
+      { type: 'rollout-started', rolloutId, runId, role: 'injector', strategy: 'removal', policy: 'offline', model: 'offline/removal', image: 'bugbench/repo-ratekit:latest' },
+      { type: 'step-started', step: 1 },
+      { type: 'text-delta', step: 1, text: `rollout ${run.tag} goes on` },
+    ];
+    events.forEach((body, i) => report({ type: 'rollout', rolloutId, event: { ...body, seq: i + 1, t: i } as RolloutEvent }));
     await new Promise((resolve) => setTimeout(resolve, 50));
+    if (store?.get('runs', runId)) {
+      putTrajectory(store, runId, rolloutId, [...events, { type: 'finished', reason: 'no-bug', steps: 1, costUsd: 0, durationMs: 50 }]);
+      store.transact((tx) => {
+        tx.patch('rollouts', rolloutId, { status: 'no-bug', steps: 1 });
+        tx.patch('runs', runId, { status: 'finished' });
+      });
+    }
     report({ type: 'run-finished', runId, status: 'finished' });
     return { runId, status: 'finished', bugs: [], rollouts: [], yield: { rollouts: 2, submitted: 0, featuresThatBroke: null, valid: 0 } };
   };
@@ -48,7 +61,7 @@ describe('runs the workbench starts through the core entry', () => {
     putRun(store, { id: 'run-done', kind: 'inject', n: 1 }, 1);
     putRun(store, { id: 'run-cut', kind: 'inject', n: 2, status: 'interrupted' }, 2, (i) => (i === 1 ? { status: 'interrupted' } : { status: 'no-bug' }));
     const seen: InjectionStart[] = [];
-    term = renderIn(<App core={coreOf(store, { startInjection: scriptedStart({ id: 'run-cut', tag: 'r2' }, seen) })} />, SIZE);
+    term = renderIn(<App core={coreOf(store, { startInjection: scriptedStart({ id: 'run-cut', tag: 'r2' }, seen, store) })} />, SIZE);
     await until(() => expect(frame()).toContain('Repo images'));
     term.stdin.write('3');
     await until(() => expect(frame()).toContain('resumable (R): removal on'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RolloutEvent, RolloutEventBody } from '../../../src/agent/events.js';
-import { newRunView, OUTPUT_LIMIT, reduceRun, runProgress, TRANSCRIPT_LIMIT, type RunView } from '../../../src/ui/run-state.js';
+import { newRunView, OUTPUT_LIMIT, reduceRun, resumedRunView, runProgress, TRANSCRIPT_LIMIT, type RunView } from '../../../src/ui/run-state.js';
 import { rolloutRow, rolloutsLayout } from '../../../src/ui/rollouts-screen.js';
 import { wrap } from '../../../src/ui/line-fit.js';
 import { transcriptRows } from '../../../src/ui/transcript.js';
@@ -158,5 +158,20 @@ describe('the injection form', () => {
     expect(state.screen).toBe('run');
     state = reduce(reduce(state, { type: 'back' }), { type: 'back' });
     expect(state.screen).toBe('images');
+  });
+
+  it('resumes a run: a bug whose checks were cut off loses their verdicts, a judged bug keeps them (newcomer report, item 3)', () => {
+    const stored = newRunView('img', 'removal', 'offline', 3);
+    const verdicts = (v: string) => [...v].map((c, i) => ({ name: `check-${i}`, verdict: c === 'p' ? 'pass' : 'cancelled' }));
+    stored.rollouts.r1 = { ...stored.rollouts.r1!, status: 'submitted', checks: verdicts('pppcccccc'), bug: { id: 'b-cut', valid: false, status: 'cancelled', failedCheck: null } };
+    stored.rollouts.r2 = { ...stored.rollouts.r2!, status: 'submitted', checks: verdicts('ppppppppp'), bug: { id: 'b-ok', valid: true, status: 'valid', failedCheck: null } };
+    stored.rollouts.r3 = { ...stored.rollouts.r3!, status: 'interrupted', step: 4 };
+    const run = resumedRunView(stored);
+    expect(run.rollouts.r1).toMatchObject({ status: 'submitted', checks: [], bug: undefined, lastAction: 'b-cut' });
+    expect(run.rollouts.r2).toEqual(stored.rollouts.r2);
+    expect(run.rollouts.r3).toMatchObject({ status: 'waiting', step: 0 });
+    // The new nine come in alone.
+    const check = (verdict: 'pass') => ({ type: 'check' as const, subject: 'run-x-r1', event: { type: 'check-finished' as const, result: { name: 'parser' as const, verdict, reason: '', runs: [], durationMs: 1 } } });
+    expect(reduceRun(run, check('pass')).rollouts.r1!.checks).toHaveLength(1);
   });
 });
