@@ -24,11 +24,22 @@ export function Header({ screen, ready, note }: { screen: ScreenId; ready: boole
 
 const ALWAYS = ' · ? help · q quit';
 
+/** The question a q asks while work runs, longest first: the widest that fits is shown, and each keeps the way back. */
+const QUIT_PROMPTS = [
+  'A run is going. q again cancels it (its containers are removed) and quits; any other key stays.',
+  'A run is going: q again cancels it and quits; any other key stays.',
+  'q again quits; any other key stays.',
+];
+
+export function quitPrompt(columns: number): string {
+  return QUIT_PROMPTS.find((prompt) => prompt.length <= columns) ?? QUIT_PROMPTS.at(-1)!;
+}
+
 export function Footer({ screen, confirmQuit, extra, columns }: { screen: ScreenId; confirmQuit: boolean; extra?: string; columns: number }) {
   if (confirmQuit) {
     return (
       <Text color="yellow" wrap="truncate-end">
-        A run is going. q again cancels it (its containers are removed) and quits; any other key stays.
+        {quitPrompt(columns)}
       </Text>
     );
   }
