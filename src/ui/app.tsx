@@ -26,6 +26,7 @@ import { TrainingScreen } from './training-screen.js';
 import { useTraining } from './use-training.js';
 import { focusedField, formSettings } from './run-form.js';
 import { SCREENS, type ScreenId } from './screens.js';
+import { splitKeys } from './split-keys.js';
 import { initialState, reduce, runImages, type ViewState } from './state.js';
 import { useLatestReducer } from './use-latest-reducer.js';
 import { useTerminalSize } from './use-terminal-size.js';
@@ -166,12 +167,10 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
   // before React has run the effects of a frame already drawn, and must not act on an older render.
   const router = useRef<(input: string, key: Key) => void>(() => undefined);
   router.current = (input, key) => {
-    // Keys typed quickly can arrive together ("--"); take plain characters one at a time.
-    if (input.length > 1 && !key.ctrl && !key.meta && /^[\x20-\x7e\x7f]+$/.test(input) && !capturing()) {
-      for (const char of input) route(char === '\x7f' ? '' : char, char === '\x7f' ? { ...key, backspace: true } : key);
-      return;
-    }
-    route(input, key);
+    // Keys that arrive together ("--", a paste, "1" and enter from tmux) are taken one at a time, in order.
+    const keys = capturing() ? undefined : splitKeys(input, key);
+    if (keys) for (const [char, each] of keys) route(char, each);
+    else route(input, key);
   };
   useInput(useCallback((input: string, key: Key) => router.current(input, key), []));
 

@@ -194,10 +194,15 @@ export function useChecks(core: WorkbenchCore | undefined, bugId: string | undef
       if (busy.includes('higher-order')) return dispatch({ type: 'message', text: 'the higher-order bugs are being made', error: true });
       return higher();
     }
-    if (input === 'o' && current.higher && current.higher.children.length > 0) {
-      const children = current.higher.children;
-      const at = children.findIndex((c) => c.id === bugId);
-      openBug(children[(at + 1) % children.length]!.id);
+    if (input === 'o') {
+      const children = current.higher?.children ?? [];
+      if (children.length > 0) return openBug(children[(children.findIndex((c) => c.id === bugId) + 1) % children.length]!.id);
+      const why = !current.higher
+        ? 'no higher-order bug to open: h makes them from the failed solver attempts (s runs them)'
+        : current.higher.busy
+          ? 'no higher-order bug to open yet: they are being made'
+          : 'no higher-order bug to open: none of the failed attempts made one';
+      return dispatch({ type: 'message', text: why, error: false });
     }
     if (input === 'c') {
       work.cancel('checks');

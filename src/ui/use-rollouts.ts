@@ -98,9 +98,12 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
   const [note, setNote] = useState<string | null>(null);
   // `c` asks first, as q and Training's x do: a second c cancels, any other key keeps the run going.
   const confirming = useRef(false);
+  // A note that only answers the last key (enter on a rollout with no bug) goes with the next one.
+  const hint = useRef(false);
   useEffect(() => {
     setNote(null);
     confirming.current = false;
+    hint.current = false;
   }, [record?.id, live]);
 
   const startReplay = () => {
@@ -132,6 +135,10 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
   const cancellable = live || Boolean(core && record?.cluster && record.status === 'running');
 
   const onKey = (input: string, key: Key, pageRows: number, width: number) => {
+    if (hint.current) {
+      hint.current = false;
+      setNote(null);
+    }
     if (confirming.current) {
       confirming.current = false;
       if (input !== 'c' || !cancellable) return setNote(null);
@@ -168,7 +175,14 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
       if (next) dispatch({ type: 'show-run', runId: next.id });
       return;
     }
-    if (key.return && view?.bug) openBug(view.bug.id);
+    if (key.return) {
+      // A rollout's own bug; a solver attempt's: the bug it was solving.
+      const bugId = view?.bug?.id ?? (core && run?.runId && tag ? core.attempt(`${run.runId}-${tag}`)?.bugId : undefined);
+      if (bugId) return openBug(bugId);
+      if (!tag) return;
+      hint.current = true;
+      setNote(view && ['waiting', 'running', 'submitted'].includes(view.status) ? `${tag} has no bug yet` : `${tag} made no bug`);
+    }
   };
 
   return { state, runs, run, runIndex, live, transcript, note, onKey };

@@ -1,0 +1,95 @@
+/**
+ * Keys that did nothing and said nothing (newcomer report, item 13): enter on
+ * a solver attempt in Rollouts opens the bug it solved, and on a rollout with
+ * no bug says so; o on Checks says why there is no higher-order bug to open;
+ * keys that arrive in one read on the Run form (a paste, `tmux send-keys 1
+ * Enter`) each act, in order. A real store at 80×24.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Report } from '../../src/pipeline/events.js';
+import type { InjectRequest, InjectResult } from '../../src/pipeline/inject.js';
+import type { InjectionStart } from '../../src/pipeline/start-injection.js';
+import { App } from '../../src/ui/app.js';
+import { renderIn } from '../helpers/terminal.js';
+import { at, coreOf, putBug, putRun, workspace } from '../helpers/workspace.js';
+
+const SIZE = { columns: 80, rows: 24 };
+const BUG = 'ratekit-removal-5a5a5a5a';
+const DOWN = '\u001B[B';
+
+let term: ReturnType<typeof renderIn> | undefined;
+afterEach(() => term?.unmount());
+
+// eslint-disable-next-line no-control-regex
+const frame = () => term!.lastFrame().replace(/\u001B\[[0-9;]*m/g, '');
+const until = (check: () => void, timeout = 10_000) => vi.waitFor(check, { timeout, interval: 50 });
+async function press(key: string, mark: RegExp | string): Promise<void> {
+  await until(() => {
+    if (!(typeof mark === 'string' ? frame().includes(mark) : mark.test(frame()))) term!.stdin.write(key);
+    expect(frame()).toMatch(mark);
+  });
+}
+
+describe('keys that used to do nothing (newcomer report, item 13)', () => {
+  it("enter on a solver attempt opens the bug it solved; on a rollout that made none, it says so", async () => {
+    const store = workspace();
+    // The bug solved is not the one Review shows first.
+    putBug(store, BUG, { createdAt: at(0) });
+    putBug(store, 'ratekit-removal-11111111', { createdAt: at(1) });
+    putRun(store, { id: 'run-old', kind: 'inject', n: 1 }, 1, () => ({ status: 'no-bug', detail: 'nothing to remove' }));
+    putRun(store, { id: 'solve-new', kind: 'solve', n: 2 }, 5);
+    store.transact((tx) => {
+      for (let i = 0; i < 2; i++) {
+        tx.put('attempts', { id: `solve-new-a${i + 1}`, bugId: BUG, runId: 'solve-new', index: i, solver: 'offline/oracle', statement: 'template', status: 'evaluated', solved: true, failing: [], reward: 1, patch: null, evalLog: null, evalRunMs: 10, detail: null, createdAt: at(5) });
+      }
+    });
+    term = renderIn(<App core={coreOf(store)} />, SIZE);
+    await until(() => expect(frame()).toContain('Repo images'));
+    await press('3', /\(solve-new\)/);
+    term.stdin.write('\r');
+    await until(() => expect(frame()).toContain('[5 Review]'));
+    expect(frame()).toMatch(new RegExp(`^›${BUG} `, 'm'));
+    // The older injection run's rollout made no bug: enter says so, and the next key puts the note away.
+    await press('3', /\(solve-new\)/);
+    await press(']', /\(run-old\)/);
+    term.stdin.write('\r');
+    await until(() => expect(frame()).toContain('r1 made no bug'));
+    expect(frame()).toContain('[3 Rollouts]');
+    term.stdin.write('j');
+    await until(() => expect(frame()).not.toContain('made no bug'));
+  });
+
+  it('o on Checks says why there is no higher-order bug to open', async () => {
+    const store = workspace();
+    putBug(store, BUG);
+    term = renderIn(<App core={coreOf(store)} />, SIZE);
+    await until(() => expect(frame()).toContain('Repo images'));
+    await press('5', /1 bug\(s\)/);
+    await press('4', `${BUG} VALID`);
+    term.stdin.write('o');
+    await until(() => expect(frame()).toContain('no higher-order bug to open: h makes them'));
+  });
+
+  it('takes each key of one read in order on the Run form: "1" and enter, then backspace, "2" and enter', async () => {
+    const started: InjectRequest[] = [];
+    const startInjection = async (start: InjectionStart, _deps: unknown, report: Report): Promise<InjectResult> => {
+      if ('request' in start) started.push(start.request);
+      const runId = `run-${started.length}`;
+      report({ type: 'run-started', runId, kind: 'inject' });
+      return { runId, status: 'finished', bugs: [], rollouts: [], yield: { rollouts: 0, submitted: 0, featuresThatBroke: null, valid: 0 } };
+    };
+    term = renderIn(<App core={coreOf(workspace(), { startInjection })} />, SIZE);
+    await until(() => expect(frame()).toContain('Repo images'));
+    await press('2', /New injection run on/);
+    await press(DOWN, /› bugs +3/);
+    term.stdin.write('1\r');
+    await until(() => expect(started).toHaveLength(1));
+    expect(started[0]).toMatchObject({ n: 1 });
+    await until(() => expect(frame()).toContain('(run-1)'));
+    await press('2', /New injection run on/);
+    await press(DOWN, /› bugs +1\b/);
+    term.stdin.write('\u007F2\r');
+    await until(() => expect(started).toHaveLength(2));
+    expect(started[1]).toMatchObject({ n: 2 });
+  });
+});
