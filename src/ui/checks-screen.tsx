@@ -7,6 +7,7 @@
 import { Box, Text } from 'ink';
 import { focusMark } from './focus.js';
 import type { BugRecord } from '../store/records.js';
+import { CHECK_NAMES } from '../bugs/check-types.js';
 import { allNine, type AttemptResult, type ChecksState, type CheckLine, type SkippedAttempt } from './checks-state.js';
 import { VERDICT_MARK } from './review-lines.js';
 import { Line } from './review-screen.js';
@@ -35,16 +36,64 @@ export function attemptCell(tag: string, view: RolloutView, result: AttemptResul
   return text.length >= CELL ? `${text.slice(0, CELL - 2)}… ` : text.padEnd(CELL);
 }
 
+/** A run's short id: the part its id ends with ("solve-20260101-000300-b1b1" → "b1b1"). */
+function shortRunId(runId: string): string {
+  return runId.split('-').at(-1) || runId;
+}
+
+/** The run a solver attempt belongs to ("solve-…-b1b1-a3" → "solve-…-b1b1"). */
+function runOfAttempt(attemptId: string): string {
+  return attemptId.slice(0, Math.max(0, attemptId.length - tagOf(attemptId).length - 1));
+}
+
+/** An attempt as the higher-order list names it: its tag, with its solve run's short id when several runs are listed. */
+export function attemptLabel(attemptId: string, severalRuns: boolean): string {
+  return severalRuns ? `${shortRunId(runOfAttempt(attemptId))}:${tagOf(attemptId)}` : tagOf(attemptId);
+}
+
+/** How many solve runs the attempts come from. */
+export function solveRunCount(attemptIds: string[]): number {
+  return new Set(attemptIds.map(runOfAttempt)).size;
+}
+
+/** A line of the higher-order list, and how many of the attempts that made no bug it names. */
+interface ListLine {
+  text: string;
+  attempts: number;
+}
+
 /** Why failed attempts made no higher-order bug: one line a reason, with the attempts that gave it. */
-export function skippedLines(skipped: SkippedAttempt[]): string[] {
+export function skippedLines(skipped: SkippedAttempt[], severalRuns: boolean): ListLine[] {
   const byReason = new Map<string, string[]>();
-  for (const s of skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), tagOf(s.attempt)]);
-  const lines = [...byReason].map(([reason, tags]) => `  ${tags.join(' ')}: ${reason}`);
+  for (const s of skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), attemptLabel(s.attempt, severalRuns)]);
+  const lines = [...byReason].map(([reason, tags]) => ({ text: `  ${tags.join(' ')}: ${reason}`, attempts: tags.length }));
   // The offline solver repairs whole files, so on a bug of several files none of its failed attempts leaves a new state.
   if (skipped.some((s) => s.reason.startsWith('its patch only repaired whole files'))) {
-    lines.unshift('  (the offline solver repairs whole files, so a bug of several files gets none)');
+    lines.unshift({ text: '  (the offline solver repairs whole files, so a bug of several files gets none)', attempts: 0 });
   }
   return lines;
+}
+
+/** The list in `rows` rows: whole when it fits, else its head and a last line counting what is not shown. */
+export function fittedList(lines: ListLine[], rows: number): string[] {
+  if (lines.length <= rows) return lines.map((l) => l.text);
+  if (rows <= 0) return [];
+  const shown = lines.slice(0, rows - 1);
+  const hidden = lines.slice(rows - 1);
+  const attempts = hidden.reduce((n, l) => n + l.attempts, 0);
+  return [...shown.map((l) => l.text), `  … ${hidden.length} more${attempts > 0 ? ` (${attempts} attempt(s))` : ''}`];
+}
+
+/**
+ * Rows of the screen's parts at a given height: the title, the source line, the flaky line, the nine checks, the
+ * solve grid, the higher-order heading and the message keep theirs; the higher-order list and the focused check's
+ * detail share the rest, the list taking what it needs but one row. Nothing grows past `rows`.
+ */
+export function checksLayout(rows: number, parts: { flaky: boolean; solveRows: number; higher: boolean; listLines: number; message: boolean }) {
+  const fixed = 2 + (parts.flaky ? 1 : 0) + CHECK_NAMES.length + parts.solveRows + (parts.higher ? 1 : 0) + (parts.message ? 1 : 0);
+  const free = Math.max(0, rows - fixed);
+  const listRows = Math.min(parts.listLines, Math.max(0, free - 1));
+  return { listRows, detailRows: free - listRows };
 }
 
 function mark(line: CheckLine): string {
@@ -85,11 +134,15 @@ export function ChecksScreen({ state, bug, log, rows, columns }: { state: Checks
   const attemptCells = solve ? solve.view.tags.map((tag) => attemptCell(tag, solve.view.rollouts[tag]!, solve.results[tag])) : [];
   const attemptRows = Array.from({ length: Math.ceil(attemptCells.length / perRow) }, (_, r) => attemptCells.slice(r * perRow, (r + 1) * perRow).join(''));
   const solveRows = solve ? 1 + attemptRows.length : 0;
-  const skipped = state.higher ? skippedLines(state.higher.skipped).slice(0, 4) : [];
-  const higherRows = state.higher ? 1 + Math.min(state.higher.children.length, 3) + skipped.length : 0;
+  const higher = state.higher;
+  // Attempts of several solve runs are named with their run; the list puts the bugs made first (o opens them), then why the others made none.
+  const runs = higher ? solveRunCount([...higher.skipped.map((s) => s.attempt), ...higher.children.map((c) => c.attempt)]) : 0;
+  const childLines = (higher?.children ?? []).map((c) => ({ text: `  ${focusMark(bug.id === c.id)} ${attemptLabel(c.attempt, runs > 1)} (${c.solver}) → ${c.id} ${c.marks} ${c.status}`, attempts: 0 }));
+  const listLines = higher ? [...childLines, ...skippedLines(higher.skipped, runs > 1)] : [];
   const flaky = bug.check?.flaky ?? [];
   const flakyRows = flaky.length > 0 ? 1 : 0;
-  const detailRows = Math.max(2, rows - 3 - lines.length - solveRows - higherRows - flakyRows - 1);
+  const { listRows, detailRows } = checksLayout(rows, { flaky: flakyRows > 0, solveRows, higher: higher !== null, listLines: listLines.length, message: state.message !== null });
+  const list = fittedList(listLines, listRows);
   const detail = log ? [{ text: `── log of ${state.log!.title} (esc closes)` }, ...log.map((text) => ({ text, dim: false }))] : detailLines(lines[state.cursor]);
   const judgedAttempts = solve ? Object.keys(solve.results).length : 0;
 
@@ -122,6 +175,7 @@ export function ChecksScreen({ state, bug, log, rows, columns }: { state: Checks
             {solve.solveRate !== null
               ? ` · solve rate ${solve.solveRate.toFixed(3)} · injection reward ${solve.injectReward!.toFixed(3)} · ${Object.values(solve.results).filter((r) => r.solved).length} solved`
               : ''}
+            {solve.view.runId ? ` · run ${shortRunId(solve.view.runId)}` : ''}
           </Text>
           {attemptRows.map((row, i) => (
             <Text key={i} wrap="truncate-end">
@@ -130,21 +184,15 @@ export function ChecksScreen({ state, bug, log, rows, columns }: { state: Checks
           ))}
         </>
       ) : null}
-      {state.higher ? (
+      {higher ? (
         <>
           <Text bold wrap="truncate-end">
-            higher-order: {state.higher.children.length} bug(s){state.higher.busy ? ' (checking…)' : ''}
-            {state.higher.skipped.length > 0 ? `, ${state.higher.skipped.length} attempt(s) make none:` : ''}
+            higher-order: {higher.children.length} bug(s){higher.busy ? ' (checking…)' : ''}
+            {higher.skipped.length > 0 ? `, ${higher.skipped.length} attempt(s)${runs > 1 ? ` of ${runs} solve runs` : ''} make none:` : ''}
           </Text>
-          {skipped.map((line, i) => (
-            <Text key={`skip-${i}`} dimColor wrap="truncate-end">
+          {list.map((line, i) => (
+            <Text key={i} dimColor={i >= childLines.length} wrap="truncate-end">
               {line}
-            </Text>
-          ))}
-          {state.higher.children.slice(-3).map((c) => (
-            <Text key={c.id} wrap="truncate-end">
-              {'  '}
-              {focusMark(bug.id === c.id)} {tagOf(c.attempt)} ({c.solver}) → {c.id} {c.marks} {c.status}
             </Text>
           ))}
         </>

@@ -22,7 +22,7 @@ export function storedSolve(bug: BugRecord, attempts: AttemptRecord[]): ChecksSt
   const tags = mine.map((a) => tagOf(a.id));
   const judged = mine.filter((a) => a.status === 'evaluated' || a.status === 'unsubmitted');
   return {
-    view: { ...view, tags, rollouts: Object.fromEntries(tags.map((tag) => [tag, { ...emptyRollout(tag), status: 'submitted' as const }])), done: true },
+    view: { ...view, runId: summary.runId, tags, rollouts: Object.fromEntries(tags.map((tag) => [tag, { ...emptyRollout(tag), status: 'submitted' as const }])), done: true },
     solveRate: summary.solveRate,
     injectReward: summary.injectReward,
     rewards: judged.map((a) => (a.solved ? '+' : '−')).join(''),

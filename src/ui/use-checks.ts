@@ -131,7 +131,8 @@ export function useChecks(core: WorkbenchCore | undefined, bugId: string | undef
     dispatch({ type: 'solve-started', image: bug.image, k: DEFAULT_SOLVE.k, policy });
     const done = core
       .solve({ ...DEFAULT_SOLVE, bugId, policy, seed: core.newSeed() }, { signal: controller.signal }, (event) => {
-        if (event.type === 'rollout') dispatch({ type: 'solve-event', event });
+        // The run's id too: the grid names its run, as the higher-order list names the runs of its attempts.
+        if (event.type === 'rollout' || event.type === 'run-started') dispatch({ type: 'solve-event', event });
         else if (event.type === 'attempt') {
           const a = event.attempt;
           dispatch({ type: 'solve-attempt', id: a.id, result: { solver: a.solver, status: a.status, solved: a.solved, reward: a.reward, failing: a.failing.length } });
