@@ -50,7 +50,7 @@ export const SCREENS: ScreenInfo[] = [
       ['PgUp/PgDn g/G', "scroll the focused rollout's transcript (G follows the end)"],
       ['f', 'unfold or fold long tool outputs'],
       ['p', 'replay the focused rollout at 10× (p again stops)'],
-      ['enter', 'open its bug in Review'],
+      ['enter', 'open its bug in Review (a solver attempt: the bug it was solving)'],
       ['c', 'cancel the live run (asks first: c again cancels)'],
       ['R', 'resume the run shown when it is marked resumable (interrupted or cancelled): here, or on Slurm if it ran there'],
     ],
