@@ -8,7 +8,7 @@
  * instance's FAIL_TO_PASS / PASS_TO_PASS in any run is reported
  * (export-verdict.ts). Nothing of the workspace is read: the file is the record.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ARTIFACT_FILES, loadArtifact } from '../bugs/artifact.js';
@@ -20,6 +20,7 @@ import type { TestMap } from '../bugs/test-results.js';
 import { ArtifactError } from '../errors.js';
 import type { ContainerEngine } from '../sandbox/port.js';
 import { ExportFileError } from './export-error.js';
+import { EXPORT_MANIFEST } from './out-target.js';
 import type { TaskMaterial } from './task-scripts.js';
 import { instanceDifferences, type InstanceState, type TestDifference } from './export-verdict.js';
 
@@ -98,9 +99,34 @@ export function parseInstance(line: string, where: string): ExportedInstance {
   };
 }
 
+/** The format a folder export's manifest names, if it is one. */
+function folderFormat(path: string): string | undefined {
+  const manifest = join(path, EXPORT_MANIFEST);
+  if (!existsSync(manifest)) return undefined;
+  try {
+    const format = (JSON.parse(readFileSync(manifest, 'utf8')) as { format?: unknown }).format;
+    return typeof format === 'string' ? format : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a path that is there is not a file verify-export can read, or undefined for a regular file. */
+function notAFile(path: string): string | undefined {
+  const stats = statSync(path);
+  if (stats.isFile()) return undefined;
+  if (!stats.isDirectory()) return `${path} is not a regular file`;
+  const format = folderFormat(path);
+  const what = format ? `a folder (a \`${format}\` export)` : 'a folder';
+  const harbor = format === 'harbor' ? '; a Harbor task is run by Harbor itself (`harbor run -p DIR/<bug-id>`)' : '';
+  return `${path} is ${what}: verify-export reads one JSONL file of \`swebench\` or \`rl\` instances; write the same bugs as one with \`bugbench export --format swebench --out FILE\` and verify that${harbor}`;
+}
+
 /** Every instance of an export file, in order. */
 export function readExport(path: string): ExportedInstance[] {
   if (!existsSync(path)) throw new ExportFileError(`no export file at ${path}; give the JSONL that \`bugbench export --format swebench --out FILE\` wrote`);
+  const refusal = notAFile(path);
+  if (refusal) throw new ExportFileError(refusal);
   const lines = readFileSync(path, 'utf8').split('\n');
   const instances = lines.flatMap((line, i) => (line.trim() === '' ? [] : [parseInstance(line, `line ${i + 1} of ${path}`)]));
   if (instances.length === 0) throw new ExportFileError(`${path} holds no instance`);
