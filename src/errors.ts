@@ -208,6 +208,18 @@ export class PatchRejectedError extends BugbenchError {
   }
 }
 
+/** A candidate patch file given on the command line that is no diff bugbench can read: refused before any container starts. */
+export class PatchFileError extends BugbenchError {
+  override readonly exitCode = 2;
+
+  constructor(
+    readonly file: string,
+    problem: string,
+  ) {
+    super('BB_PATCH_FILE', `${file} is not a patch: ${problem}; give the candidate fix as a unified git diff (e.g. \`git diff > fix.diff\` in the repository)`);
+  }
+}
+
 /** A command the sandbox itself needed (not the user's) failed. */
 export class SandboxError extends BugbenchError {
   constructor(message: string) {
