@@ -120,11 +120,16 @@ export class SetupError extends BugbenchError {
 }
 
 export class ImageNotFoundError extends BugbenchError {
-  constructor(readonly image: string) {
-    super(
-      'BB_IMAGE_NOT_FOUND',
-      `image ${image} does not exist; list images with \`bugbench images\` or build one with \`bugbench images build <dir>\``,
-    );
+  constructor(
+    readonly image: string,
+    todo = 'list images with `bugbench images` or build one with `bugbench images build <dir>`',
+  ) {
+    super('BB_IMAGE_NOT_FOUND', `image ${image} does not exist; ${todo}`);
+  }
+
+  /** The image someone asked to adopt is not on the engine: it is someone else's, so pulling it comes first (building is for a repository of one's own). */
+  static toAdopt(image: string): ImageNotFoundError {
+    return new ImageNotFoundError(image, `pull it first (\`docker pull ${image}\`, or \`podman pull\` on Podman) and adopt it again; to make an image of a repository of your own, use \`bugbench images build <dir>\``);
   }
 }
 
