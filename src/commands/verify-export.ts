@@ -29,7 +29,8 @@ function progressLine(event: VerifyEvent): string {
     case 'instance-finished': {
       const v = event.verdict;
       if (v.holds) return ' holds\n';
-      if (v.unverified !== undefined) return ` NOT VERIFIED: ${v.unverified}\n`;
+      // Nothing ran (no dots): the verdict follows the colon.
+      if (v.unverified !== undefined) return `NOT VERIFIED: ${v.unverified}\n`;
       const lines = [...v.problems.map((p) => `    run unusable: ${p}`), ...v.differences.map((d) => `    ${describeDifference(d)}`)];
       return ` DIFFERS (${v.differences.length} test(s)${v.problems.length ? `, ${v.problems.length} unusable run(s)` : ''}; logs in ${v.logs})\n${lines.join('\n')}\n`;
     }
