@@ -120,11 +120,16 @@ export class SetupError extends BugbenchError {
 }
 
 export class ImageNotFoundError extends BugbenchError {
-  constructor(readonly image: string) {
-    super(
-      'BB_IMAGE_NOT_FOUND',
-      `image ${image} does not exist; list images with \`bugbench images\` or build one with \`bugbench images build <dir>\``,
-    );
+  constructor(
+    readonly image: string,
+    todo = 'list images with `bugbench images` or build one with `bugbench images build <dir>`',
+  ) {
+    super('BB_IMAGE_NOT_FOUND', `image ${image} does not exist; ${todo}`);
+  }
+
+  /** The image someone asked to adopt is not on the engine: it is someone else's, so pulling it comes first (building is for a repository of one's own). */
+  static toAdopt(image: string): ImageNotFoundError {
+    return new ImageNotFoundError(image, `pull it first (\`docker pull ${image}\`, or \`podman pull\` on Podman) and adopt it again; to make an image of a repository of your own, use \`bugbench images build <dir>\``);
   }
 }
 
@@ -205,6 +210,18 @@ export class PatchRejectedError extends BugbenchError {
   ) {
     const where = files.length > 0 ? files.join(', ') : 'unknown file';
     super('BB_PATCH_REJECTED', `patch does not apply to ${where}: ${detail}`);
+  }
+}
+
+/** A candidate patch file given on the command line that is no diff bugbench can read: refused before any container starts. */
+export class PatchFileError extends BugbenchError {
+  override readonly exitCode = 2;
+
+  constructor(
+    readonly file: string,
+    problem: string,
+  ) {
+    super('BB_PATCH_FILE', `${file} is not a patch: ${problem}; give the candidate fix as a unified git diff (e.g. \`git diff > fix.diff\` in the repository)`);
   }
 }
 

@@ -58,6 +58,8 @@ export interface CheckSetup {
   /** Where the original run is kept for other bugs of the same image, script and test files (none: made for each bug). */
   originalCache?: string;
   onEvent?: (event: CheckEvent) => void;
+  /** The work's cancellation (its containers are removed by whoever aborts it): runs killed after it are cancelled, not failed. */
+  signal?: AbortSignal;
 }
 
 
@@ -179,6 +181,7 @@ export class CheckContext {
       logDir: this.setup.logDir,
       onOutput: (stream, text) => this.emit({ type: 'run-output', check, label, stream, text }),
       parserHost: this.parserHost,
+      signal: this.setup.signal,
     });
     this.emit({ type: 'run-finished', check, run });
     return run;

@@ -2,6 +2,7 @@
  * Reading git diffs without applying them: which files a diff touches, whether
  * it is well formed, and whether every path stays inside the repository.
  */
+import { BugbenchError } from '../errors.js';
 
 export interface FileChange {
   /** Path before the change (undefined for a created file). */
@@ -13,7 +14,12 @@ export interface FileChange {
   binary: boolean;
 }
 
-export class DiffParseError extends Error {}
+/** A text that does not read as a git diff; what is wrong, with the line where it shows. */
+export class DiffParseError extends BugbenchError {
+  constructor(message: string) {
+    super('BB_DIFF_PARSE', message);
+  }
+}
 
 /** Undoes git's C-style quoting of a path ("a/caf\303\251.py"). */
 function unquote(path: string): string {

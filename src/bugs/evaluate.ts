@@ -6,7 +6,7 @@
  * PASS_TO_PASS test is present and passed — so editing the tests, a
  * conftest.py or the test configuration gains nothing (candidate-setup.ts).
  */
-import { PatchRejectedError } from '../errors.js';
+import { CancelledError, PatchRejectedError } from '../errors.js';
 import { candidateSetup } from './candidate-setup.js';
 import { CheckContext, type CheckSetup } from './check-context.js';
 import { runProblem } from './run-problems.js';
@@ -26,6 +26,8 @@ export interface Evaluation {
   /** Why the patch could not even be run (it did not apply). */
   error?: string;
   run?: RunRecord;
+  /** The context's work was cancelled while the patch was being judged: no verdict. */
+  cancelled?: boolean;
 }
 
 /**
@@ -56,6 +58,10 @@ export async function evaluateInContext(ctx: CheckContext, patch: string, spec: 
   } catch (error) {
     if (error instanceof PatchRejectedError) {
       return { solved: false, failing: [...spec.failToPass, ...spec.passToPass], results: {}, error: `the patch does not apply: ${error.message}` };
+    }
+    // Whatever failed once the work was cancelled failed because its containers went: not a verdict, not an error.
+    if (error instanceof CancelledError || ctx.setup.signal?.aborted) {
+      return { solved: false, failing: [], results: {}, error: 'the evaluation was cancelled', cancelled: true };
     }
     throw error;
   }

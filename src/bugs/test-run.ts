@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SandboxError } from '../errors.js';
+import { CancelledError, SandboxError } from '../errors.js';
 import type { OutputStream, Sandbox } from '../sandbox/sandbox.js';
 import { ARTIFACT_MOUNT, DIFFS_IN_CONTAINER, LOG_IN_CONTAINER, RUN_DIR, TEST_FILES_IN_CONTAINER, WEAKENING_SCRIPT } from './container-paths.js';
 import type { ParserHost } from './parser-host.js';
@@ -58,6 +58,8 @@ export interface RunOptions {
   onOutput?: (stream: OutputStream, text: string) => void;
   /** Where the parser runs when the image has no python3 (without one, such a run says it could not parse). */
   parserHost?: ParserHost;
+  /** The work's cancellation: a run whose container was killed once it aborted was cancelled, not broken. */
+  signal?: AbortSignal;
 }
 
 /** The parser's exit in the run script when the container has no python3 to run it. */
@@ -184,6 +186,8 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
   if (exec.exitCode === STATE_APPLY_FAILED && exec.stderr.includes('bugbench-state-failed')) throw stateFailure(exec.stderr);
   const summary = readSummary(exec.stderr);
   if (!summary && !exec.timedOut) {
+    // Cancelling removes the containers: the exec ends killed (137) or cut off, which says nothing of the run.
+    if (options.signal?.aborted) throw new CancelledError(`the run "${options.label}"`);
     throw new SandboxError(`preparing the run "${options.label}" failed (exit ${exec.exitCode}): ${exec.stderr.trim().slice(-400)}`);
   }
   mkdirSync(options.logDir, { recursive: true });

@@ -1,6 +1,6 @@
 /** `bugbench eval <bug-id | artifact-dir> --patch FILE [--image TAG] [--json]` */
-import { existsSync, readFileSync } from 'node:fs';
 import { evaluatePatch } from '../bugs/evaluate.js';
+import { readPatchFile } from '../bugs/patch-file.js';
 import { resolveBug } from '../bugs/resolve.js';
 import { UsageError } from '../errors.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
@@ -24,8 +24,8 @@ export async function evalCommand(args: string[]): Promise<number> {
   const ref = positionals[0];
   if (!ref) throw new UsageError('eval: give a bug id or an artifact folder');
   if (!values.patch) throw new UsageError('eval: give the candidate patch with --patch FILE');
-  if (!existsSync(values.patch)) throw new UsageError(`eval: no patch file at ${values.patch}`);
-  const patch = readFileSync(values.patch, 'utf8');
+  // Read and parsed before any container starts: a file that is no patch is refused at once.
+  const patch = readPatchFile(values.patch);
   const timeout = positiveInt('timeout', values.timeout, 1);
   await defaultContainerEngine().reapOrphans();
   const bug = await resolveBug(defaultContainerEngine(), ref, {

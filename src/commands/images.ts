@@ -11,7 +11,7 @@ import { packedFileName } from '../sandbox/bwrap/packed-image.js';
 import { expandHome } from '../paths.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { buildImageOverBugs } from '../pipeline/image-build.js';
-import { adoptImage } from '../sandbox/adopt.js';
+import { adoptByName } from '../pipeline/adopt-by-name.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-images.js';
 import { REPO_DIR } from '../sandbox/sandbox.js';
 import { countsByImage, describeCounts } from '../store/queries.js';
@@ -79,7 +79,7 @@ async function addCommand(args: string[]): Promise<number> {
   );
   const image = positionals[0];
   if (!image) throw new UsageError('images add: name the image, e.g. `bugbench images add sweb.eval.x86_64.django__django-11099:latest`');
-  const adopted = await adoptImage(defaultContainerEngine(), image, { root: values.root, user: values.user, testCommand: values['test-cmd'], again: values.again, progress: stderrProgress });
+  const adopted = await adoptByName(defaultContainerEngine(), image, { root: values.root, user: values.user, testCommand: values['test-cmd'], again: values.again, progress: stderrProgress });
   if (values.json) printJson({ ...adopted, root: adopted.world.root, user: adopted.world.user || 'image default', adopted: true });
   else process.stdout.write(`${adopted.image}: ${adopted.language || 'language not recognised'} repository at ${adopted.world.root} (uid ${adopted.world.uid}), commit ${adopted.commit.slice(0, 12)}; sandboxes start from ${adopted.runImage}\n`);
   return 0;

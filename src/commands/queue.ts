@@ -1,6 +1,6 @@
 /**
  * `bugbench queue submit --engine slurm|ray|local --format swebench|sft|rl|harbor [--status S] [--command TEMPLATE]
- *    [--gpus N] [--cpus N] [--memory MB] [--time-limit MIN] [--force] [--json]`
+ *    [--gpus N] [--cpus N] [--memory MB] [--time-limit MIN] [--include-scripted] [--force] [--json]`
  * `bugbench queue list [--json]`, `queue status <id> [--json]`, `queue logs <id> [--follow]`, `queue cancel <id>`
  */
 import { UsageError } from '../errors.js';
@@ -49,6 +49,7 @@ const SUBMIT_FLAGS = {
   memory: { type: 'string' },
   'time-limit': { type: 'string' },
   force: { type: 'boolean', default: false },
+  'include-scripted': { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
 } as const;
 
@@ -59,6 +60,7 @@ async function submit(args: string[]): Promise<number> {
   if (!ENGINE_NAMES.includes(engine)) throw new UsageError(`queue submit: --engine must be one of ${ENGINE_NAMES.join(', ')}, got "${engine}"`);
   const format = values.format as DatasetFormat | undefined;
   if (!format || !DATASET_FORMATS.includes(format)) throw new UsageError(`queue submit: --format must be one of ${DATASET_FORMATS.join(', ')}${format ? `, got "${format}"` : ''}`);
+  if (values['include-scripted'] && format !== 'sft') throw new UsageError('queue submit: --include-scripted goes with --format sft');
   const store = openStore();
   const { job, created } = await submitTraining(store, {
     engine,
@@ -72,6 +74,7 @@ async function submit(args: string[]): Promise<number> {
       timeLimitMinutes: positiveInt('time-limit', values['time-limit'], 1),
     },
     force: values.force,
+    includeScripted: values['include-scripted'],
     progress: values.json ? undefined : stderrProgress,
   });
   if (values.json) printJson({ ...jobJson(job, store), created });
@@ -156,7 +159,7 @@ export const command: CommandModule = {
   summary: 'send the accepted bugs to a training job on a cluster engine, and follow it',
   usage: [
     `bugbench queue submit --engine ${ENGINE_NAMES.join('|')} --format ${formatChoices(DATASET_FORMATS)} [--status S] [--command TEMPLATE]`,
-    '  [--gpus N] [--cpus N] [--memory MB] [--time-limit MIN] [--force] [--json]',
+    '  [--gpus N] [--cpus N] [--memory MB] [--time-limit MIN] [--include-scripted] [--force] [--json]',
     'bugbench queue list [--json]',
     'bugbench queue status <job-id> [--json]',
     'bugbench queue logs <job-id> [--follow|-f] [--tail BYTES]',

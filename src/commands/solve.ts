@@ -14,6 +14,7 @@ import { parseFlags, positiveInt, positiveNumber, printJson } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
 import { followClusterRun } from '../pipeline/cluster-follow.js';
 import { lineReporter } from './reporter.js';
+import { solveJson, solveLines } from './solve-output.js';
 import type { CommandModule } from './command.js';
 
 function oneOf<T extends string>(flag: string, value: string | undefined, choices: readonly T[], fallback: T): T {
@@ -83,20 +84,9 @@ export async function solveCommand(args: string[]): Promise<number> {
   } finally {
     interrupt.dispose();
   }
-  if (values.json) {
-    printJson({
-      bugId: result.bugId,
-      runId: result.runId,
-      attempts: result.attempts.map((a) => ({ id: a.id, solver: a.solver, status: a.status, solved: a.solved, failing: a.failing, patchPath: a.patchPath, trajectory: a.trajectory, reward: a.reward })),
-      solveRate: result.solveRate,
-      injectReward: result.injectReward,
-      alpha: result.alpha,
-    });
-  } else {
-    const solved = result.attempts.filter((a) => a.solved).length;
-    process.stdout.write(`${result.bugId}: solved ${solved} of ${result.attempts.length} — solve rate ${result.solveRate.toFixed(3)}, injection reward ${result.injectReward.toFixed(3)} (α ${result.alpha})\n`);
-    for (const a of result.attempts) process.stdout.write(`  ${a.id}  ${a.solver.padEnd(16)} ${a.solved ? 'solved      +1' : `${a.status.padEnd(11)} ${a.reward ?? ''}`}\n`);
-  }
+  const ending = interrupt.signal.aborted ? 'cancelled' : 'finished';
+  if (values.json) printJson(solveJson(result, ending));
+  else process.stdout.write(`${solveLines(result, ending).join('\n')}\n`);
   return interrupt.signal.aborted ? 130 : 0;
 }
 

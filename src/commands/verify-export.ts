@@ -3,11 +3,12 @@
  * instance of a swebench or rl export N times before and after its fix in a
  * fresh container of its image, and names every test whose result differs
  * from the instance's FAIL_TO_PASS / PASS_TO_PASS. Exit 0 when every instance
- * holds, 1 when any differs.
+ * holds, 1 when any differs or could not be verified here (its image missing
+ * or not adopted in this workspace: that instance's verdict says why).
  */
 import { UsageError } from '../errors.js';
 import { describeDifference } from '../datasets/export-verdict.js';
-import { DEFAULT_VERIFY_RUNS, verifyExport, type VerifyEvent } from '../datasets/verify-export.js';
+import { DEFAULT_VERIFY_RUNS, verifyExport, type VerifyEvent, type VerifyExportResult } from '../datasets/verify-export.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { parseFlags, positiveInt, printJson } from './args.js';
 import type { CommandModule } from './command.js';
@@ -28,6 +29,8 @@ function progressLine(event: VerifyEvent): string {
     case 'instance-finished': {
       const v = event.verdict;
       if (v.holds) return ' holds\n';
+      // Nothing ran (no dots): the verdict follows the colon.
+      if (v.unverified !== undefined) return `NOT VERIFIED: ${v.unverified}\n`;
       const lines = [...v.problems.map((p) => `    run unusable: ${p}`), ...v.differences.map((d) => `    ${describeDifference(d)}`)];
       return ` DIFFERS (${v.differences.length} test(s)${v.problems.length ? `, ${v.problems.length} unusable run(s)` : ''}; logs in ${v.logs})\n${lines.join('\n')}\n`;
     }
@@ -55,14 +58,29 @@ export async function verifyExportCommand(args: string[]): Promise<number> {
     process.stderr.write(progressLine(event));
   });
   if (values.json) printJson(result);
-  else process.stdout.write(`${result.holding} of ${result.instances.length} instance(s) hold${result.differing ? `; ${result.differing} differ from their record` : ''}\n`);
-  return result.differing === 0 ? 0 : 1;
+  else {
+    process.stdout.write(`${verifySummary(result)}\n`);
+    process.stderr.write(`logs of every run in ${result.logs}\n`);
+  }
+  return verifyExitCode(result);
+}
+
+/** The last line: how many hold, differ, or could not be verified here. */
+export function verifySummary(result: VerifyExportResult): string {
+  const differ = result.differing ? `; ${result.differing} differ from their record` : '';
+  const unverified = result.unverified ? `; ${result.unverified} could not be verified here (see above)` : '';
+  return `${result.holding} of ${result.instances.length} instance(s) hold${differ}${unverified}`;
+}
+
+/** 0 when every instance was verified and holds; 1 when any differs or could not be verified. */
+export function verifyExitCode(result: VerifyExportResult): number {
+  return result.holding === result.instances.length ? 0 : 1;
 }
 
 export const command: CommandModule = {
   name: 'verify-export',
   summary: "rerun an export's instances and name every test that differs from its record",
-  usage: ['bugbench verify-export <file.jsonl> [--runs N] [--logs DIR] [--json]   (swebench or rl export; exit 1 if any differs)'],
+  usage: ['bugbench verify-export <file.jsonl> [--runs N] [--logs DIR] [--json]   (swebench or rl export; exit 1 if any differs or cannot be verified)'],
   flags: FLAGS,
   run: verifyExportCommand,
 };

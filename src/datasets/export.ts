@@ -110,7 +110,7 @@ function checkSftSource(store: Store, bugs: BugRecord[], status: BugStatus, incl
   const scripted = counts.reduce((sum, c) => sum + c.scripted, 0);
   const why =
     scripted > 0
-      ? `their ${scripted} successful trajectory(ies) all come from the scripted offline solvers, which are left out (add --include-scripted to take them)`
+      ? `their ${scripted} successful trajectory(ies) all come from the scripted offline solvers, which are left out (\`--include-scripted\` on \`bugbench export\` or \`bugbench queue submit\` takes them)`
       : 'there is no trajectory to train on; run `bugbench solve <bug-id>` first';
   throw new ExportError(`none of the ${bugs.length} ${status} bug(s) has a successful solver attempt to learn from: ${why} (nothing was written)`);
 }

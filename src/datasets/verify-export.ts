@@ -8,7 +8,7 @@
  * instance's FAIL_TO_PASS / PASS_TO_PASS in any run is reported
  * (export-verdict.ts). Nothing of the workspace is read: the file is the record.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ARTIFACT_FILES, loadArtifact } from '../bugs/artifact.js';
@@ -17,9 +17,10 @@ import { evaluationLayers } from '../bugs/evaluate.js';
 import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
 import { runProblem } from '../bugs/run-problems.js';
 import type { TestMap } from '../bugs/test-results.js';
-import { ArtifactError } from '../errors.js';
+import { ArtifactError, ImageNotAdoptedError, ImageNotFoundError } from '../errors.js';
 import type { ContainerEngine } from '../sandbox/port.js';
 import { ExportFileError } from './export-error.js';
+import { EXPORT_MANIFEST } from './out-target.js';
 import type { TaskMaterial } from './task-scripts.js';
 import { instanceDifferences, type InstanceState, type TestDifference } from './export-verdict.js';
 
@@ -48,6 +49,8 @@ export interface InstanceVerdict {
   problems: string[];
   /** The runs' logs. */
   logs: string;
+  /** Why the instance could not be verified here at all (its image is not on this engine, or not adopted in this workspace), and what to do; absent when it ran. */
+  unverified?: string;
 }
 
 export interface VerifyExportResult {
@@ -55,7 +58,12 @@ export interface VerifyExportResult {
   runs: number;
   instances: InstanceVerdict[];
   holding: number;
+  /** Instances that ran and differ from their record. */
   differing: number;
+  /** Instances that could not be run here (`unverified` says why). */
+  unverified: number;
+  /** The folder of every instance's logs. */
+  logs: string;
 }
 
 const text = (v: unknown): v is string => typeof v === 'string';
@@ -98,9 +106,34 @@ export function parseInstance(line: string, where: string): ExportedInstance {
   };
 }
 
+/** The format a folder export's manifest names, if it is one. */
+function folderFormat(path: string): string | undefined {
+  const manifest = join(path, EXPORT_MANIFEST);
+  if (!existsSync(manifest)) return undefined;
+  try {
+    const format = (JSON.parse(readFileSync(manifest, 'utf8')) as { format?: unknown }).format;
+    return typeof format === 'string' ? format : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a path that is there is not a file verify-export can read, or undefined for a regular file. */
+function notAFile(path: string): string | undefined {
+  const stats = statSync(path);
+  if (stats.isFile()) return undefined;
+  if (!stats.isDirectory()) return `${path} is not a regular file`;
+  const format = folderFormat(path);
+  const what = format ? `a folder (a \`${format}\` export)` : 'a folder';
+  const harbor = format === 'harbor' ? '; a Harbor task is run by Harbor itself (`harbor run -p DIR/<bug-id>`)' : '';
+  return `${path} is ${what}: verify-export reads one JSONL file of \`swebench\` or \`rl\` instances; write the same bugs as one with \`bugbench export --format swebench --out FILE\` and verify that${harbor}`;
+}
+
 /** Every instance of an export file, in order. */
 export function readExport(path: string): ExportedInstance[] {
   if (!existsSync(path)) throw new ExportFileError(`no export file at ${path}; give the JSONL that \`bugbench export --format swebench --out FILE\` wrote`);
+  const refusal = notAFile(path);
+  if (refusal) throw new ExportFileError(refusal);
   const lines = readFileSync(path, 'utf8').split('\n');
   const instances = lines.flatMap((line, i) => (line.trim() === '' ? [] : [parseInstance(line, `line ${i + 1} of ${path}`)]));
   if (instances.length === 0) throw new ExportFileError(`${path} holds no instance`);
@@ -174,11 +207,31 @@ export async function verifyExport(
     report({ type: 'instance-started', index, total: instances.length, id: instance.id, image: instance.image });
     // The id comes from the file: it names no folder by itself.
     const folder = join(workDir, `${index + 1}-${instance.id.replace(/[^\w.-]/g, '_')}`);
-    const verdict = await verifyInstance(instance, runs, folder, deps.engine, report);
+    const verdict = await verifyInstance(instance, runs, folder, deps.engine, report).catch((error: unknown) => {
+      const why = unverifiable(error, instance.image);
+      if (why === undefined) throw error;
+      return { id: instance.id, image: instance.image, holds: false, differences: [], problems: [], logs: join(folder, 'logs'), unverified: why };
+    });
     rmSync(join(folder, 'artifact'), { recursive: true, force: true });
     verdicts.push(verdict);
     report({ type: 'instance-finished', verdict });
   }
   const holding = verdicts.filter((v) => v.holds).length;
-  return { path: settings.path, runs, instances: verdicts, holding, differing: verdicts.length - holding };
+  const unverified = verdicts.filter((v) => v.unverified !== undefined).length;
+  return { path: settings.path, runs, instances: verdicts, holding, differing: verdicts.length - holding - unverified, unverified, logs: workDir };
+}
+
+/**
+ * Why an instance cannot be run here, for the errors that say so of its image
+ * alone (the file may come from another workspace): its image is not on this
+ * engine, or was adopted there and not here. Undefined for any other error.
+ */
+function unverifiable(error: unknown, image: string): string | undefined {
+  if (error instanceof ImageNotAdoptedError) {
+    return `its image ${image} is not one bugbench built, and this workspace has not adopted it (the export's maker did); adopt it here with \`bugbench images add ${image}\` (with the --root and --user it was adopted with, if bugbench does not find them) and verify again`;
+  }
+  if (error instanceof ImageNotFoundError) {
+    return `its image ${image} is not on this engine; pull it (\`docker pull ${image}\`) or build it, then verify again`;
+  }
+  return undefined;
 }

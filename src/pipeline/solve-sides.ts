@@ -30,6 +30,8 @@ export class SolveSides {
     private readonly bug: BugRecord,
     private readonly artifact: BugArtifact,
     private readonly attempts: number,
+    /** The run's cancellation: an evaluation its abort cut off is cancelled, not failed. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   /** The engine's side, made (and its evaluation containers started) on first use. */
@@ -46,6 +48,7 @@ export class SolveSides {
       parallelism: 2,
       runId: `${runId}-eval-${engine.name}`,
       engine: engine.port,
+      signal: this.signal,
     });
     const containers = new PreparedSandboxes(async () => {
       const sandbox = await openSandbox({ image: bug.image, runId: `${runId}-attempt`, engine: engine.port });

@@ -230,7 +230,7 @@ async function solveScope(run: { id: string; settings: SolveSettings }, deps: De
  */
 async function runAttempts(scope: SolveScope, indices: number[]): Promise<void> {
   const { context } = scope;
-  const sides = new SolveSides(scope.store, scope.id, context.bug, context.artifact, indices.length);
+  const sides = new SolveSides(scope.store, scope.id, context.bug, context.artifact, indices.length, scope.signal);
   const onAbort = () => void sides.close();
   scope.signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -292,7 +292,7 @@ async function attemptOn(scope: SolveScope, placement: Placement, attempt: Attem
   if (outcome.reason === 'submitted' && existsSync(patchPath)) {
     // An evaluation cut off by a lost engine is not a verdict: the attempt runs again elsewhere.
     const judged = await placement.step(() => evaluateInContext(evaluation, readFileSync(patchPath, 'utf8'), context.spec, id));
-    const cancelled = scope.signal?.aborted === true && !judged.solved;
+    const cancelled = judged.cancelled === true || (scope.signal?.aborted === true && !judged.solved);
     fields = cancelled
       ? { status: 'cancelled', detail: 'the run was cancelled during the evaluation' }
       : {

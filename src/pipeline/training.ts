@@ -6,7 +6,7 @@
  * second submission finds the first job. States refresh on demand; the store
  * keeps the last state seen, since engines forget finished jobs.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BugbenchError } from '../errors.js';
 import type { Progress } from '../progress.js';
@@ -14,7 +14,7 @@ import type { BugStatus, JobRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
 import { checkTemplate } from '../training/command-template.js';
 import { randomUUID } from 'node:crypto';
-import { exportDataset } from '../datasets/export.js';
+import { exportDataset, type ExportOptions, type ExportResult } from '../datasets/export.js';
 import { dryRunCommand, jobDatasetName } from '../training/job-dataset.js';
 import { jobKey } from '../training/job-key.js';
 import { openQueue } from '../training/queue.js';
@@ -39,6 +39,8 @@ export interface TrainingSubmit {
   settings?: TrainingSettings;
   /** Submit even if the same job was submitted before (a new job, a new key). */
   force?: boolean;
+  /** SFT: take the scripted offline solvers' trajectories too (`export --include-scripted`). */
+  includeScripted?: boolean;
   progress?: Progress;
 }
 
@@ -73,17 +75,16 @@ export async function submitTraining(store: Store, options: TrainingSubmit): Pro
   const key = jobKey(
     bugs.map((b) => b.id),
     options.format,
-    { command: options.command, resources: options.resources, nonce: options.force ? randomUUID() : undefined },
+    { command: options.command, resources: options.resources, nonce: options.force ? randomUUID() : undefined, includeScripted: options.includeScripted },
   );
   const known = store.all('jobs').find((j) => j.key === key && j.engine === options.engine && j.state !== 'failed' && j.state !== 'cancelled');
   if (known) return { job: known, created: false };
 
   const workdir = store.abs(join('jobs', `${options.format}-${key}`));
-  mkdirSync(workdir, { recursive: true });
   const dataset = join(workdir, jobDatasetName(options.format));
   const command = options.command ?? dryRunCommand(options.format);
   options.progress?.(`exporting ${bugs.length} ${status} bug(s) as ${options.format} to ${dataset}`);
-  const exported = existsSync(dataset) ? undefined : await exportDataset(store, { format: options.format, out: dataset, status, progress: options.progress });
+  const exported = existsSync(dataset) ? undefined : await exportInto(store, workdir, { format: options.format, out: dataset, status, includeScripted: options.includeScripted, progress: options.progress });
   const queue = openQueue(options.engine, options.settings);
   const kind = options.kind ?? kindOf(options.format);
   options.progress?.(`submitting to ${options.engine}`);
@@ -109,6 +110,18 @@ export async function submitTraining(store: Store, options: TrainingSubmit): Pro
   });
   store.transact((tx) => tx.put('jobs', job));
   return { job, created };
+}
+
+/** Exports the job's dataset into its folder, made for it; an export that fails leaves no folder behind (it would hold nothing). */
+async function exportInto(store: Store, workdir: string, options: ExportOptions): Promise<ExportResult> {
+  const made = !existsSync(workdir);
+  mkdirSync(workdir, { recursive: true });
+  try {
+    return await exportDataset(store, options);
+  } catch (error) {
+    if (made) rmSync(workdir, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 /** A job of the store by id (or the unique one whose id ends so). */

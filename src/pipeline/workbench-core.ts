@@ -11,7 +11,7 @@ import { readTrajectory, type Trajectory } from '../agent/trajectory.js';
 import { errorMessage } from '../errors.js';
 import type { Progress } from '../progress.js';
 import { expandHome } from '../paths.js';
-import { adoptImage } from '../sandbox/adopt.js';
+import { adoptByName } from './adopt-by-name.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { engineStatuses, type EngineStatus } from '../sandbox/engines.js';
 import { listRepoImages, type RepoImage } from '../sandbox/repo-images.js';
@@ -127,7 +127,7 @@ export function workbenchCore(given?: Store): WorkbenchCore {
       return { tag: built.tag, ...(built.kept ? { kept: { tag: built.kept.tag, bugs: built.kept.bugs } } : {}) };
     },
     adoptImage: async (name, progress) => {
-      const adopted = await adoptImage(defaultContainerEngine(), name, { progress });
+      const adopted = await adoptByName(defaultContainerEngine(), name, { progress });
       return { tag: adopted.image, root: adopted.world.root };
     },
 

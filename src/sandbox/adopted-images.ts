@@ -73,9 +73,13 @@ export interface ImageRun {
   adopted?: AdoptedImage;
 }
 
-/** True for an image bugbench built: a repo image (its labels say which commit it holds) or one of its bases. */
+/**
+ * True for a repository image bugbench built: its labels say which commit it
+ * holds. A base's label is no sign: an image made `FROM bugbench/base` has it
+ * too, with its repository wherever its maker put it, and is adopted.
+ */
 export function builtByBugbench(labels: Record<string, string>): boolean {
-  return Boolean(labels[LABEL_COMMIT] || labels[LABEL_BASE]);
+  return Boolean(labels[LABEL_COMMIT]);
 }
 
 /**
@@ -93,6 +97,8 @@ export async function imageRun(engine: ContainerEngine, image: string): Promise<
   }
   if (builtByBugbench(info.labels)) return { runImage: image, world: BUILT_WORLD };
   const adopted = readAdoptedImages().find((r) => r.imageId === info.id || r.runImage === image);
-  if (!adopted) throw new ImageNotAdoptedError(image);
-  return { runImage: adopted.runImage, world: adopted.world, adopted };
+  if (adopted) return { runImage: adopted.runImage, world: adopted.world, adopted };
+  // One of bugbench's bases (the parser's container where an image has no python3) runs as built.
+  if (info.labels[LABEL_BASE]) return { runImage: image, world: BUILT_WORLD };
+  throw new ImageNotAdoptedError(image);
 }

@@ -3,7 +3,8 @@
  * by the same command with the same resources, give the same key whatever the
  * bugs' order, so submitting that job twice finds the first one instead of
  * starting a second. Another command or other resources make another job;
- * `force` (a nonce) makes a new one on purpose.
+ * `force` (a nonce) makes a new one on purpose; SFT data that takes the
+ * scripted solvers' trajectories is other data, so another job.
  */
 import { createHash } from 'node:crypto';
 import type { DatasetFormat, JobResources } from './types.js';
@@ -14,6 +15,8 @@ export interface JobKeyParts {
   resources?: JobResources;
   /** Anything unique, to submit the same job again deliberately. */
   nonce?: string;
+  /** SFT data with the scripted solvers' trajectories: other lines, another job. */
+  includeScripted?: boolean;
 }
 
 /** 24 lowercase hex characters; usable as a Ray submission id, in a Slurm comment and in file names. */
@@ -27,6 +30,7 @@ export function jobKey(bugIds: readonly string[], format: DatasetFormat, parts: 
   const resources = Object.entries(parts.resources ?? {}).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b));
   for (const [name, value] of resources) hash.update(`\0${name}=${String(value)}\n`);
   if (parts.nonce !== undefined) hash.update(`\0nonce=${parts.nonce}\n`);
+  if (parts.includeScripted) hash.update('\0include-scripted\n');
   return hash.digest('hex').slice(0, 24);
 }
 

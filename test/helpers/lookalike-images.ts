@@ -139,7 +139,8 @@ export async function buildMultiSwebenchGoLookalike(tag = 'mswebench/example_m_r
 /**
  * An R2E-Gym image of the slotsmith sample (see the top of this file);
  * returns its tag and HEAD. pytest is only in the virtual environment: the
- * system's python3, first on a login shell's PATH, cannot run the tests.
+ * system's python3, first on a login shell's PATH, cannot run the tests. It
+ * keeps the labels of the base it is made from (bugbench.base).
  */
 export async function buildR2eGymLookalike(tag = 'namanjain12/slotsmith_final:r2e-1'): Promise<{ tag: string; head: string }> {
   const context = mkdtempSync(join(tmpdir(), 'bugbench-r2e-'));
@@ -149,8 +150,8 @@ export async function buildR2eGymLookalike(tag = 'namanjain12/slotsmith_final:r2
     context,
     tag,
     [
+      // The base's labels stay, as on an image a user makes FROM bugbench/base: it is still not bugbench's and is adopted.
       'FROM bugbench/base:bookworm',
-      NOT_OURS,
       'COPY testbed /testbed',
       'WORKDIR /testbed',
       // uv venv: the environment inside the work tree, ignored by git through its own .gitignore; the packages move into it.

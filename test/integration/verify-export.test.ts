@@ -57,6 +57,25 @@ describe('verify-export', () => {
     expect(said.stdout).toBe('0 of 1 instance(s) hold; 1 differ from their record');
   }, 900_000);
 
+  it('gives an instance whose image is not here a verdict that says so, goes on, exits 1 and names the logs folder', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'bugbench-verify-export-'));
+    const env = { BUGBENCH_HOME: root };
+    const meta = JSON.parse(readFileSync(join(artifactPath('valid-two-files'), 'meta.json'), 'utf8')) as { image: { tag: string }; baseCommit: string };
+    seedExportableBugs(root, [{ id: 'knot-removal-cccc3333', fields: { status: 'accepted', image: meta.image.tag, baseCommit: meta.baseCommit } }]);
+    const exported = await bugbench(['export', '--format', 'swebench', '--out', join(root, 'export.jsonl')], { env });
+    expect(exported.exitCode, exported.stderr).toBe(0);
+    const line = JSON.parse(readFileSync(join(root, 'export.jsonl'), 'utf8')) as Record<string, unknown>;
+    const gone = 'bugbench-test/no-such-image:1';
+    const file = join(root, 'elsewhere.jsonl');
+    writeFileSync(file, `${JSON.stringify({ ...line, instance_id: 'gone-1', image_name: gone, docker_image: gone })}\n${JSON.stringify({ ...line, instance_id: 'gone-2', image_name: gone, docker_image: gone })}\n`);
+    const said = await bugbench(['verify-export', file, '--runs', '1'], { env });
+    expect(said.exitCode, said.stderr).toBe(1);
+    expect(said.stderr).toContain(`[1/2] gone-1 on ${gone}: NOT VERIFIED: its image ${gone} is not on this engine; pull it (\`docker pull ${gone}\`) or build it, then verify again`);
+    expect(said.stderr).toContain(`[2/2] gone-2 on ${gone}: NOT VERIFIED:`);
+    expect(said.stderr).toMatch(/\nlogs of every run in \/\S+bugbench-verify-\w+$/);
+    expect(said.stdout).toBe('0 of 2 instance(s) hold; 2 could not be verified here (see above)');
+  });
+
   it('refuses a file that is not an export bugbench wrote, saying what it needs', async () => {
     const root = mkdtempSync(join(tmpdir(), 'bugbench-verify-export-'));
     const file = join(root, 'other.jsonl');

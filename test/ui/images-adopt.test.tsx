@@ -187,7 +187,7 @@ describe('an adoption refused, over the real core', () => {
     await press('a', 'adopt the image named:');
     stdin.write('no-such-image:nope');
     stdin.write('\r');
-    await until(() => expect(flat(frame())).toContain('image no-such-image:nope does not exist; list images with `bugbench images` or build one with `bugbench images build <dir>`'));
+    await until(() => expect(flat(frame())).toContain('image no-such-image:nope does not exist; pull it first (`docker pull no-such-image:nope`, or `podman pull` on Podman) and adopt it again'));
     expect(fits(frame(), SIZE).widest).toBeLessThanOrEqual(SIZE.columns);
     expect(frame()).not.toContain('from a shell');
 

@@ -137,6 +137,23 @@ describe('nothing of the one-file README was lost', () => {
     expect(headingsOf(join(ROOT, file)).some((heading) => heading.startsWith(title))).toBe(true);
   });
 
+  /** Every `BUGBENCH_*` variable the code reads from an environment, from src/ (a file at a time). */
+  function variablesRead(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return variablesRead(path);
+      if (!/\.tsx?$/.test(entry.name)) return [];
+      return [...readFileSync(path, 'utf8').matchAll(/env(?:\.|\[['"])(BUGBENCH_[A-Z0-9_]+)/g)].map((m) => m[1]!);
+    });
+  }
+
+  it('names every BUGBENCH_ variable the code reads in docs/reference/environment.md', () => {
+    const read = [...new Set(variablesRead(join(ROOT, 'src')))].sort();
+    expect(read).toContain('BUGBENCH_HOME');
+    const named = firstCells(join(ROOT, 'docs/reference/environment.md')).join(' ');
+    expect(read.filter((name) => !new RegExp(`\\b${name}\\b`).test(named))).toEqual([]);
+  });
+
   it('names every benchmark script of package.json in CONTRIBUTING.md', () => {
     const scripts = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
     const contributing = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');

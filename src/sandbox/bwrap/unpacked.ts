@@ -11,7 +11,7 @@
  * It is renamed out of the way first and looked at again, so a sandbox made of
  * it meanwhile keeps it: a mount never sees it half removed.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat, statfs, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -83,15 +83,25 @@ export async function isUnpacked(root: string, file: string): Promise<boolean> {
 const unpackedAt = (lower: string) => existsSync(join(lower, MARKER));
 const noteOf = (lower: string) => `${lower}${NOTE_SUFFIX}`;
 
-/** Says which file the image came from (once) and that a sandbox asked for it now. */
+/**
+ * Says which file the image came from (once) and that a sandbox asked for it
+ * now. Bookkeeping only: a note that cannot be written costs the image its
+ * place in the order of removal, never the sandbox.
+ */
 async function noteUse(lower: string, file: string): Promise<void> {
   const note = noteOf(lower);
   const now = new Date();
   if (await utimes(note, now, now).then(() => true, () => false)) return;
-  const { size, mtimeMs } = await stat(file);
-  const text: SourceNote = { file, size, mtimeMs };
-  await writeFile(`${note}.${process.pid}.tmp`, JSON.stringify(text));
-  await rename(`${note}.${process.pid}.tmp`, note);
+  // Two lanes of one check ask at once: each writes its own temporary file, the last rename wins.
+  const temp = `${note}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const { size, mtimeMs } = await stat(file);
+    const text: SourceNote = { file, size, mtimeMs };
+    await writeFile(temp, JSON.stringify(text));
+    await rename(temp, note);
+  } catch {
+    await removeTree(temp);
+  }
 }
 
 async function unpack(root: string, file: string, lower: string, bytes: number): Promise<string> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DiffParseError, parseDiff, touchedPaths, unsafePathReason } from '../../../src/bugs/diff.js';
+import { BugbenchError } from '../../../src/errors.js';
 
 const modify = `diff --git a/pkg/core.py b/pkg/core.py
 index 1111111..2222222 100644
@@ -56,6 +57,8 @@ rename to b.py
 
   it('refuses text that is not a diff and hunks cut short', () => {
     expect(() => parseDiff('just some words\n')).toThrow(DiffParseError);
+    // A typed error of bugbench's own: the CLI prints it as it is (not as an "unexpected error").
+    expect(() => parseDiff('just some words\n')).toThrow(BugbenchError);
     expect(() => parseDiff('--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n')).toThrow(/cut short/);
     expect(() => parseDiff('--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n a\nnot a hunk line\n')).toThrow(/hunk ends early/);
   });

@@ -81,14 +81,17 @@ describe('unpacked images', () => {
     expect(keys(root)).toEqual([key(y!)]);
   });
 
-  it('are unpacked again when asked for after another process removed them, and what a dead remover left goes', async () => {
+  it('are unpacked once for two asking at once, again when asked for after another process removed them, and what a dead remover left goes', async () => {
     const root = join(dir, 'again');
     const file = join(dir, 'again.sqsh');
     await pack(file, 'again\n');
-    const lower = await lowerLayer(root, file);
-    rmSync(lower, { recursive: true });
+    // Two lanes of one check ask at once: one unpack, one note.
+    const [lower, same] = await Promise.all([lowerLayer(root, file), lowerLayer(root, file)]);
+    expect(same).toBe(lower);
+    expect(readdirSync(join(root, 'images')).sort()).toEqual([key(lower!), `${key(lower!)}.source.json`]);
+    rmSync(lower!, { recursive: true });
     expect(await lowerLayer(root, file)).toBe(lower);
-    expect(existsSync(join(lower, 'hello.txt'))).toBe(true);
+    expect(existsSync(join(lower!, 'hello.txt'))).toBe(true);
     mkdirSync(`${lower}.999999999.removing/etc`, { recursive: true });
     await unpackedImages(root);
     expect(existsSync(`${lower}.999999999.removing`)).toBe(false);
