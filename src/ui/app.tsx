@@ -119,11 +119,10 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
           events.flush();
           dispatch({ type: 'run-finished', runId: result.runId });
         })
-        .catch((error: unknown) => dispatch({ type: 'run-failed', message: errorMessage(error) }))
-        .finally(async () => {
-          dispatch({ type: 'images-loaded', images: await core.listImages().catch(() => current.images) });
-        });
+        .catch((error: unknown) => dispatch({ type: 'run-failed', message: errorMessage(error) }));
+      // The run is over once it ends (R may resume it at once); the image counts are read again after it.
       work.add('inject', controller, done);
+      void done.then(async () => dispatch({ type: 'images-loaded', images: await core.listImages().catch(() => current.images) }));
     },
     [core, work],
   );

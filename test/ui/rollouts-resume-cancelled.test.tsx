@@ -92,7 +92,14 @@ describe('a run cancelled in the workbench (newcomer report, items 2 and 3)', ()
       });
       return { runId: RUN, status: 'finished', bugs: [], rollouts: [], yield: { rollouts: 2, submitted: 1, featuresThatBroke: null, valid: 1 } };
     };
-    term = renderIn(<App core={coreOf(store, { startInjection })} />, SIZE);
+    // The image list read again after a run is slow (a busy engine): R must not wait for it.
+    const base = coreOf(store);
+    let lists = 0;
+    const listImages = async () => {
+      if (++lists > 1) await new Promise((resolve) => setTimeout(resolve, 3000));
+      return base.listImages();
+    };
+    term = renderIn(<App core={{ ...base, listImages, startInjection }} />, SIZE);
     await until(() => expect(frame()).toContain('Repo images'));
     await press('2', /New injection run on/);
     term.stdin.write('\r');
@@ -107,7 +114,7 @@ describe('a run cancelled in the workbench (newcomer report, items 2 and 3)', ()
     expect(frame()).toMatch(/r1 .* ✓✓✓○○○○○○ CANCELLED/);
 
     term.stdin.write('R');
-    await until(() => expect(seen).toEqual([{ request: expect.anything() }, { resume: RUN }]));
+    await until(() => expect(seen).toEqual([{ request: expect.anything() }, { resume: RUN }]), 2000);
     // The nine checks of the resume, not the cut-off ones before them.
     await until(() => expect(frame()).toMatch(/r1 .* ✓✓✓✓✓✓✓✓✓ VALID/));
     expect(frame()).not.toMatch(/[✓○]{10}/);
