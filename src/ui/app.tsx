@@ -141,13 +141,15 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
     [core, startInjection],
   );
 
-  /** Resumes an interrupted or cancelled run where it ran: its rollouts go on in the live view from where the record left them. */
+  /** Resumes an interrupted or cancelled run where it ran: its rollouts go on in the live view from where the record left them; else says why not. */
   const resumeRun = useCallback(
     (runId: string) => {
       const record = core.run(runId);
-      if (!record || work.labels().includes('inject')) return;
+      if (!record) return `run ${runId} is no longer in the workspace`;
+      if (work.labels().includes('inject')) return 'another run is going: R resumes this one once it has ended';
       dispatch({ type: 'resume-run', run: resumedRunView(storedRunView(core, record)) });
       startInjection({ resume: runId }, latest());
+      return undefined;
     },
     [core, work, startInjection],
   );

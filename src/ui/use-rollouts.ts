@@ -37,7 +37,8 @@ export interface RolloutsModel {
 export interface RolloutsActions {
   openBug: (id: string) => void;
   cancelLive: () => void;
-  resume: (runId: string) => void;
+  /** Resumes the run, or says why it cannot now. */
+  resume: (runId: string) => string | undefined;
 }
 
 export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | undefined, actions: RolloutsActions): RolloutsModel {
@@ -152,7 +153,14 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
       return setNote(`c again cancels ${what}; any other key keeps it running`);
     }
     // R resumes the run shown when it was interrupted or cancelled, where it ran (here, or as a new Slurm job array).
-    if (input === 'R' && !live && record && run?.resumable) return actions.resume(record.id);
+    if (input === 'R' && !live && record && run?.resumable) {
+      const why = actions.resume(record.id);
+      if (why) {
+        hint.current = true;
+        setNote(why);
+      }
+      return;
+    }
     const current = latest();
     const count = run?.tags.length ?? 0;
     const max = Math.max(0, transcriptRows(transcript, width, current.unfold).length - pageRows);

@@ -1,9 +1,10 @@
 /**
  * Keys that did nothing and said nothing (newcomer report, item 13): enter on
  * a solver attempt in Rollouts opens the bug it solved, and on a rollout with
- * no bug says so; o on Checks says why there is no higher-order bug to open;
- * keys that arrive in one read on the Run form (a paste, `tmux send-keys 1
- * Enter`) each act, in order. A real store at 80×24.
+ * no bug says so; R while another run goes on says so; o on Checks says why
+ * there is no higher-order bug to open; keys that arrive in one read on the
+ * Run form (a paste, `tmux send-keys 1 Enter`) each act, in order. A real
+ * store at 80×24.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Report } from '../../src/pipeline/events.js';
@@ -57,6 +58,28 @@ describe('keys that used to do nothing (newcomer report, item 13)', () => {
     expect(frame()).toContain('[3 Rollouts]');
     term.stdin.write('j');
     await until(() => expect(frame()).not.toContain('made no bug'));
+  });
+
+  it('R on a resumable run while another run goes on says it waits for that one', async () => {
+    const store = workspace();
+    putRun(store, { id: 'run-cut', kind: 'inject', n: 1, status: 'interrupted' }, 1, () => ({ status: 'interrupted' }));
+    const seen: InjectionStart[] = [];
+    const startInjection = async (start: InjectionStart, deps: { signal?: AbortSignal }, report: Report): Promise<InjectResult> => {
+      seen.push(start);
+      putRun(store, { id: 'run-live', kind: 'inject', n: 3, status: 'running', finishedAt: null }, 5, () => ({ status: 'running' }));
+      report({ type: 'run-started', runId: 'run-live', kind: 'inject' });
+      await new Promise<void>((resolve) => deps.signal?.addEventListener('abort', () => resolve(), { once: true }));
+      return { runId: 'run-live', status: 'cancelled', bugs: [], rollouts: [], yield: { rollouts: 3, submitted: 0, featuresThatBroke: null, valid: 0 } };
+    };
+    term = renderIn(<App core={coreOf(store, { startInjection })} />, SIZE);
+    await until(() => expect(frame()).toContain('Repo images'));
+    await press('2', /New injection run on/);
+    term.stdin.write('\r');
+    await until(() => expect(frame()).toMatch(/^live: .*\(run-live\)/m));
+    await press(']', /^resumable \(R\): .*\(run-cut\)/m);
+    term.stdin.write('R');
+    await until(() => expect(frame()).toContain('another run is going: R resumes this one once it has ended'));
+    expect(seen).toHaveLength(1);
   });
 
   it('o on Checks says why there is no higher-order bug to open', async () => {
