@@ -27,10 +27,10 @@ const frame = () => term!.lastFrame().replace(/\u001B\[[0-9;]*m/g, '');
 const until = (check: () => void, timeout = 10_000) => vi.waitFor(check, { timeout, interval: 50 });
 
 /**
- * A start that records what it was asked, plays one line of text on `rollout` of its run, and finishes —
- * on a recorded run, writing what the core would: the rollout's trajectory and the run finished.
+ * A start that records what it was asked, plays one line of text on `rollout` of its run, and finishes once `ended`
+ * resolves — on a recorded run, writing what the core would: the rollout's trajectory and the run finished.
  */
-function scriptedStart(run: { id: string; tag: string }, seen: InjectionStart[], store?: Store) {
+function scriptedStart(run: { id: string; tag: string }, seen: InjectionStart[], store?: Store, ended?: Promise<void>) {
   return async (start: InjectionStart, _deps: unknown, report: Report): Promise<InjectResult> => {
     seen.push(start);
     const runId = run.id;
@@ -42,7 +42,7 @@ function scriptedStart(run: { id: string; tag: string }, seen: InjectionStart[],
       { type: 'text-delta', step: 1, text: `rollout ${run.tag} goes on` },
     ];
     events.forEach((body, i) => report({ type: 'rollout', rolloutId, event: { ...body, seq: i + 1, t: i } as RolloutEvent }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await (ended ?? new Promise((resolve) => setTimeout(resolve, 50)));
     if (store?.get('runs', runId)) {
       putTrajectory(store, runId, rolloutId, [...events, { type: 'finished', reason: 'no-bug', steps: 1, costUsd: 0, durationMs: 50 }]);
       store.transact((tx) => {
@@ -61,7 +61,9 @@ describe('runs the workbench starts through the core entry', () => {
     putRun(store, { id: 'run-done', kind: 'inject', n: 1 }, 1);
     putRun(store, { id: 'run-cut', kind: 'inject', n: 2, status: 'interrupted' }, 2, (i) => (i === 1 ? { status: 'interrupted' } : { status: 'no-bug' }));
     const seen: InjectionStart[] = [];
-    term = renderIn(<App core={coreOf(store, { startInjection: scriptedStart({ id: 'run-cut', tag: 'r2' }, seen, store) })} />, SIZE);
+    let end: () => void = () => undefined;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    term = renderIn(<App core={coreOf(store, { startInjection: scriptedStart({ id: 'run-cut', tag: 'r2' }, seen, store, ended) })} />, SIZE);
     await until(() => expect(frame()).toContain('Repo images'));
     term.stdin.write('3');
     await until(() => expect(frame()).toContain('resumable (R): removal on'));
@@ -86,7 +88,11 @@ describe('runs the workbench starts through the core entry', () => {
     });
     expect(seen).toEqual([{ resume: 'run-cut' }]);
     expect(frame()).toMatch(/r1 +no bug 5/);
-    await until(() => expect(frame()).not.toContain('resumable'));
+    expect(frame()).toMatch(/^live: /m);
+    // Once it has ended, it is finished: no longer live, nor resumable.
+    end();
+    await until(() => expect(frame()).not.toMatch(/^live: /m));
+    expect(frame()).not.toContain('resumable');
   });
 
   it("sends a run to Slurm from the Run form's engine row", async () => {
