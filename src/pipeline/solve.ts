@@ -342,7 +342,10 @@ export function summarizeSolve(store: Store, runId: string): SolveResult {
   const solved = counted.filter((a) => a.solved).length;
   const s = solveRate(solved, counted.length);
   const reward = injectReward(true, s, alpha);
-  if (counted.length > 0) {
+  // A run cut short (cancelled, interrupted) leaves the bug's rate as it was: a rate over the attempts it got to is
+  // not the rate over k; a whole `solve` writes it.
+  const whole = attempts.every((a) => a.status === 'evaluated' || a.status === 'unsubmitted');
+  if (counted.length > 0 && whole) {
     const at = new Date().toISOString();
     const summary: SolveSummary = { runId, attempts: counted.length, solved, solveRate: s, injectReward: reward, alpha, at };
     store.transact((tx) => tx.patch('bugs', bugId, { solve: summary, updatedAt: at }));
