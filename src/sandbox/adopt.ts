@@ -11,9 +11,10 @@
 import { ImageAdoptionError, ImageNotFoundError, SandboxError } from '../errors.js';
 import type { Progress } from '../progress.js';
 import { adoptedById, builtByBugbench, saveAdoptedImage, type AdoptedImage } from './adopted-images.js';
-import { canonicalImageName, splitTag } from './image-names.js';
-import { detectLanguage, type RepoFiles } from './languages.js';
-import type { ContainerEngine } from './port.js';
+import { BASE_IMAGE, canonicalImageName, splitTag } from './image-names.js';
+import { LABEL_BASE, LABEL_TOOLCHAIN } from './labels.js';
+import { detectLanguage, languageById, type RepoFiles } from './languages.js';
+import type { ContainerEngine, ImageInfo } from './port.js';
 import { shellQuote, type ImageWorld, type Sandbox } from './sandbox.js';
 
 export interface AdoptOptions {
@@ -114,6 +115,13 @@ async function probe(sandbox: Sandbox, command: string, timeoutMs = 60_000) {
   return sandbox.exec(command, { timeoutMs, maxOutputBytes: 16 * 1024 * 1024, workdir: '/' });
 }
 
+/** True for one of bugbench's bases itself, not an image made from one (which inherits its labels): the base its labels name has its id. */
+async function isBugbenchBase(engine: ContainerEngine, info: ImageInfo): Promise<boolean> {
+  if (!info.labels[LABEL_BASE]) return false;
+  const tag = languageById(info.labels[LABEL_TOOLCHAIN] ?? '')?.base?.tag ?? BASE_IMAGE;
+  return (await engine.inspectImage(tag))?.id === info.id;
+}
+
 /**
  * Adopts `image`: finds its world, removes the history past HEAD into a
  * snapshot, and records both (adopted-images.ts). An image adopted before is
@@ -123,7 +131,7 @@ export async function adoptImage(engine: ContainerEngine, image: string, options
   const say = options.progress ?? (() => undefined);
   const info = await engine.inspectImage(image);
   if (!info) throw new ImageNotFoundError(image);
-  if (builtByBugbench(info.labels)) throw new ImageAdoptionError(image, 'bugbench built it; it needs no adopting');
+  if (builtByBugbench(info.labels) || (await isBugbenchBase(engine, info))) throw new ImageAdoptionError(image, 'bugbench built it; it needs no adopting');
   const known = adoptedById(info.id);
   const overrides = { ...(options.root ? { root: options.root } : {}), ...(options.user ? { user: options.user } : {}), ...(options.testCommand ? { testCommand: options.testCommand } : {}) };
   if (known && !options.again && Object.keys(overrides).length === 0) return known;

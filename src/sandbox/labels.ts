@@ -11,3 +11,5 @@ export const LABEL_SETUP = 'bugbench.setup';
 export const LABEL_WARNING = 'bugbench.warning';
 /** On bugbench's base images (the Debian suite they hold). */
 export const LABEL_BASE = 'bugbench.base';
+/** On a toolchain base: its language (languages.ts id). */
+export const LABEL_TOOLCHAIN = 'bugbench.toolchain';

@@ -88,14 +88,31 @@ export function holderRuns(record: SandboxRecord): boolean {
 export async function removeSandboxState(root: string, record: SandboxRecord): Promise<void> {
   // Said first, so that a look at the sandboxes meanwhile does not take it for one something else stopped.
   if (existsSync(sandboxDir(root, record.id))) await writeRecord(root, { ...record, removing: true }).catch(() => undefined);
-  if (record.pid !== undefined && processStartTime(record.pid) === record.pidStart) {
+  const holders = record.pid !== undefined && processStartTime(record.pid) === record.pidStart ? [record.pid] : await processesNaming(`${sandboxDir(root, record.id)}/`);
+  for (const pid of holders) {
     try {
-      process.kill(record.pid, 'SIGKILL');
+      process.kill(pid, 'SIGKILL');
     } catch {
       // Gone in the meantime.
     }
   }
   await removeTree(sandboxDir(root, record.id));
+}
+
+/**
+ * This user's processes whose command line names `folder`: a sandbox's bwrap
+ * when its record never got the pid (its maker died, or was cancelled, while
+ * making it, and bwrap, started after its parent was gone, outlives it).
+ */
+async function processesNaming(folder: string): Promise<number[]> {
+  const pids = (await readdir('/proc').catch(() => [] as string[])).filter((name) => /^\d+$/.test(name));
+  const found = await Promise.all(
+    pids.map(async (pid) => {
+      const args = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+      return args.split('\0').some((arg) => arg.startsWith(folder)) ? Number(pid) : undefined;
+    }),
+  );
+  return found.filter((pid): pid is number => pid !== undefined && pid !== process.pid);
 }
 
 /** Removes the sandboxes `chosen` picks; returns their ids. */

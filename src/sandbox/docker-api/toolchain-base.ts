@@ -15,9 +15,9 @@ import { followBuild, StepLines } from './build-output.js';
 import { isNotFound } from '../engine-errors.js';
 import type { BaseRecipe, Language } from '../languages.js';
 import { packFiles } from '../tar.js';
+import { LABEL_TOOLCHAIN } from '../labels.js';
 
 export const LABEL_BASE_RECIPE = 'bugbench.base-recipe';
-export const LABEL_TOOLCHAIN = 'bugbench.toolchain';
 
 /** The image a language's repositories are built on: its toolchain base, or the Python base. */
 export function baseImageFor(language: Language | undefined): string {

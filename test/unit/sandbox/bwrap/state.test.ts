@@ -46,6 +46,20 @@ describe('bwrap sandbox records', () => {
   });
 });
 
+describe('a sandbox whose record never got its pid', () => {
+  it('has its processes found by its folder and ended with it (its maker died while making it)', async () => {
+    const record = await recordOf('ddd', 'run-4', { pid: undefined, pidStart: undefined });
+    // Stands for a bwrap whose command line names the sandbox's folder (`--bind …/merged /`).
+    const holder = spawn('sh', ['-c', 'sleep 30', `${sandboxDir(root, 'ddd')}/merged`]);
+    await new Promise((resolve) => holder.on('spawn', resolve));
+    const ended = new Promise((resolve) => holder.on('exit', resolve));
+    await removeSandboxState(root, record);
+    await ended;
+    expect(holder.signalCode).toBe('SIGKILL');
+    expect(existsSync(sandboxDir(root, 'ddd'))).toBe(false);
+  });
+});
+
 describe('the state folder', () => {
   it('is made this user\'s alone, tightened when looser, and refused when it is a link', async () => {
     const fresh = join(root, 'fresh');
