@@ -132,7 +132,7 @@ describe('solving', () => {
     // The offline solvers are scripts handed the fix: their trajectories enter SFT data only when asked for.
     const refused = await bugbench(['export', '--format', 'sft', '--status', 'valid', '--out', out], { env: { BUGBENCH_HOME: home } });
     expect(refused.exitCode).toBe(1);
-    expect(refused.stderr).toMatch(/come from the scripted offline solvers, which are left out \(add --include-scripted to take them\)/);
+    expect(refused.stderr).toMatch(/come from the scripted offline solvers, which are left out \(`--include-scripted` on `bugbench export` or `bugbench queue submit` takes them\)/);
     const exported = await json('export', '--format', 'sft', '--status', 'valid', '--include-scripted', '--out', out);
     const solvedSoFar = Store.open({ root: home }).all('attempts').filter((a) => a.bugId === bug && a.solved).length;
     expect(exported.count).toBe(solvedSoFar);
