@@ -4,13 +4,12 @@
  * rather than dropped, and attempts of two solve runs are told apart. A real
  * store; the core's higher-order work is a scripted stand-in.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CHECK_NAMES } from '../../src/bugs/check-types.js';
 import type { HigherOrderResult } from '../../src/pipeline/higher-order.js';
 import type { WorkbenchCore } from '../../src/pipeline/workbench-core.js';
 import type { AttemptRecord } from '../../src/store/records.js';
-import { App } from '../../src/ui/app.js';
-import { renderIn } from '../helpers/terminal.js';
+import { openWorkbench, until, type Workbench } from '../helpers/workbench.js';
 import { at, coreOf, putBug, workspace } from '../helpers/workspace.js';
 
 const SIZE = { columns: 80, rows: 24 };
@@ -18,18 +17,11 @@ const PARENT = 'ratekit-removal-b19e315a';
 const OLDER = 'solve-20260101-000200-a0a0';
 const LATEST = 'solve-20260101-000300-b1b1';
 
-let term: ReturnType<typeof renderIn> | undefined;
+let term: Workbench | undefined;
 afterEach(() => term?.unmount());
 
-// eslint-disable-next-line no-control-regex
-const frame = () => term!.lastFrame().replace(/\u001B\[[0-9;]*m/g, '');
-const until = (check: () => void, timeout = 10_000) => vi.waitFor(check, { timeout, interval: 50 });
-async function press(key: string, mark: RegExp | string): Promise<void> {
-  await until(() => {
-    if (!(typeof mark === 'string' ? frame().includes(mark) : mark.test(frame()))) term!.stdin.write(key);
-    expect(frame()).toMatch(mark);
-  });
-}
+const frame = () => term!.frame();
+const press = (key: string, mark: RegExp | string) => term!.press(key, mark);
 
 function attempt(runId: string, i: number, solved: boolean): AttemptRecord {
   return { id: `${runId}-a${i}`, bugId: PARENT, runId, index: i - 1, solver: 'offline/mix', statement: 'template', status: 'evaluated', solved, failing: solved ? [] : ['t1'], reward: solved ? 1 : -1, patch: null, evalLog: null, evalRunMs: 10, detail: null, createdAt: at(3) };
@@ -67,8 +59,7 @@ describe('the Checks screen with solve results and h at 80×24 (newcomer report,
       const details = base.bugDetails(id);
       return details && ({ ...details, checks } as typeof details);
     };
-    term = renderIn(<App core={{ ...base, bugDetails, higherOrder: higherOrder as WorkbenchCore['higherOrder'] }} />, SIZE);
-    await until(() => expect(frame()).toContain('Repo images'));
+    term = await openWorkbench({ ...base, bugDetails, higherOrder: higherOrder as WorkbenchCore['higherOrder'] }, SIZE);
     await press('5', /1 bug\(s\)/);
     await press('4', `${PARENT} VALID`);
     await until(() => expect(frame()).toMatch(/solving 8\/8 .*· solve rate 0\.375/));

@@ -4,7 +4,7 @@
  * store at 80×24; the core's start is a stand-in that writes the records a
  * run writes (running, then cancelled) and plays its events.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { RolloutEvent, RolloutEventBody } from '../../src/agent/events.js';
 import { CHECK_NAMES, type Verdict } from '../../src/bugs/check-types.js';
 import type { Report } from '../../src/pipeline/events.js';
@@ -12,26 +12,17 @@ import type { InjectResult } from '../../src/pipeline/inject.js';
 import type { InjectionStart } from '../../src/pipeline/start-injection.js';
 import type { WorkDeps } from '../../src/pipeline/workbench-core.js';
 import type { Store } from '../../src/store/store.js';
-import { App } from '../../src/ui/app.js';
-import { renderIn } from '../helpers/terminal.js';
+import { openWorkbench, until, type Workbench } from '../helpers/workbench.js';
 import { at, coreOf, IMAGE, putBug, putRun, workspace } from '../helpers/workspace.js';
 
-const SIZE = { columns: 80, rows: 24 };
 const RUN = 'run-20260101-000100-c4c4';
 const BUG = 'ratekit-removal-0c0c0c0c';
 
-let term: ReturnType<typeof renderIn> | undefined;
+let term: Workbench | undefined;
 afterEach(() => term?.unmount());
 
-// eslint-disable-next-line no-control-regex
-const frame = () => term!.lastFrame().replace(/\u001B\[[0-9;]*m/g, '');
-const until = (check: () => void, timeout = 10_000) => vi.waitFor(check, { timeout, interval: 50 });
-async function press(key: string, mark: RegExp | string): Promise<void> {
-  await until(() => {
-    if (!(typeof mark === 'string' ? frame().includes(mark) : mark.test(frame()))) term!.stdin.write(key);
-    expect(frame()).toMatch(mark);
-  });
-}
+const frame = () => term!.frame();
+const press = (key: string, mark: RegExp | string) => term!.press(key, mark);
 
 const aborted = (signal: AbortSignal | undefined) => new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
 
@@ -99,8 +90,7 @@ describe('a run cancelled in the workbench (newcomer report, items 2 and 3)', ()
       if (++lists > 1) await new Promise((resolve) => setTimeout(resolve, 3000));
       return base.listImages();
     };
-    term = renderIn(<App core={{ ...base, listImages, startInjection }} />, SIZE);
-    await until(() => expect(frame()).toContain('Repo images'));
+    term = await openWorkbench({ ...base, listImages, startInjection });
     await press('2', /New injection run on/);
     term.stdin.write('\r');
     await until(() => expect(frame()).toMatch(/^live: /m));

@@ -6,30 +6,21 @@
  * Run form (a paste, `tmux send-keys 1 Enter`) each act, in order. A real
  * store at 80×24.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/pipeline/events.js';
 import type { InjectRequest, InjectResult } from '../../src/pipeline/inject.js';
 import type { InjectionStart } from '../../src/pipeline/start-injection.js';
-import { App } from '../../src/ui/app.js';
-import { renderIn } from '../helpers/terminal.js';
+import { openWorkbench, until, type Workbench } from '../helpers/workbench.js';
 import { at, coreOf, putBug, putRun, workspace } from '../helpers/workspace.js';
 
-const SIZE = { columns: 80, rows: 24 };
 const BUG = 'ratekit-removal-5a5a5a5a';
 const DOWN = '\u001B[B';
 
-let term: ReturnType<typeof renderIn> | undefined;
+let term: Workbench | undefined;
 afterEach(() => term?.unmount());
 
-// eslint-disable-next-line no-control-regex
-const frame = () => term!.lastFrame().replace(/\u001B\[[0-9;]*m/g, '');
-const until = (check: () => void, timeout = 10_000) => vi.waitFor(check, { timeout, interval: 50 });
-async function press(key: string, mark: RegExp | string): Promise<void> {
-  await until(() => {
-    if (!(typeof mark === 'string' ? frame().includes(mark) : mark.test(frame()))) term!.stdin.write(key);
-    expect(frame()).toMatch(mark);
-  });
-}
+const frame = () => term!.frame();
+const press = (key: string, mark: RegExp | string) => term!.press(key, mark);
 
 describe('keys that used to do nothing (newcomer report, item 13)', () => {
   it("enter on a solver attempt opens the bug it solved; on a rollout that made none, it says so", async () => {
@@ -44,8 +35,7 @@ describe('keys that used to do nothing (newcomer report, item 13)', () => {
         tx.put('attempts', { id: `solve-new-a${i + 1}`, bugId: BUG, runId: 'solve-new', index: i, solver: 'offline/oracle', statement: 'template', status: 'evaluated', solved: true, failing: [], reward: 1, patch: null, evalLog: null, evalRunMs: 10, detail: null, createdAt: at(5) });
       }
     });
-    term = renderIn(<App core={coreOf(store)} />, SIZE);
-    await until(() => expect(frame()).toContain('Repo images'));
+    term = await openWorkbench(coreOf(store));
     await press('3', /\(solve-new\)/);
     term.stdin.write('\r');
     await until(() => expect(frame()).toContain('[5 Review]'));
@@ -71,8 +61,7 @@ describe('keys that used to do nothing (newcomer report, item 13)', () => {
       await new Promise<void>((resolve) => deps.signal?.addEventListener('abort', () => resolve(), { once: true }));
       return { runId: 'run-live', status: 'cancelled', bugs: [], rollouts: [], yield: { rollouts: 3, submitted: 0, featuresThatBroke: null, valid: 0 } };
     };
-    term = renderIn(<App core={coreOf(store, { startInjection })} />, SIZE);
-    await until(() => expect(frame()).toContain('Repo images'));
+    term = await openWorkbench(coreOf(store, { startInjection }));
     await press('2', /New injection run on/);
     term.stdin.write('\r');
     await until(() => expect(frame()).toMatch(/^live: .*\(run-live\)/m));
@@ -85,8 +74,7 @@ describe('keys that used to do nothing (newcomer report, item 13)', () => {
   it('o on Checks says why there is no higher-order bug to open', async () => {
     const store = workspace();
     putBug(store, BUG);
-    term = renderIn(<App core={coreOf(store)} />, SIZE);
-    await until(() => expect(frame()).toContain('Repo images'));
+    term = await openWorkbench(coreOf(store));
     await press('5', /1 bug\(s\)/);
     await press('4', `${BUG} VALID`);
     term.stdin.write('o');
@@ -101,8 +89,7 @@ describe('keys that used to do nothing (newcomer report, item 13)', () => {
       report({ type: 'run-started', runId, kind: 'inject' });
       return { runId, status: 'finished', bugs: [], rollouts: [], yield: { rollouts: 0, submitted: 0, featuresThatBroke: null, valid: 0 } };
     };
-    term = renderIn(<App core={coreOf(workspace(), { startInjection })} />, SIZE);
-    await until(() => expect(frame()).toContain('Repo images'));
+    term = await openWorkbench(coreOf(workspace(), { startInjection }));
     await press('2', /New injection run on/);
     await press(DOWN, /› bugs +3/);
     term.stdin.write('1\r');
