@@ -1,7 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/ui/app.js';
 import { workbenchCore } from '../../src/pipeline/workbench-core.js';
+import { Store } from '../../src/store/store.js';
 
 describe('workbench', () => {
   it('checks the engine, then lists the sample images from the real engine and moves the selection', async () => {
@@ -30,7 +34,8 @@ describe('workbench', () => {
   });
 
   it('runs an offline injection from the images screen and shows each rollout live', async () => {
-    const { lastFrame, stdin, unmount } = render(<App core={workbenchCore()} />);
+    // A workspace of its own: in the shared one another test may have made the same bug, and this one would be its duplicate.
+    const { lastFrame, stdin, unmount } = render(<App core={workbenchCore(Store.open({ root: mkdtempSync(join(tmpdir(), 'bugbench-workbench-')) }))} />);
     await vi.waitFor(() => expect(lastFrame()).toContain('Repo images'), { timeout: 20_000 });
     const knotcfg = () => /› \S*knotcfg/.test(lastFrame()!);
     for (let i = 0; i < 10 && !knotcfg(); i++) {
