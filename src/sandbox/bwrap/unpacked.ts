@@ -15,7 +15,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat, statfs, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { currentProcess, processAlive, processStartTime } from '../../process-identity.js';
+import { currentProcess, processAlive, processStartTime, type ProcessIdentity } from '../../process-identity.js';
 import { ensurePrivateRoot, holderRuns, readRecords } from './state.js';
 import { removeTree, runTool } from './tools.js';
 
@@ -152,12 +152,21 @@ async function unpackTurn(lower: string, done: () => boolean): Promise<() => Pro
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     if (done()) return async () => undefined;
-    const holder = await readFile(join(lock, 'holder.json'), 'utf8').then((text) => JSON.parse(text) as Parameters<typeof processAlive>[0], () => undefined);
+    const holder = await readHolder(lock);
     const since = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
     if (holder ? !processAlive(holder) : since > 10_000) {
       if (holder?.pid) await removeTree(unpackingFolder(lower, holder.pid));
       await removeTree(lock);
     } else await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Who holds `lock`; undefined while the holder has not finished saying (the file is written after the folder is made). */
+async function readHolder(lock: string): Promise<ProcessIdentity | undefined> {
+  try {
+    return JSON.parse(await readFile(join(lock, 'holder.json'), 'utf8')) as ProcessIdentity;
+  } catch {
+    return undefined;
   }
 }
 

@@ -4,7 +4,7 @@
  * others wait for the first; one whose unpacker died goes on by itself, and
  * a failed unpack leaves nothing.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -59,6 +59,20 @@ describe('unpacking a packed image', () => {
     expect(readFileSync(join(lower.stdout.trim(), 'hello.txt'), 'utf8')).toBe('hello\n');
     expect(readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(1);
     expect(readdirSync(join(root, 'images'))).toEqual([key, `${key}.source.json`]);
+  });
+
+  it('reads a holder file still being written as a holder not yet known, and takes over one that never said', async () => {
+    const { file, root, calls, path } = await setUp('half');
+    const key = (await lowerLayer(join(root, 'probe'), file)).split('/').pop()!;
+    const lock = join(root, 'images', `${key}.unpacking`);
+    mkdirSync(lock, { recursive: true });
+    // The holder made the folder and had opened its file, but not written it yet, 20 s ago.
+    writeFileSync(join(lock, 'holder.json'), '');
+    const past = new Date(Date.now() - 20_000);
+    utimesSync(lock, past, past);
+    const lower = await asker(root, file, path);
+    expect(readFileSync(join(lower.stdout.trim(), 'hello.txt'), 'utf8')).toBe('hello\n');
+    expect(readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(1);
   });
 
   it('leaves nothing behind when unsquashfs fails half-way', async () => {
