@@ -187,7 +187,7 @@ async function describeUnpacked(lower: string): Promise<UnpackedImage | undefine
   const folder = await stat(lower).catch(() => undefined);
   if (!folder) return undefined;
   const note = await stat(noteOf(lower)).catch(() => undefined);
-  const source = await readFile(noteOf(lower), 'utf8').then((text) => JSON.parse(text) as SourceNote, () => undefined);
+  const source = await readFile(noteOf(lower), 'utf8').then((text) => JSON.parse(text) as SourceNote).catch(() => undefined);
   const now = source && (await stat(source.file).catch(() => undefined));
   const stale = source !== undefined && (!now || now.size !== source.size || now.mtimeMs !== source.mtimeMs);
   return { lower, lastUsedMs: Math.max(folder.mtimeMs, note?.mtimeMs ?? 0), stale };
