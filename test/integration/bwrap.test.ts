@@ -4,6 +4,7 @@
  * each other's writes, limits hold, and a bugbench killed with -9 leaves
  * nothing that the next start does not remove.
  */
+import { execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,7 +127,7 @@ describe('the bwrap engine kind', () => {
     expect(processStartTime(record.pid)).toBe(record.pidStart);
     process.kill(Number(pid), 'SIGKILL');
     await child;
-    // die-with-parent: the sandbox's processes end with the bugbench that made them.
+    // The sandbox's processes end with the bugbench that made them (its lifeline closed).
     await expect.poll(() => processStartTime(record.pid), { timeout: 10_000 }).toBeUndefined();
     expect(existsSync(join(state, 'sandboxes', id!))).toBe(true);
     const reaped = await asUser('console.log(JSON.stringify(await engine.reapOrphans()));');
@@ -134,6 +135,35 @@ describe('the bwrap engine kind', () => {
     expect(JSON.parse(reaped.stdout.trim())).toEqual({ removed: [id], volumes: ['bwrap-orphan-volume'] });
     expect(readdirSync(join(state, 'sandboxes'))).toEqual([]);
     expect(readdirSync(join(state, 'volumes'))).toEqual([]);
+  });
+
+  it('leaves no process when bugbench is killed while bwrap is still starting', async () => {
+    // A bwrap that notes when it is asked for, waits, and notes when it goes on.
+    const bin = join(dir, 'slow-bwrap');
+    mkdirSync(bin, { mode: 0o755 });
+    const marks = join(dir, 'slow-bwrap-marks');
+    mkdirSync(marks);
+    chmodSync(marks, 0o777);
+    writeFileSync(join(bin, 'bwrap'), `#!/bin/sh\ntouch ${marks}/asked\nsleep 2\ntouch ${marks}/going-on\nexec /usr/bin/bwrap "$@"\n`, { mode: 0o755 });
+    const script = `
+      engine.createSandbox({ image: ${JSON.stringify(IMAGE)}, runId: 'bwrap-early-kill' }).catch(() => undefined);
+      setInterval(() => {}, 1000);
+    `;
+    const file = join(dir, 'early-kill.mjs');
+    writeFileSync(file, `const { engineAt } = await import(${JSON.stringify(`${DIST}/sandbox/engine-table.js`)});\nconst engine = engineAt('bwrap://${images}');\n${script}`, { mode: 0o644 });
+    const argv = process.getuid?.() === 0 ? ['runuser', '-u', USER, '--', 'node', file] : ['node', file];
+    const child = execa(argv[0]!, argv.slice(1), { reject: false, env: { BUGBENCH_BWRAP_STATE: state, PATH: `${bin}:${process.env.PATH}` }, extendEnv: false });
+    await expect.poll(() => existsSync(join(marks, 'asked')), { timeout: 60_000, interval: 100 }).toBe(true);
+    const makers = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(file) && !line.includes('runuser'));
+    for (const line of makers) process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+    await child;
+    await expect.poll(() => existsSync(join(marks, 'going-on')), { timeout: 10_000, interval: 100 }).toBe(true);
+    // Its parent gone before it began, the sandbox ends when its first process reads the end of its lifeline.
+    const sandboxProcesses = () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(join(state, 'sandboxes')));
+    await expect.poll(sandboxProcesses, { timeout: 15_000, interval: 250 }).toEqual([]);
+    const reaped = await asUser('console.log(JSON.stringify(await engine.reapOrphans()));');
+    expect(reaped.exitCode, reaped.stderr).toBe(0);
+    expect(readdirSync(join(state, 'sandboxes'))).toEqual([]);
   });
 
   it('checks a bug of the packed image through DOCKER_HOST=bwrap:///DIR, as an ordinary user: valid, as on Docker', async () => {

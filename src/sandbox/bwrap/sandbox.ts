@@ -8,7 +8,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { join, posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
@@ -71,13 +73,16 @@ export class BwrapSandbox extends RepoSandbox {
     const record: SandboxRecord = { id, image: options.image, labels: { [LABEL_RUN]: options.runId, ...ownerLabels(), ...options.extraLabels }, lower: spec.lower };
     await writeRecord(spec.root, record);
     const holder = spawn('unshare', ['--user', '--map-root-user', '--mount', '--propagation', 'private', '--', 'sh', '-c', MOUNT_THEN_BWRAP, 'sh', spec.lower, dir, ...bwrapArgs(world, id, dir, spec.volumes)], {
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      // fd 3 (bwrap's info) goes to a file (MOUNT_THEN_BWRAP); fd 4 is the sandbox's lifeline (see bwrapArgs):
+      // bugbench holds its other end until it removes the sandbox or dies.
+      stdio: ['ignore', 'pipe', 'pipe', 'ignore', 'pipe'],
       env: HOST_PATH,
     });
     try {
-      const nsPid = await started(holder);
+      const nsPid = await started(holder, dir);
       // The sandbox runs until removed; it holds no pipe of bugbench's open nor keeps it from exiting.
-      for (const stream of [holder.stdout, holder.stderr, holder.stdio[3]]) (stream as NodeJS.ReadableStream & { destroy(): void }).destroy();
+      for (const stream of [holder.stdout, holder.stderr]) stream!.destroy();
+      (holder.stdio[4] as Socket).unref();
       holder.unref();
       record.pid = holder.pid;
       record.pidStart = processStartTime(holder.pid!);
@@ -86,6 +91,7 @@ export class BwrapSandbox extends RepoSandbox {
       const env = { PATH: DEFAULT_PATH, HOSTNAME: `bugbench-${id}`, HOME: spec.home, ...imageEnv, PYTHONDONTWRITEBYTECODE: '1', ...options.env };
       return new BwrapSandbox(id, options.image, options.runId, world, holder, nsPid, env, spec.root, record);
     } catch (error) {
+      (holder.stdio[4] as Socket).destroy();
       await removeSandboxState(spec.root, { ...record, pid: holder.pid, pidStart: holder.pid ? processStartTime(holder.pid) : undefined });
       throw error;
     }
@@ -238,7 +244,15 @@ export class BwrapSandbox extends RepoSandbox {
     await writeRecord(this.stateRoot, { ...this.record, removing: true }).catch(() => undefined);
     // Held again until it has ended: an unreferenced process's exit would not keep bugbench waiting for it.
     this.holder.ref();
-    this.holder.kill('SIGKILL');
+    (this.holder.stdio[4] as Socket).destroy();
+    // The namespace's first process (with it, every process in the sandbox), then bwrap outside it.
+    for (const pid of [this.nsPid, this.holder.pid!]) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Ended already.
+      }
+    }
     await ended;
     await removeSandboxState(this.stateRoot, this.record);
   }
@@ -253,7 +267,7 @@ const MOUNT_THEN_BWRAP = [
   'L=$1 S=$2; shift 2;',
   'mount -t overlay overlay -o "lowerdir=$L,upperdir=$S/upper,workdir=$S/work,userxattr" "$S/merged" &&',
   '{ [ ! -d "$S/pts" ] || mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts "$S/pts"; } &&',
-  'exec bwrap "$@"',
+  'exec bwrap "$@" 3>"$S/info.json"',
 ].join(' ');
 
 /**
@@ -272,7 +286,6 @@ function bwrapArgs(world: ImageWorld, id: string, dir: string, volumes: Record<s
   return [
     '--unshare-user', '--uid', String(world.uid), '--gid', String(world.gid),
     '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--hostname', `bugbench-${id}`,
-    '--die-with-parent',
     '--bind', join(dir, 'merged'), '/',
     '--proc', '/proc',
     ...(world.uid !== 0 || world.gid !== 0 ? ownDevArgs(dir) : ['--dev', '/dev']),
@@ -280,37 +293,40 @@ function bwrapArgs(world: ImageWorld, id: string, dir: string, volumes: Record<s
     // The work folder is made when the image lacks it, as Docker makes a WorkingDir.
     '--dir', world.root, '--chdir', world.root,
     '--info-fd', '3',
-    '--', 'sh', '-c', 'echo ready; exec sleep infinity',
+    // Runs until fd 4 reads its end: until bugbench closes it, or dies, whenever that is. Not --die-with-parent:
+    // bwrap sets that up late, and a bugbench that died meanwhile (a task cancelled while making the sandbox)
+    // left it running, or killed bwrap before it let its child go and left that child waiting for ever.
+    '--', 'sh', '-c', 'echo ready; read -r _ <&4',
   ];
 }
 
-/** Waits for the sandbox's first process to say it is up; its pid (from bwrap's info) is what commands join. */
-function started(holder: ChildProcess): Promise<number> {
+/**
+ * Waits for the sandbox's first process to say it is up; its pid (from the
+ * info bwrap wrote to `dir`/info.json before it let that process start) is
+ * what commands join.
+ */
+function started(holder: ChildProcess, dir: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    let info = '';
     let out = '';
     let err = '';
-    let pid: number | undefined;
     const timer = setTimeout(() => fail(`it did not start within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
     const fail = (why: string) => {
       clearTimeout(timer);
       reject(new SandboxError(`could not start a bwrap sandbox: ${why}${err.trim() ? `: ${err.trim().slice(-500)}` : ''} (does \`bugbench doctor\` say user namespaces are enabled?)`));
     };
-    const check = () => {
-      const match = /"child-pid"\s*:\s*(\d+)/.exec(info);
-      if (match) pid = Number(match[1]);
-      if (pid !== undefined && out.includes('ready\n')) {
-        clearTimeout(timer);
-        resolve(pid);
-      }
-    };
-    (holder.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => {
-      info += chunk.toString();
-      check();
-    });
     holder.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      check();
+      if (!out.includes('ready\n')) return;
+      let info = '';
+      try {
+        info = readFileSync(join(dir, 'info.json'), 'utf8');
+      } catch (error) {
+        return fail(`bwrap wrote no info: ${(error as Error).message}`);
+      }
+      const match = /"child-pid"\s*:\s*(\d+)/.exec(info);
+      if (!match) return fail(`bwrap's info names no child-pid: ${info.slice(0, 200)}`);
+      clearTimeout(timer);
+      resolve(Number(match[1]));
     });
     holder.stderr!.on('data', (chunk: Buffer) => {
       err = (err + chunk.toString()).slice(-4000);

@@ -88,7 +88,10 @@ export function holderRuns(record: SandboxRecord): boolean {
 export async function removeSandboxState(root: string, record: SandboxRecord): Promise<void> {
   // Said first, so that a look at the sandboxes meanwhile does not take it for one something else stopped.
   if (existsSync(sandboxDir(root, record.id))) await writeRecord(root, { ...record, removing: true }).catch(() => undefined);
-  const holders = record.pid !== undefined && processStartTime(record.pid) === record.pidStart ? [record.pid] : await processesNaming(`${sandboxDir(root, record.id)}/`);
+  // The recorded bwrap, and any process that names the folder: the bwrap of a record that never got its pid,
+  // or a child bwrap had not let go yet when bwrap was killed, which would wait for ever.
+  const recorded = record.pid !== undefined && processStartTime(record.pid) === record.pidStart ? [record.pid] : [];
+  const holders = [...new Set([...recorded, ...(await processesNaming(`${sandboxDir(root, record.id)}/`))])];
   for (const pid of holders) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -99,11 +102,7 @@ export async function removeSandboxState(root: string, record: SandboxRecord): P
   await removeTree(sandboxDir(root, record.id));
 }
 
-/**
- * This user's processes whose command line names `folder`: a sandbox's bwrap
- * when its record never got the pid (its maker died, or was cancelled, while
- * making it, and bwrap, started after its parent was gone, outlives it).
- */
+/** This user's processes whose command line names `folder` (a sandbox's bwrap names its folder). */
 async function processesNaming(folder: string): Promise<number[]> {
   const pids = (await readdir('/proc').catch(() => [] as string[])).filter((name) => /^\d+$/.test(name));
   const found = await Promise.all(
