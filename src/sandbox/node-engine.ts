@@ -11,6 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { delay } from '../delay.js';
 import { errorMessage, SetupError } from '../errors.js';
 import { engineAt, engineTypeOf } from './engine-table.js';
 import { stateRoot } from './bwrap/state.js';
@@ -129,7 +130,7 @@ async function startPodmanService(socket: string, env: NodeJS.ProcessEnv): Promi
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
-      const stopped = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 10_000))]);
+      const stopped = await Promise.race([exited.then(() => true), delay(10_000).then(() => false)]);
       if (!stopped) child.kill('SIGKILL');
     },
   };

@@ -16,6 +16,7 @@ import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import tar from 'tar-stream';
 import { SandboxError } from '../../errors.js';
+import { delay } from '../../delay.js';
 import { processStartTime } from '../../process-identity.js';
 import { CappedOutput } from '../capped-output.js';
 import { metering, recordContainerCpu } from '../cpu-meter.js';
@@ -114,7 +115,7 @@ export class BwrapSandbox extends RepoSandbox {
     const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(code ?? 128 + signalNumber(signal))));
     const closed = new Promise<'ended'>((resolve) => child.on('close', () => resolve('ended')));
     // A command whose main process ended but left children holding its output is done once the pipe has had a moment.
-    const lingering = exited.then(() => sleep(200)).then(() => 'lingering' as const);
+    const lingering = exited.then(() => delay(200)).then(() => 'lingering' as const);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS);
@@ -130,13 +131,13 @@ export class BwrapSandbox extends RepoSandbox {
     if (onAbort) options.signal?.removeEventListener('abort', onAbort);
     if (outcome === 'timeout' || outcome === 'cancelled') {
       await this.killMarked(marker);
-      await Promise.race([closed, sleep(2000)]);
+      await Promise.race([closed, delay(2000)]);
     }
     if (outcome !== 'ended') {
       child.stdout!.destroy();
       child.stderr!.destroy();
     }
-    const exitCode = await Promise.race([exited, sleep(2000).then(() => -1)]);
+    const exitCode = await Promise.race([exited, delay(2000).then(() => -1)]);
     return {
       command,
       exitCode,
@@ -339,8 +340,4 @@ function started(holder: ChildProcess, dir: string): Promise<number> {
 function signalNumber(signal: NodeJS.Signals | null): number {
   const numbers: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGTERM: 15 };
   return signal ? (numbers[signal] ?? 0) : 0;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

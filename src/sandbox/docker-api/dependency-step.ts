@@ -18,6 +18,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
+import { delay } from '../../delay.js';
 import type { Progress } from '../../progress.js';
 import { lineSplitter, StepLines } from './build-output.js';
 import { shellQuote } from '../shell-text.js';
@@ -106,7 +107,7 @@ export async function runBuildStep(docker: Docker, container: Docker.Container, 
     await container.start();
     const { StatusCode } = (await container.wait()) as { StatusCode: number };
     // The attach stream may still hold the last lines when wait returns.
-    await Promise.race([ended, new Promise((r) => setTimeout(r, 2000))]);
+    await Promise.race([ended, delay(2000)]);
     split.flush();
     return { exitCode: StatusCode, tail: lines.lastLines(), timedOut };
   } finally {

@@ -10,6 +10,7 @@ import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { posix } from 'node:path';
 import { ImageNotFoundError, SandboxError } from '../../errors.js';
+import { delay } from '../../delay.js';
 import { CappedOutput } from '../capped-output.js';
 import { metering, recordContainerCpu } from '../cpu-meter.js';
 import { asEngineError, engineCall, isEngineFailure, isNotFound } from '../engine-errors.js';
@@ -151,7 +152,7 @@ export class DockerSandbox extends RepoSandbox {
     if (onAbort) options.signal?.removeEventListener('abort', onAbort);
     if (outcome !== 'ended') {
       await this.killMarked(marker);
-      await Promise.race([ended, sleep(2000)]);
+      await Promise.race([ended, delay(2000)]);
       stream.destroy();
     }
     const info = await exec.inspect().catch((error: unknown) => {
@@ -185,7 +186,7 @@ export class DockerSandbox extends RepoSandbox {
         const info = await exec.inspect().catch(() => undefined);
         if (stopped) return;
         if (info && !info.Running) {
-          const settled = await Promise.race([ended.then(() => true), sleep(200).then(() => false)]);
+          const settled = await Promise.race([ended.then(() => true), delay(200).then(() => false)]);
           if (!settled && !stopped) resolve('lingering');
           return;
         }
@@ -297,8 +298,4 @@ async function drained(exec: Docker.Exec): Promise<void> {
 
 function isRemovalInProgress(error: unknown): boolean {
   return (error as { statusCode?: number })?.statusCode === 409;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
