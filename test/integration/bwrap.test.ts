@@ -97,11 +97,13 @@ describe('the bwrap engine kind', () => {
       const sandbox = await engine.createSandbox({ image: ${JSON.stringify(IMAGE)}, runId: 'bwrap-alone', world: { root: '/work/new', user: '', uid: 0, gid: 0, env: {} } });
       const pwd = (await sandbox.exec('pwd')).stdout.trim();
       await sandbox.remove();
-      // Timers that would keep this process alive now that its work is done (an exec's guard held it 2 s).
-      console.log(JSON.stringify({ pwd, timers: process.getActiveResourcesInfo().filter((r) => r === 'Timeout') }));
+      // Timers that would keep this process alive now that its work is done (an exec's guard held it 2 s), and
+      // the sandbox's first process, gone, not even a zombie: bwrap reaped it (killing bwrap first handed it to init).
+      const { existsSync } = await import('node:fs');
+      console.log(JSON.stringify({ pwd, timers: process.getActiveResourcesInfo().filter((r) => r === 'Timeout'), firstLeft: existsSync('/proc/' + sandbox.nsPid) }));
     `);
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout.trim())).toEqual({ pwd: '/work/new', timers: [] });
+    expect(JSON.parse(run.stdout.trim())).toEqual({ pwd: '/work/new', timers: [], firstLeft: false });
     // Removed at once, with no exec's timers about: remove() must itself keep the process until the sandbox ended (exit 13 otherwise).
     const alone = await asUser(`
       await (await engine.createSandbox({ image: ${JSON.stringify(IMAGE)}, runId: 'bwrap-alone' })).remove();

@@ -245,16 +245,21 @@ export class BwrapSandbox extends RepoSandbox {
     await writeRecord(this.stateRoot, { ...this.record, removing: true }).catch(() => undefined);
     // Held again until it has ended: an unreferenced process's exit would not keep bugbench waiting for it.
     this.holder.ref();
-    (this.holder.stdio[4] as Socket).destroy();
-    // The namespace's first process (with it, every process in the sandbox), then bwrap outside it.
-    for (const pid of [this.nsPid, this.holder.pid!]) {
+    // The namespace's first process, and with it every process in the sandbox: bwrap outside it then reaps it and
+    // ends, and this process reaps bwrap. Killing bwrap first would leave the first process to init, a zombie.
+    if (this.holder.exitCode === null && this.holder.signalCode === null) {
       try {
-        process.kill(pid, 'SIGKILL');
+        process.kill(this.nsPid, 'SIGKILL');
       } catch {
         // Ended already.
       }
     }
+    const stuck = setTimeout(() => this.holder.kill('SIGKILL'), 2000);
     await ended;
+    clearTimeout(stuck);
+    // Closed only now: closed first, the sandbox's command would end by itself, and bwrap would take its status
+    // from its first process and end before that process was reaped.
+    (this.holder.stdio[4] as Socket).destroy();
     await removeSandboxState(this.stateRoot, this.record);
   }
 }
