@@ -5,10 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { CancelledError, SandboxError } from '../errors.js';
 import type { OutputStream, Sandbox } from '../sandbox/sandbox.js';
 import { ARTIFACT_MOUNT, DIFFS_IN_CONTAINER, LOG_IN_CONTAINER, RUN_DIR, TEST_FILES_IN_CONTAINER, WEAKENING_SCRIPT } from './container-paths.js';
+import { sharedGoCache } from './go-cache.js';
 import type { ParserHost } from './parser-host.js';
 import { STATE_APPLY_FAILED, stateFailure, type StateScript } from './repo-state.js';
 
@@ -118,8 +119,9 @@ function runScript(timeoutSec: number, prepare?: StateScript, lock?: string): st
     `[ -d ${RUN_DIR} ] || mkdir -p ${RUN_DIR}`,
     'set -o pipefail',
     FRESH_GO_TESTS,
-    // With a lock shared by the bug's containers, one test script runs at a time while the others prepare.
-    ...(lock ? [`exec 9> ${lock}`, 'flock 9'] : []),
+    // With a lock shared by the bug's containers, one test script runs at a time while the others prepare,
+    // and Go's build cache is shared with it.
+    ...(lock ? [sharedGoCache(posix.dirname(lock)), `exec 9> ${lock}`, 'flock 9'] : []),
     ...now('start'),
     `timeout -s KILL ${timeoutSec} bash ${ARTIFACT_MOUNT}/test_script.sh 2>&1 9>&- | tee ${LOG_IN_CONTAINER}`,
     'rc=$?',

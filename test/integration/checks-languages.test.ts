@@ -251,6 +251,21 @@ if __name__ == "__main__":
       for (const run of made) expect(readFileSync(run.logPath, 'utf8'), run.label).not.toContain('(cached)');
     }, 300_000);
 
+    it("shares one Go build cache between the two containers taking turns, seeded from the image's", async () => {
+      const report = await fixture.check({
+        name: 'go-shared-cache',
+        bug: { 'span/span.go': NESTED_BUG },
+        weaken: { 'span/span_test.go': dropBlock('func TestBusyNested(') },
+        testFiles: GO_TEST_FILES,
+        script: 'echo "build cache: $(go env GOCACHE)"\ngo test -count=1 -v ./... 2>&1',
+        parser: { file: 'go_test_parser.py' },
+      });
+      expect(report.valid, summary(report)).toBe(true);
+      const made = report.checks.flatMap((c) => c.runs).filter((r) => !r.reused);
+      expect(made.length).toBeGreaterThan(2);
+      for (const run of made) expect(readFileSync(run.logPath, 'utf8'), run.label).toContain('build cache: /bugbench-shared/go-build\n');
+    }, 300_000);
+
     it('stays valid when the script always leaves the same unrelated test out', async () => {
       const report = await fixture.check({
         name: 'go-fixed-selection',
