@@ -209,6 +209,15 @@ if __name__ == "__main__":
     /** The fix of a nested span undone: a span inside another is counted again. */
     const NESTED_BUG = edits(['\t\tcase s.End > end:\n', '\t\tdefault:\n']);
     const ALL_BUT = (...left: string[]) => `'^(${GO_TESTS.filter((t) => !left.includes(t)).join('|')})$'`;
+    /** The nested-span bug, TestBusyNested weakened away, run by `script`. */
+    const nestedBug = (name: string, script: string) => ({
+      name,
+      bug: { 'span/span.go': NESTED_BUG },
+      weaken: { 'span/span_test.go': dropBlock('func TestBusyNested(') },
+      testFiles: GO_TEST_FILES,
+      script,
+      parser: { file: 'go_test_parser.py' },
+    });
 
     it('is refused by bug-validity, naming the test that vanishes from the buggy runs while its package ran', async () => {
       const script = [
@@ -232,18 +241,7 @@ if __name__ == "__main__":
     }, 300_000);
 
     it('runs a script that gives go test no -count afresh every time: on one container, the second look at a state replays no cached result', async () => {
-      const report = await fixture.check(
-        {
-          name: 'go-no-count',
-          bug: { 'span/span.go': NESTED_BUG },
-          weaken: { 'span/span_test.go': dropBlock('func TestBusyNested(') },
-          testFiles: GO_TEST_FILES,
-          script: 'go test -v ./... 2>&1',
-          parser: { file: 'go_test_parser.py' },
-        },
-        '--parallel',
-        '1',
-      );
+      const report = await fixture.check(nestedBug('go-no-count', 'go test -v ./... 2>&1'), '--parallel', '1');
       expect(report.valid, summary(report)).toBe(true);
       // One container makes every run: the gold patch's is the original state's second, the reruns the buggy state's.
       const made = report.checks.flatMap((c) => c.runs).filter((r) => !r.reused);
@@ -252,14 +250,7 @@ if __name__ == "__main__":
     }, 300_000);
 
     it("shares one Go build cache between the two containers taking turns, seeded from the image's", async () => {
-      const report = await fixture.check({
-        name: 'go-shared-cache',
-        bug: { 'span/span.go': NESTED_BUG },
-        weaken: { 'span/span_test.go': dropBlock('func TestBusyNested(') },
-        testFiles: GO_TEST_FILES,
-        script: 'echo "build cache: $(go env GOCACHE)"\ngo test -count=1 -v ./... 2>&1',
-        parser: { file: 'go_test_parser.py' },
-      });
+      const report = await fixture.check(nestedBug('go-shared-cache', 'echo "build cache: $(go env GOCACHE)"\ngo test -count=1 -v ./... 2>&1'));
       expect(report.valid, summary(report)).toBe(true);
       const made = report.checks.flatMap((c) => c.runs).filter((r) => !r.reused);
       expect(made.length).toBeGreaterThan(2);
@@ -267,14 +258,7 @@ if __name__ == "__main__":
     }, 300_000);
 
     it('stays valid when the script always leaves the same unrelated test out', async () => {
-      const report = await fixture.check({
-        name: 'go-fixed-selection',
-        bug: { 'span/span.go': NESTED_BUG },
-        weaken: { 'span/span_test.go': dropBlock('func TestBusyNested(') },
-        testFiles: GO_TEST_FILES,
-        script: `go test -count=1 -v -run ${ALL_BUT('TestSortByStart')} ./... 2>&1`,
-        parser: { file: 'go_test_parser.py' },
-      });
+      const report = await fixture.check(nestedBug('go-fixed-selection', `go test -count=1 -v -run ${ALL_BUT('TestSortByStart')} ./... 2>&1`));
       expect(report.valid, summary(report)).toBe(true);
       expect(report.FAIL_TO_PASS).toEqual([`${GO_PKG}/span/TestBusyNested`]);
       expect(report.PASS_TO_PASS).not.toContain(`${GO_PKG}/span/TestSortByStart`);
