@@ -90,7 +90,7 @@ export async function removeSandboxState(root: string, record: SandboxRecord): P
   if (existsSync(sandboxDir(root, record.id))) await writeRecord(root, { ...record, removing: true }).catch(() => undefined);
   // The recorded bwrap, and any process that names the folder: the bwrap of a record that never got its pid,
   // or a child bwrap had not let go yet when bwrap was killed, which would wait for ever.
-  const recorded = record.pid !== undefined && processStartTime(record.pid) === record.pidStart ? [record.pid] : [];
+  const recorded = holderRuns(record) ? [record.pid!] : [];
   const holders = [...new Set([...recorded, ...(await processesNaming(`${sandboxDir(root, record.id)}/`))])];
   for (const pid of holders) {
     try {
