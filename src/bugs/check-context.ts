@@ -244,13 +244,18 @@ export class CheckContext {
     return this.original;
   }
 
-  /** The `observation`-th run of the original state, read from the workspace's cache or made (and kept) under `plan`. */
+  /**
+   * The `observation`-th run of the original state, read from the workspace's
+   * cache, or from another check of this process that is making it (waited
+   * for), or made (and kept) under `plan`.
+   */
   private async cachedOriginal(plan: PlannedRun, observation: number, queued: () => void): Promise<RunRecord> {
     const dir = this.setup.originalCache;
     const engine = this.setup.engine ?? defaultContainerEngine();
     const key = dir ? await OriginalRunCache.key(engine, this.setup.image, { baseCommit: this.base, artifact: this.artifact, timeoutSec: this.params.testTimeoutSec }) : undefined;
     const cache = dir && key ? new OriginalRunCache(dir) : undefined;
-    const kept = cache && key ? cache.read(key, this.setup.logDir, observation) : undefined;
+    // While another check of this process makes the run, the runs after this one need not wait for it.
+    const kept = cache && key ? await cache.readOrAwait(key, this.setup.logDir, observation, { signal: this.setup.signal, waiting: queued }) : undefined;
     if (kept) {
       queued();
       this.emit({ type: 'run-started', check: plan.check, label: plan.label, command: TEST_COMMAND });
@@ -259,9 +264,7 @@ export class CheckContext {
     }
     const pending = this.shared(plan);
     queued();
-    const run = await pending;
-    if (cache && key) cache.write(key, run, observation);
-    return run;
+    return cache && key ? cache.keep(key, observation, pending) : pending;
   }
 
   /** The first run of the buggy state, with the oracle (unweakened) tests. */

@@ -9,8 +9,14 @@
  * edited script never meets a stale record. Only runs whose map can be trusted
  * are kept. The log is copied beside each bug's other logs, where it would have
  * been written.
+ *
+ * Bugs checked side by side in one process (a run's rollouts, two at a time)
+ * would each miss the cache and each make the original: the first to ask
+ * claims the run (`keep`), and the others wait for it (`readOrAwait`) and read
+ * what it kept, making their own only if it kept nothing.
  */
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../atomic.js';
@@ -36,6 +42,16 @@ export function originalKey(input: OriginalKeyInput): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
+/** `promise`, or sooner once `signal` aborts. */
+function untilAborted(promise: Promise<void>, signal?: AbortSignal): Promise<void> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.resolve();
+  return Promise.race([promise, once(signal, 'abort').then(() => undefined)]);
+}
+
+/** Original runs being made in this process, by cache file: settled once the run is kept (or not). */
+const claims = new Map<string, Promise<void>>();
+
 export class OriginalRunCache {
   constructor(private readonly dir: string) {}
 
@@ -47,6 +63,38 @@ export class OriginalRunCache {
 
   private name(key: string, observation: number): string {
     return observation === 1 ? key : `${key}.${observation}`;
+  }
+
+  private claimName(key: string, observation: number): string {
+    return join(this.dir, this.name(key, observation));
+  }
+
+  /**
+   * The kept run (as `read`), waiting first for another check of this process
+   * that is making it (`waiting` is called then); undefined when there is none
+   * to wait for, it kept nothing, or `signal` aborted the wait: the caller makes it.
+   */
+  async readOrAwait(key: string, logDir: string, observation: number, wait: { signal?: AbortSignal; waiting: () => void }): Promise<RunRecord | undefined> {
+    const kept = this.read(key, logDir, observation);
+    const claimed = kept ? undefined : claims.get(this.claimName(key, observation));
+    if (!claimed) return kept;
+    wait.waiting();
+    await untilAborted(claimed, wait.signal);
+    return wait.signal?.aborted ? undefined : this.read(key, logDir, observation);
+  }
+
+  /** The run being made by this check: others of the process wait for it to be kept (`readOrAwait`), then read it. */
+  keep(key: string, observation: number, pending: Promise<RunRecord>): Promise<RunRecord> {
+    const name = this.claimName(key, observation);
+    const made = pending.then((run) => {
+      this.write(key, run, observation);
+      return run;
+    });
+    const settled = made.then(() => undefined, () => undefined).finally(() => {
+      if (claims.get(name) === settled) claims.delete(name);
+    });
+    claims.set(name, settled);
+    return made;
   }
 
   /** The kept run (the `observation`-th of the state), its log copied to `logDir`; undefined when there is none (or it cannot be read: the run is then made). */

@@ -52,4 +52,41 @@ describe('the shared original run', () => {
     cache.write('k', run(made, { timedOut: true }));
     expect(cache.read('k', made)).toBeUndefined();
   });
+
+  it('lets a second check of the process wait for the run another is making, and read it once kept', async () => {
+    const made = mkdtempSync(join(tmpdir(), 'bugbench-made-'));
+    const cache = new OriginalRunCache(join(made, 'cache'));
+    const key = originalKey(input);
+    let finish!: (record: RunRecord) => void;
+    const making = cache.keep(key, 1, new Promise<RunRecord>((resolve) => (finish = resolve)));
+    let waited = false;
+    const logDir = mkdtempSync(join(tmpdir(), 'bugbench-next-'));
+    const reading = cache.readOrAwait(key, logDir, 1, { waiting: () => (waited = true) });
+    expect(waited).toBe(true);
+    finish(run(made));
+    await making;
+    expect(await reading).toMatchObject({ label: 'original', reused: true, logPath: join(logDir, 'original.log') });
+    // Once kept, the next one reads it without waiting; the second observation is a run of its own.
+    let waitedAgain = false;
+    expect(await cache.readOrAwait(key, logDir, 1, { waiting: () => (waitedAgain = true) })).toMatchObject({ reused: true });
+    expect(waitedAgain).toBe(false);
+    expect(await cache.readOrAwait(key, logDir, 2, { waiting: () => undefined })).toBeUndefined();
+  });
+
+  it('leaves the waiting check to make its own when the run it waited for kept nothing, failed, or its own work was cancelled', async () => {
+    const made = mkdtempSync(join(tmpdir(), 'bugbench-made-'));
+    const cache = new OriginalRunCache(join(made, 'cache'));
+    const untrusted = cache.keep('a', 1, Promise.resolve(run(made, { timedOut: true })));
+    expect(await cache.readOrAwait('a', made, 1, { waiting: () => undefined })).toBeUndefined();
+    await untrusted;
+    const failed = cache.keep('b', 1, Promise.reject(new Error('the engine went away')));
+    failed.catch(() => undefined);
+    expect(await cache.readOrAwait('b', made, 1, { waiting: () => undefined })).toBeUndefined();
+    await expect(failed).rejects.toThrow('the engine went away');
+    cache.keep('c', 1, new Promise<RunRecord>(() => undefined));
+    const cancel = new AbortController();
+    const reading = cache.readOrAwait('c', made, 1, { signal: cancel.signal, waiting: () => undefined });
+    cancel.abort();
+    expect(await reading).toBeUndefined();
+  });
 });
