@@ -4,6 +4,8 @@ import { bugDir } from '../pipeline/bug-checks.js';
 import { filterBugs, type BugFilter } from '../store/queries.js';
 import { BUG_STATUSES, trajectoryOf, type BugRecord, type BugStatus } from '../store/records.js';
 import { recoveredStore } from '../pipeline/startup.js';
+import { STRATEGIES } from '../pipeline/injectors.js';
+import { recordedImageName, sameImageName } from '../sandbox/image-names.js';
 import type { Store } from '../store/store.js';
 import { parseFlags, positiveInt, printJson } from './args.js';
 import { formatTable } from './table.js';
@@ -17,11 +19,18 @@ export function parseStatus(value: string | undefined): BugStatus | undefined {
 
 /** An image the workspace has never seen is a mistake (a typo, a missing tag), not an empty answer. */
 export function refuseUnknownImage(store: Store, image: string | undefined): void {
-  if (image === undefined || store.get('images', image)) return;
+  if (image === undefined || store.get('images', image) || store.get('images', recordedImageName(image))) return;
   const all = store.all('bugs');
-  if (all.some((b) => b.image === image)) return;
+  if (all.some((b) => sameImageName(b.image, image))) return;
   const known = [...new Set(all.map((b) => b.image))].sort();
   throw new NotFoundError(`no image ${image} in the workspace${known.length > 0 ? `; its bugs are on ${known.join(', ')}` : ''}`);
+}
+
+/** A strategy no bug could have is a typo, refused with the names there are, not an empty answer. */
+export function refuseUnknownStrategy(bugs: BugRecord[], strategy: string | undefined): void {
+  if (strategy === undefined) return;
+  const known = [...new Set<string>([...STRATEGIES, ...bugs.map((b) => b.strategy)])];
+  if (!known.includes(strategy)) throw new UsageError(`--strategy must be one of ${known.join(', ')}, got "${strategy}"`);
 }
 
 const FLAGS = {
@@ -43,6 +52,7 @@ export async function bugsCommand(args: string[]): Promise<number> {
   const store = recoveredStore();
   const all = store.all('bugs');
   refuseUnknownImage(store, filter.image);
+  refuseUnknownStrategy(all, filter.strategy);
   const bugs = filterBugs(all, filter);
   if (values.json) printJson(bugs.map((bug) => bugJson(store, bug)));
   else process.stdout.write(formatBugs(bugs, all.length));

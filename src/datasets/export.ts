@@ -8,13 +8,15 @@
  * is a device, a link or a folder where a file goes, is found before anything
  * is read.
  */
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { ContainerEngine } from '../sandbox/port.js';
+import { sameImageName } from '../sandbox/image-names.js';
 import type { Progress } from '../progress.js';
 import type { BugRecord, BugStatus } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { bugKey } from '../store/duplicates.js';
-import { writeFolderAtomically } from './atomic-folder.js';
+import { EXPORT_MANIFEST, writeFolderAtomically } from './atomic-folder.js';
 import { ExportError } from './export-error.js';
 import { writeHarborTasks } from './harbor/export.js';
 import { BugImages } from '../bugs/bug-image.js';
@@ -154,7 +156,7 @@ async function exportLines(store: Store, bugs: BugRecord[], options: ExportOptio
 export async function exportDataset(store: Store, options: ExportOptions): Promise<ExportResult> {
   const out = isStdout(options.out) ? options.out : resolve(options.out);
   const status = options.status ?? 'accepted';
-  const chosen = store.all('bugs').filter((b) => b.status === status && (options.image === undefined || b.image === options.image));
+  const chosen = store.all('bugs').filter((b) => b.status === status && (options.image === undefined || sameImageName(b.image, options.image)));
   const { bugs, repeats } = oneOfEach(chosen);
   const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: repeats, leftOut: [], notes: [] };
   if (options.format === 'sft') {
@@ -166,10 +168,13 @@ export async function exportDataset(store: Store, options: ExportOptions): Promi
     result.leftOut = result.leftOut.filter((l) => l.count > 0);
     return result;
   }
+  // An earlier export there is replaced whole (writeFolderAtomically refuses any other folder): say so.
+  const earlier = existsSync(join(out, EXPORT_MANIFEST));
   const written = await writeFolderAtomically(out, async (staging) =>
     options.format === 'harbor'
       ? writeHarborTasks(store, bugs, staging, { engine: options.engine, progress: options.progress })
       : writeTrajectories(store, { bugIds: new Set(chosen.map((b) => b.id)), rollout: options.rollout }, staging),
   );
+  if (earlier) result.notes.push(`replaced the earlier ${options.format} export in ${out} (anything added to that folder since is gone with it)`);
   return { ...result, count: written.count, bugIds: written.bugIds, skipped: [...repeats, ...written.skipped] };
 }

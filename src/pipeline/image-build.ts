@@ -8,6 +8,7 @@
 import { keptTag } from '../bugs/bug-image.js';
 import { buildRepoImage, defaultTag, inspectRepo, repoNameFrom, type BuildImageOptions, type BuiltImage } from '../sandbox/docker-api/repo-image.js';
 import type { ContainerEngine } from '../sandbox/port.js';
+import { sameImageName } from '../sandbox/image-names.js';
 import type { Store } from '../store/store.js';
 
 export interface BuiltOverBugs extends BuiltImage {
@@ -18,7 +19,7 @@ export interface BuiltOverBugs extends BuiltImage {
 export async function buildImageOverBugs(engine: ContainerEngine, store: Store, options: BuildImageOptions): Promise<BuiltOverBugs> {
   const { root } = await inspectRepo(options.dir);
   const tag = options.tag ?? defaultTag(repoNameFrom(root));
-  const bugs = store.all('bugs').filter((b) => b.image === tag).length;
+  const bugs = store.all('bugs').filter((b) => sameImageName(b.image, tag)).length;
   const before = bugs > 0 ? (await engine.inspectImage(tag))?.id : undefined;
   let kept: BuiltOverBugs['kept'];
   if (before) {

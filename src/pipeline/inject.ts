@@ -16,6 +16,7 @@ import { currentProcess, processAlive } from '../process-identity.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { adoptImage } from '../sandbox/adopt.js';
 import { inspectRepoImage, type RepoImageFacts } from '../sandbox/repo-images.js';
+import { recordedImageName } from '../sandbox/image-names.js';
 import { CUT_OFF_STATUSES, type RolloutRecord, type RunRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
 import { ignore, type Deps, type Report } from './events.js';
@@ -79,7 +80,8 @@ async function prepare(settings: InjectSettings, on: { engine: ContainerEngine; 
   return facts;
 }
 
-export async function runInjection(settings: InjectSettings, deps: Deps, report: Report = ignore): Promise<InjectResult> {
+export async function runInjection(given: InjectSettings, deps: Deps, report: Report = ignore): Promise<InjectResult> {
+  const settings = withRecordedImageNames(given);
   const { runId, facts } = await createInjectionRun(settings, deps, { report });
   report({ type: 'run-started', runId, kind: 'inject' });
   const work = { indices: [...Array(settings.n).keys()], recheck: [] };
@@ -87,7 +89,13 @@ export async function runInjection(settings: InjectSettings, deps: Deps, report:
 }
 
 /** Checks the settings and records the run with its rollouts (pending); `cluster` marks a run made by a job array. */
-export async function createInjectionRun(settings: InjectSettings, deps: Deps, opening: { cluster?: RunRecord['cluster']; report?: Report } = {}): Promise<{ runId: string; facts: CorpusFacts }> {
+/** The settings with each image under the one name its bugs are filed by (`x` → `x:latest`). */
+function withRecordedImageNames(settings: InjectSettings): InjectSettings {
+  return { ...settings, image: recordedImageName(settings.image), ...(settings.images ? { images: settings.images.map(recordedImageName) } : {}) };
+}
+
+export async function createInjectionRun(given: InjectSettings, deps: Deps, opening: { cluster?: RunRecord['cluster']; report?: Report } = {}): Promise<{ runId: string; facts: CorpusFacts }> {
+  const settings = withRecordedImageNames(given);
   const { store } = deps;
   const { cluster } = opening;
   const facts = await prepare(settings, { engine: deps.engine ?? defaultContainerEngine() }, opening.report);

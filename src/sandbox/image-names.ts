@@ -19,6 +19,16 @@ export function canonicalImageName(name: string): string {
   return short;
 }
 
+/**
+ * The name a run records for an image a user named: `bugbench/repo-x` and
+ * `bugbench/repo-x:latest` are one image, and its bugs are filed under one
+ * name. An image id (`918e3a657245`, `sha256:…`) stays as it is.
+ */
+export function recordedImageName(name: string): string {
+  const trimmed = name.trim();
+  return /^[0-9a-f]{12,64}$/.test(trimmed) ? trimmed : canonicalImageName(trimmed);
+}
+
 export function sameImageName(a: string, b: string): boolean {
   return canonicalImageName(a) === canonicalImageName(b);
 }

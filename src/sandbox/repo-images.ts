@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { ImageNotAdoptedError, ImageNotFoundError } from '../errors.js';
 import { adoptedById, builtByBugbench, readAdoptedImages, type AdoptedImage } from './adopted-images.js';
-import { canonicalImageName, splitTag } from './image-names.js';
+import { canonicalImageName, recordedImageName, splitTag } from './image-names.js';
 import { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_TEST_CMD, LABEL_WARNING } from './labels.js';
 import { languageOfImage } from './languages.js';
 import type { ContainerEngine } from './port.js';
@@ -127,8 +127,8 @@ export async function listRepoImages(engine: ContainerEngine, bugCounts: Map<str
       commit: record.commit,
       created: record.adoptedAt,
       sizeBytes: info.sizeBytes,
-      bugs: PASSED.reduce((sum, status) => sum + (bugCounts.get(record.image)?.[status] ?? 0), 0),
-      bugCounts: bugCounts.get(record.image) ?? {},
+      bugs: PASSED.reduce((sum, status) => sum + (bugCounts.get(recordedImageName(record.image))?.[status] ?? 0), 0),
+      bugCounts: bugCounts.get(recordedImageName(record.image)) ?? {},
       testCommand: record.testCommand,
       language: record.language,
       root: record.world.root,

@@ -1,5 +1,6 @@
 /** Questions asked of the bugs in the store: filtered lists and counts per image. */
 import { BUG_STATUSES, PASSED_STATUSES, type BugRecord, type BugStatus } from './records.js';
+import { recordedImageName, sameImageName } from '../sandbox/image-names.js';
 
 export interface BugFilter {
   status?: BugStatus;
@@ -13,7 +14,7 @@ export interface BugFilter {
 export function matchesFilter(bug: BugRecord, filter: BugFilter): boolean {
   return (
     (filter.status === undefined || bug.status === filter.status) &&
-    (filter.image === undefined || bug.image === filter.image) &&
+    (filter.image === undefined || sameImageName(bug.image, filter.image)) &&
     (filter.strategy === undefined || bug.strategy === filter.strategy) &&
     (filter.order === undefined || bug.order === filter.order) &&
     (filter.text === undefined || bug.id.includes(filter.text))
@@ -36,8 +37,10 @@ export function emptyCounts(): StatusCounts {
 export function countsByImage(bugs: Iterable<BugRecord>): Map<string, StatusCounts> {
   const counts = new Map<string, StatusCounts>();
   for (const bug of bugs) {
-    let row = counts.get(bug.image);
-    if (!row) counts.set(bug.image, (row = emptyCounts()));
+    // Bugs recorded as `x` and as `x:latest` (before runs recorded one name) are one image's.
+    const image = recordedImageName(bug.image);
+    let row = counts.get(image);
+    if (!row) counts.set(image, (row = emptyCounts()));
     row[bug.status]++;
   }
   return counts;

@@ -70,6 +70,12 @@ describe('the command line', () => {
     const filtered = await bugbench(['bugs', '--status', 'rejected'], { env: { BUGBENCH_HOME: root } });
     expect(filtered.exitCode).toBe(0);
     expect(filtered.stdout.trim()).toBe('no bug matches these filters (the workspace has 1)');
+    // A typo in a strategy is refused like one in a status; the tag a bug's image was named without is the same image.
+    const typo = await bugbench(['bugs', '--strategy', 'histroy'], { env: { BUGBENCH_HOME: root } });
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr.trim()).toBe('bugbench: --strategy must be one of removal, history, removal+history, direct, featadd, buginstruct, got "histroy"');
+    const history = await bugbench(['bugs', '--strategy', 'history'], { env: { BUGBENCH_HOME: root } });
+    expect(history.stdout.trim()).toBe('no bug matches these filters (the workspace has 1)');
   });
 
   it('builds from ~/… as the shell would read it, and says when the folder does not exist (issue 34, item 11)', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { recordedImageName } from '../../../src/sandbox/image-names.js';
 import { bugFingerprint } from '../../../src/bugs/fingerprint.js';
 import { acceptRefusal } from '../../../src/pipeline/review.js';
 import { statusOf, summariseReport } from '../../../src/store/check-summary.js';
@@ -104,5 +105,16 @@ describe('queries', () => {
     const counts = countsByImage(bugs);
     expect(describeCounts(counts.get('img:1')!)).toBe('2 valid (1 invalid)');
     expect(describeCounts(counts.get('img:2')!)).toBe('1 valid');
+  });
+
+  it('take an image named with and without its `latest` tag as one, as an image id as it is', () => {
+    const bugs = [bug('b1', { image: 'bugbench/repo-x' }), bug('b2', { image: 'bugbench/repo-x:latest', status: 'accepted' }), bug('b3', { image: 'bugbench/repo-x:2' })];
+    expect(filterBugs(bugs, { image: 'bugbench/repo-x:latest' }).map((b) => b.id)).toEqual(['b1', 'b2']);
+    expect(filterBugs(bugs, { image: 'bugbench/repo-x' }).map((b) => b.id)).toEqual(['b1', 'b2']);
+    expect(describeCounts(countsByImage(bugs).get('bugbench/repo-x:latest')!)).toBe('2 valid');
+    expect(recordedImageName(' bugbench/repo-x ')).toBe('bugbench/repo-x:latest');
+    expect(recordedImageName('localhost:5000/team/img')).toBe('localhost:5000/team/img:latest');
+    expect(recordedImageName('918e3a657245')).toBe('918e3a657245');
+    expect(recordedImageName('swebench/sweb.eval.x86_64.django__django-11099@sha256:' + 'a'.repeat(64))).toMatch(/@sha256:a+$/);
   });
 });
