@@ -108,15 +108,20 @@ export function reduce(state: ViewState, event: ViewEvent): ViewState {
       return { ...state, setupLog: [...state.setupLog, event.message].slice(-SETUP_LOG_LINES) };
     case 'setup-failed':
       return { ...state, setupError: event.message };
-    case 'images-loaded':
+    case 'images-loaded': {
+      // The cursor stays on the image it was on when another one joins or leaves the list (a build elsewhere on the
+      // engine): `enter` must start a run on the image the user chose, not on the one now in its row.
+      const focused = state.images[state.cursor]?.tag;
+      const still = focused === undefined ? -1 : event.images.findIndex((i) => i.tag === focused);
       return {
         ...state,
         ready: true,
         images: event.images,
         engines: event.engines ?? state.engines,
-        cursor: Math.min(state.cursor, Math.max(0, event.images.length - 1)),
+        cursor: still >= 0 ? still : Math.min(state.cursor, Math.max(0, event.images.length - 1)),
         marked: state.marked.filter((tag) => event.images.some((i) => i.tag === tag)),
       };
+    }
     case 'mark': {
       const tag = state.images[state.cursor]?.tag;
       if (tag === undefined) return state;

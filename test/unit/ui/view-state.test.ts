@@ -20,6 +20,16 @@ describe('view state', () => {
     expect(state.cursor).toBe(0);
   });
 
+  it('keeps the cursor on its image when another one is built above it, and within the list when its image goes', () => {
+    let state = reduce(initialState, { type: 'images-loaded', images: [image('a'), image('b'), image('c')] });
+    state = reduce(state, { type: 'cursor', delta: 1 });
+    state = reduce(state, { type: 'images-loaded', images: [image('new'), image('a'), image('b'), image('c')] });
+    expect(state.images[state.cursor]!.tag).toBe('b');
+    state = reduce(state, { type: 'cursor', delta: 1 });
+    state = reduce(state, { type: 'images-loaded', images: [image('new'), image('a')] });
+    expect(state.cursor).toBe(1);
+  });
+
   it('switches screens by number and tab only once set up, and shows help until esc', () => {
     expect(reduce(initialState, { type: 'go', screen: 'review' }).screen).toBe('images');
     let state = reduce(initialState, { type: 'images-loaded', images: [image('a')] });
