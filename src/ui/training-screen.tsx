@@ -33,7 +33,9 @@ export function TrainingScreen({ model, rows, columns }: { model: TrainingModel;
         {jobs.length} training job(s)
         <Text dimColor> · n submits the accepted bugs · x cancels the focused job</Text>
       </Text>
-      {jobs.length === 0 ? <Text dimColor>none yet: accept some bugs on Review (5), then press n</Text> : null}
+      {jobs.length === 0 ? (
+        <Text dimColor>{model.accepted > 0 ? `none yet: n submits the ${model.accepted} accepted bug(s)` : 'none yet: accept some bugs on Review (5), then press n'}</Text>
+      ) : null}
       {jobs.slice(first, first + listRows).map((job, i) => (
         <Text key={job.id} inverse={first + i === at} color={STATE_COLOR[job.state]} wrap="truncate-end">
           {first + i === at ? '›' : ' '}

@@ -18,6 +18,8 @@ const POLL_MS = 1500;
 export interface TrainingModel {
   state: TrainingState;
   jobs: JobRecord[];
+  /** Accepted bugs of the workspace: what `n` submits. */
+  accepted: number;
   focused: JobRecord | undefined;
   log: string[];
   onKey: (input: string, key: Key) => void;
@@ -36,6 +38,7 @@ export function useTraining(core: WorkbenchCore | undefined): TrainingModel {
   }, [core]);
 
   const jobs = useMemo(() => (core ? core.jobs() : []), [core, version]);
+  const accepted = useMemo(() => (core ? core.bugs({ status: 'accepted' }).length : 0), [core, version]);
   const focused = jobs[Math.min(state.focus, jobs.length - 1)];
   const running = jobs.some((j) => !isTerminal(j.state as JobState));
 
@@ -111,5 +114,5 @@ export function useTraining(core: WorkbenchCore | undefined): TrainingModel {
   };
 
   const capturing = () => latest().form !== null;
-  return { state, jobs, focused, log, onKey, capturing };
+  return { state, jobs, accepted, focused, log, onKey, capturing };
 }

@@ -34,6 +34,8 @@ describe('the Training screen', () => {
         },
         { timeout: 10_000, interval: 200 },
       );
+      // One bug is accepted already: the screen offers to submit it rather than asking for some.
+      expect(lastFrame()).toContain('none yet: n submits the 1 accepted bug(s)');
       stdin.write('n');
       await vi.waitFor(() => expect(lastFrame()).toMatch(/› format +‹ swebench ›/));
       expect(lastFrame()).toMatch(/engine +‹ slurm ›/);
