@@ -86,7 +86,8 @@ export function parseTestFiles(text: string): string[] {
 
 export function loadArtifact(folder: string): BugArtifact {
   const dir = resolve(folder);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ArtifactError(folder, 'is not an artifact folder');
+  if (!existsSync(dir)) throw new ArtifactError(folder, `does not exist; give a bug's artifact folder (it holds ${ARTIFACT_FILES.testFiles}, ${ARTIFACT_FILES.testScript}, ${ARTIFACT_FILES.testParser}, ${ARTIFACT_FILES.bugInject} and ${ARTIFACT_FILES.testWeaken})`);
+  if (!statSync(dir).isDirectory()) throw new ArtifactError(folder, 'is a file, not an artifact folder');
   const read = (name: string) => readArtifactFile(dir, name, true)!;
   const testFiles = parseTestFiles(read(ARTIFACT_FILES.testFiles));
   const testScript = read(ARTIFACT_FILES.testScript);

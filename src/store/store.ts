@@ -21,7 +21,10 @@ import { COLLECTIONS, SCHEMA_VERSION, type CollectionName, type Collections } fr
 
 export class RecordNotFoundError extends BugbenchError {
   constructor(collection: string, id: string) {
-    super('BB_NOT_FOUND', `no ${collection.replace(/s$/, '')} "${id}" in the workspace store`);
+    const noun = collection.replace(/s$/, '');
+    // Where the ones there are listed, for bugs, runs and jobs.
+    const lister: Record<string, string> = { bug: 'bugbench bugs', run: 'bugbench runs', job: 'bugbench queue list' };
+    super('BB_NOT_FOUND', `no ${noun} "${id}" in the workspace store${lister[noun] ? `; list them with \`${lister[noun]}\`` : ''}`);
   }
 }
 

@@ -224,6 +224,7 @@ describe('the Harbor export', () => {
     const before = readFileSync(join(out, EXPORT_MANIFEST), 'utf8');
     const again = await json('export', '--format', 'harbor', '--out', out);
     expect(again.count).toBe(accepted.length);
+    expect(again.notes).toEqual([`replaced the earlier harbor export in ${out} (anything added to that folder since is gone with it)`]);
     expect(JSON.parse(readFileSync(join(out, EXPORT_MANIFEST), 'utf8'))).toEqual(JSON.parse(before));
     expect(readdirSync(join(out, '..')).filter((name) => name.startsWith('.tasks.'))).toEqual([]);
     const notOurs = await bugbench(['export', '--format', 'harbor', '--out', tmpdir()], { env });

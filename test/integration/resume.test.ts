@@ -66,6 +66,6 @@ describe('an injection killed with SIGKILL', () => {
     expect(mixed.stderr.trim()).toBe("bugbench: inject --resume takes the run's own options; leave out --n");
     const unknown = await bugbench(['inject', '--resume', 'run-x'], { env: { BUGBENCH_HOME: home } });
     expect(unknown.exitCode).toBe(1);
-    expect(unknown.stderr.trim()).toBe('bugbench: no run "run-x" in the workspace store');
+    expect(unknown.stderr.trim()).toBe('bugbench: no run "run-x" in the workspace store; list them with `bugbench runs`');
   });
 });
