@@ -1,6 +1,5 @@
 import { openStore } from '../../src/store/store.js';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EventStream, type RolloutEvent } from '../../src/agent/events.js';
 import { readTrajectory, replay } from '../../src/agent/trajectory.js';
@@ -13,9 +12,6 @@ import { makePlainProject } from '../helpers/plain-project.js';
 
 const inject = (image: string, strategy: InjectStrategy, n: number, seed = 21) =>
   runInjection({ image, strategy, policy: 'offline', n, concurrency: 2, seed, params: INJECTION_TEST_PARAMS, maxSteps: 100 }, { store: openStore() });
-
-/** knotcfg's test modules (tests/test_*.py). */
-const KNOTCFG_TEST_FILES = 9;
 
 describe('the offline injector', () => {
   // On slotsmith, removal and history are both drawn by the removal+history test below.
@@ -31,18 +27,6 @@ describe('the offline injector', () => {
     const meta = JSON.parse(readFileSync(`${valid[0]!.artifactDir}/meta.json`, 'utf8'));
     expect(meta).toMatchObject({ strategy, policy: 'offline', order: 1, parentId: null, image: { tag: image } });
     expect(meta.baseCommit).toMatch(/^[0-9a-f]{40}$/);
-    // The suite runs in a second, so each bug's oracle tests are all of it: the two bugs, checked side by side, make the
-    // original state's runs once between them (the other waits for them), or not at all when an earlier test kept them.
-    const submitted = result.bugs;
-    const listed = new Set(submitted.map((b) => readFileSync(`${b.artifactDir}/test_files.txt`, 'utf8')));
-    expect(listed.size).toBe(1);
-    expect([...listed][0]!.trim().split('\n').length).toBe(KNOTCFG_TEST_FILES);
-    const store = openStore();
-    const originalsMade = submitted.flatMap((b) => {
-      const report = JSON.parse(readFileSync(join(b.artifactDir, store.get('bugs', b.id)!.check!.dir!, 'report.json'), 'utf8')) as { checks: { runs: { label: string; reused?: boolean }[] }[] };
-      return [...new Set(report.checks.flatMap((c) => c.runs).filter((r) => r.label === 'original' && !r.reused).map((r) => r.label))];
-    });
-    expect(originalsMade.length).toBeLessThanOrEqual(1);
   }, 180_000);
 
   it('ends a rollout that finds nothing as "no bug", with its reason, apart from errors: in the core result and the CLI summary', async () => {

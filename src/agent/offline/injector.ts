@@ -8,8 +8,7 @@
  *             language needs one);
  *   history — reverts the code side of past fix commits;
  *   direct  — flips comparisons, operators, constants and conditions.
- * It combines changes across files, picks the oracle tests (the whole suite when
- * it runs in seconds, else the test files that see the bug), writes
+ * It combines changes across files, picks the test files that see them, writes
  * the bug diff, deletes the tests that catch the bug, and submits. What
  * differs between languages is in a kit (python-kit.ts, syntax-kit.ts).
  */
@@ -53,9 +52,6 @@ export function keepsEveryChangeNeeded(trials: { broken: string[] }[]): boolean 
     return trial.broken.some((id) => !others.has(id));
   });
 }
-
-/** A suite whose untouched run took at most this long is taken whole as the oracle tests. */
-const WHOLE_SUITE_MS = 10_000;
 
 /** Lines of the original run's log shown when too few tests pass. */
 const LOG_TAIL_LINES = 15;
@@ -263,21 +259,15 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
     return `Together the changes break ${buggy?.broken_count ?? 0} test(s); ${options.minFailingTests} are needed, so I stop here.`;
   }
 
-  // The oracle tests. A suite that runs in seconds is taken whole, as SWE-smith validates a bug against the whole suite:
-  // the checks' runs of the original code then serve every bug of the image (their key is the script and the test
-  // files), and the files a bug does not break cost little beside the runner's own start. A longer suite: the files with
-  // a broken test, then more until enough pass.
-  const brokenIn = Object.keys(yield* kit.brokenFiles(ask, buggy));
-  const whole = elapsedMs <= WHOLE_SUITE_MS;
-  const selected = whole ? [...new Set([...kit.testFiles, ...brokenIn])] : brokenIn;
+  // The oracle tests: files with a broken test, then more until enough pass.
+  const selected = Object.keys(yield* kit.brokenFiles(ask, buggy));
   const passingIn = (set: string[]) => set.reduce((sum, file) => sum + (summary.passingByFile[file] ?? 0), 0);
-  for (const file of whole ? [] : rng.shuffle(kit.testFiles.filter((f) => !selected.includes(f)))) {
+  for (const file of rng.shuffle(kit.testFiles.filter((f) => !selected.includes(f)))) {
     if (passingIn(selected) >= options.minPassingTests) break;
     selected.push(file);
   }
-  const oracle = whole ? `the whole suite (${selected.length} files: it ran in ${(elapsedMs / 1000).toFixed(1)} s)` : selected.join(', ');
   yield* ask(
-    `${buggy.broken_count} test(s) break. The oracle tests are ${oracle}; writing the test script and the list.`,
+    `${buggy.broken_count} test(s) break. The oracle tests are ${selected.join(', ')}; writing the test script and the list.`,
     create(`${OUT}/test_script.sh`, kit.script(selected)),
     create(`${OUT}/test_files.txt`, `${selected.join('\n')}\n`),
   );
