@@ -98,7 +98,7 @@ async function packCommand(args: string[]): Promise<number> {
   const file = folder ? join(expandHome(out), packedFileName(image)) : expandHome(out);
   const packed = await packImage(defaultContainerEngine(), image, file, stderrProgress);
   if (values.json) printJson(packed);
-  else process.stdout.write(`${packed.file}: ${image} (${(packed.bytes / 1024 ** 2).toFixed(0)} MB, ${packed.seconds} s); run it with DOCKER_HOST=bwrap://${dirname(packed.file)}\n`);
+  else process.stdout.write(`${packed.file}: ${image} (${(packed.bytes / 1e6).toFixed(0)} MB, ${packed.seconds} s); run it with DOCKER_HOST=bwrap://${dirname(packed.file)}\n`);
   return 0;
 }
 
@@ -110,7 +110,7 @@ export function formatImages(images: RepoImage[]): string {
     i.language || '?',
     i.commit.slice(0, 12),
     i.created.slice(0, 16).replace('T', ' '),
-    `${(i.sizeBytes / 1024 ** 2).toFixed(0)} MB`,
+    `${(i.sizeBytes / 1e6).toFixed(0)} MB`,
     describeCounts(i.bugCounts),
   ]);
   return formatTable(['TAG', 'REPO', 'LANGUAGE', 'COMMIT', 'CREATED', 'SIZE', 'BUGS'], rows);

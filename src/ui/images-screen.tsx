@@ -179,7 +179,7 @@ export function ImagesScreen({ state, build, adopt = initialImageAdopt, rows, co
             language: {selected.language || 'not recognised'} · tests: {selected.testCommand || 'no test command detected'}
           </Text>
           <Text wrap="truncate-end">
-            size {(selected.sizeBytes / 1024 ** 2).toFixed(0)} MB · created {selected.created.slice(0, 19).replace('T', ' ')}
+            size {(selected.sizeBytes / 1e6).toFixed(0)} MB · created {selected.created.slice(0, 19).replace('T', ' ')}
             {imageEngines(selected.tag, selected.id, state.engines)}
           </Text>
           {selected.warning ? (
