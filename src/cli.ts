@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { commandHelp, overview } from './commands/command.js';
 import { COMMANDS, commandModules } from './commands/registry.js';
 import { BugbenchError, UsageError, errorMessage } from './errors.js';
+import { closestName } from './commands/suggest.js';
 
 /** The version of this package, from its package.json. */
 function version(): string {
@@ -36,7 +37,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   try {
-    if (!load) throw new UsageError(`unknown command "${name}"; run \`bugbench --help\` for the list`);
+    if (!load) {
+      const near = closestName(name, Object.keys(COMMANDS));
+      throw new UsageError(`unknown command "${name}"; ${near ? `did you mean \`bugbench ${near}\`? ` : ''}run \`bugbench --help\` for the list`);
+    }
     const command = await load();
     if (rest.includes('--help') || (rest.includes('-h') && !Object.values(command.flags).some((flag) => flag.short === 'h'))) {
       process.stdout.write(commandHelp(command));
