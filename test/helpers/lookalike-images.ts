@@ -115,8 +115,10 @@ export async function buildNoRepoImage(tag = 'example/no-repo:1.0'): Promise<{ t
 /**
  * A Multi-SWE-bench Go image (their Dockerfiles: `FROM golang`, the repository
  * cloned to /home/<repo>, WORKDIR there): Go on PATH only through the image's
- * ENV, as the official golang images put it, and no python3 at all. The
- * repository is the ratekit sample, with history past HEAD as above.
+ * ENV, as the official golang images put it, and no python3 at all; an
+ * ENTRYPOINT of /bin/bash, as images made to be entered interactively carry
+ * (a container started with its own command behind it would end at once).
+ * The repository is the ratekit sample, with history past HEAD as above.
  */
 export async function buildMultiSwebenchGoLookalike(tag = 'mswebench/example_m_ratekit:pr-1'): Promise<{ tag: string; head: string }> {
   const context = mkdtempSync(join(tmpdir(), 'bugbench-mswe-'));
@@ -131,6 +133,7 @@ export async function buildMultiSwebenchGoLookalike(tag = 'mswebench/example_m_r
       'ENV PATH=/usr/lib/go-1.19/bin:$PATH',
       'COPY ratekit /home/ratekit',
       'WORKDIR /home/ratekit',
+      'ENTRYPOINT ["/bin/bash"]',
     ].join('\n'),
   );
   return { tag, head };

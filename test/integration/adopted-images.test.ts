@@ -142,7 +142,7 @@ describe('an image bugbench did not build', () => {
     const added = await bugbench(['images', 'add', GO_IMAGE, '--json']);
     expect(added.exitCode, added.stderr).toBe(0);
     expect(JSON.parse(added.stdout)).toMatchObject({ root: '/home/ratekit', language: 'go' });
-    expect(execSync(`docker run --rm --network none ${GO_IMAGE} bash -c 'command -v python3 || echo none; command -v go'`, { encoding: 'utf8' })).toBe('none\n/usr/lib/go-1.19/bin/go\n');
+    expect(execSync(`docker run --rm --network none ${GO_IMAGE} -c 'command -v python3 || echo none; command -v go'`, { encoding: 'utf8' })).toBe('none\n/usr/lib/go-1.19/bin/go\n');
     // The bench's two-file Go bug, written for the ratekit sample, judged on this image as it is.
     const checked = await bugbench(['check', artifactPath('go-valid-two-files'), '--image', GO_IMAGE, '--buggy-runs', '2', '--json'], { timeout: 300_000 });
     const report = JSON.parse(checked.stdout);

@@ -93,6 +93,9 @@ export function containerSpec(kind: EngineKind, request: ContainerRequest, limit
       : undefined;
   return {
     Image: request.image,
+    // The image's ENTRYPOINT (`/bin/bash`, a script that ends) would stand in front of the command, and a container
+    // whose entrypoint exits is gone before its first exec: bugbench runs its own command, as `docker exec` does.
+    Entrypoint: [],
     Cmd: request.command,
     WorkingDir: request.workdir,
     ...(request.user ? { User: request.user } : {}),
