@@ -51,10 +51,17 @@ export interface RepoImageFacts {
 
 /** The name of an adopted image's repository: its root's last folder (/testbed is no name), else the image's. */
 export function adoptedRepoName(record: AdoptedImage): string {
-  const folder = posix.basename(record.world.root);
+  const folder = slug(posix.basename(record.world.root));
   if (folder && !['testbed', 'repo', 'app', 'workspace', 'src'].includes(folder)) return folder;
   const [name] = splitTag(record.image);
-  return posix.basename(name).replace(/^sweb\.eval\.[^.]+\./, '').replace(/__.*$/, '') || 'repo';
+  // SWE-bench's `sweb.eval.<arch>.<owner>__<repo>-<n>`, SWE-smith's `swesmith.<arch>.<owner>__<repo>.<commit>`; on Docker
+  // Hub, which takes no double underscore, `__` is written `_1776_`.
+  return slug(posix.basename(name).replace(/^(sweb\.eval|swesmith)\.[^.]+\./, '').replace(/(__|_1776_).*$/, '')) || 'repo';
+}
+
+/** A name fit for a bug id and a folder: runs of anything but letters, digits, `.`, `_` and `-` become one `-`. */
+function slug(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '');
 }
 
 /**
