@@ -111,6 +111,28 @@ export const PAST_HEAD_REMOVAL = [
   '[ "$(git rev-list --all | wc -l)" = "$(git rev-list HEAD | wc -l)" ]',
 ].join('\n');
 
+/**
+ * The work tree's untracked files and folders (not ignored already) added to
+ * .git/info/exclude, anchored and with glob characters escaped, so that
+ * `git clean -fd` between states leaves them and no diff takes them in.
+ */
+export const UNTRACKED_KEPT = [
+  'set -e',
+  // A worktree's .git is a file: ask git where the file is.
+  'exclude=$(git rev-parse --git-path info/exclude)',
+  'mkdir -p "$(dirname "$exclude")"',
+  "git -c core.quotePath=false ls-files --others --directory --exclude-standard | sed -e 's/[][*?\\!#]/\\\\&/g' -e 's|^|/|' >> \"$exclude\"",
+].join('\n');
+
+/** What to tell a user whose image changed tracked files without committing them. */
+export function editedWarning(edited: string[]): string {
+  const shown = edited.slice(0, 5).join(', ') + (edited.length > 5 ? ` and ${edited.length - 5} more` : '');
+  return (
+    `its work tree differs from HEAD in ${edited.length} tracked file(s) (${shown}): bugbench builds every state of a bug from HEAD, ` +
+    'where those edits are undone; commit them in the image (or rebuild it without them) if its tests need them'
+  );
+}
+
 async function probe(sandbox: Sandbox, command: string, timeoutMs = 60_000) {
   return sandbox.exec(command, { timeoutMs, maxOutputBytes: 16 * 1024 * 1024, workdir: '/' });
 }
@@ -187,6 +209,25 @@ export async function adoptImage(engine: ContainerEngine, image: string, options
     const scrub = await sandbox.exec(PAST_HEAD_REMOVAL, { workdir: root, env, timeoutMs: 600_000 });
     if (scrub.exitCode !== 0) throw new SandboxError(`could not remove the history past HEAD in ${image}: ${(scrub.stderr || scrub.stdout).trim().slice(-500)}`);
 
+    // Every state the checks build starts from HEAD (`git reset --hard`, `git clean -fd`): what the image holds beside
+    // its tracked files (a virtual environment in the work tree, a built extension) is kept out of that reset, as a
+    // build's dependencies are; edits to tracked files the image made would be undone, so the user is told.
+    const kept = await sandbox.exec(UNTRACKED_KEPT, { workdir: root, env, timeoutMs: 120_000 });
+    if (kept.exitCode !== 0) throw new SandboxError(`could not record the untracked files of ${image}: ${(kept.stderr || kept.stdout).trim().slice(-500)}`);
+    // An image that changed file modes wholesale (SWE-bench's `chmod -R 777 /testbed`) would put mode lines in every
+    // diff bugbench takes: its repository is told to ignore the executable bit, as on a file system without one.
+    const differing = async (modes: boolean) => {
+      const listed = await sandbox.exec(`git -c core.quotePath=false -c core.fileMode=${modes} diff --name-only HEAD --`, { workdir: root, env, timeoutMs: 120_000 });
+      return listed.exitCode === 0 ? listed.stdout.split('\n').filter(Boolean) : [];
+    };
+    const edited = await differing(false);
+    if ((await differing(true)).length > edited.length) {
+      say('its files\' modes differ from HEAD\'s: git is set to ignore the executable bit there (core.fileMode false)');
+      await sandbox.exec('git config core.fileMode false', { workdir: root, env, timeoutMs: 60_000 });
+    }
+    const warning = edited.length > 0 ? editedWarning(edited) : undefined;
+    if (warning) say(`warning: ${warning}`);
+
     const runImage = snapshotName(image, info.id);
     await engine.snapshot(sandbox, runImage);
     const record: AdoptedImage = {
@@ -200,6 +241,7 @@ export async function adoptImage(engine: ContainerEngine, image: string, options
       testCommand: options.testCommand ?? language?.testCommand(repo) ?? '',
       overrides,
       adoptedAt: new Date().toISOString(),
+      ...(warning ? { warning } : {}),
     };
     saveAdoptedImage(record);
     say(`adopted ${image}: sandboxes start from ${runImage}`);

@@ -32,6 +32,8 @@ export interface AdoptedImage {
   /** What the user said instead of what bugbench found. */
   overrides: { root?: string; user?: string; testCommand?: string };
   adoptedAt: string;
+  /** What the user should know of the image (tracked files it edited without committing them). */
+  warning?: string;
 }
 
 const FILE = 'adopted-images.json';

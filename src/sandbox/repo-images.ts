@@ -27,7 +27,7 @@ export interface RepoImage {
   testCommand: string;
   /** `bugbench.language` ('' when unknown; listRepoImages always fills it in). */
   language?: string;
-  /** A warning found while building it (package.json's engines field not met by its Node), from `bugbench.warning`. */
+  /** A warning found while building it (package.json's engines field not met by its Node, from `bugbench.warning`) or adopting it. */
   warning?: string;
   /** Where the repository is in it (absent: /repo, as in the images bugbench builds). */
   root?: string;
@@ -138,6 +138,7 @@ export async function listRepoImages(engine: ContainerEngine, bugCounts: Map<str
       bugCounts: bugCounts.get(recordedImageName(record.image)) ?? {},
       testCommand: record.testCommand,
       language: record.language,
+      ...(record.warning ? { warning: record.warning } : {}),
       root: record.world.root,
       user: record.userName || record.world.user || (record.world.uid === 0 ? 'root' : `uid ${record.world.uid}`),
       adopted: true,

@@ -73,6 +73,9 @@ export async function buildSwebenchLookalike(tag = 'sweb.eval.x86_64.knotcfg__kn
       ' && ln -s python3.11 /opt/miniconda3/envs/testbed/bin/python3 && ln -s python3.11 /opt/miniconda3/envs/testbed/bin/python',
       `RUN printf '%s\\n' 'conda() { if [ "$1" = activate ]; then export CONDA_DEFAULT_ENV="$2" CONDA_PREFIX="/opt/miniconda3/envs/$2" PATH="/opt/miniconda3/envs/$2/bin:$PATH"; fi; }' > /opt/miniconda3/etc/profile.d/conda.sh`,
       'COPY testbed /testbed',
+      // The environment's install leaves files git does not know (an egg-info the repository does not ignore) and
+      // edits a tracked file (as the harness's pre_install steps do); then every file's mode changes.
+      'RUN mkdir /testbed/knotcfg.egg-info && echo "Name: knotcfg" > /testbed/knotcfg.egg-info/PKG-INFO && echo "# pinned by the environment" >> /testbed/pyproject.toml',
       'RUN chmod -R 777 /testbed',
       'WORKDIR /testbed/',
       'RUN echo "source /opt/miniconda3/etc/profile.d/conda.sh && conda activate testbed" > /root/.bashrc',

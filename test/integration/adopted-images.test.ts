@@ -55,13 +55,18 @@ describe('an image bugbench did not build', () => {
     expect(record.world.env.PATH).toMatch(/^\/opt\/miniconda3\/envs\/testbed\/bin:/);
     expect(record.world.env.CONDA_DEFAULT_ENV).toBe('testbed');
     expect(added.stderr).toMatch(/removing the history past HEAD/);
+    // The edit to a tracked file is named; the untracked egg-info and the modes are kept out of every reset and diff.
+    expect(added.stderr).toContain('warning: its work tree differs from HEAD in 1 tracked file(s) (pyproject.toml)');
+    expect(added.stderr).toMatch(/git is set to ignore the executable bit there/);
+    const reset = execSync(`docker run --rm --network none --entrypoint bash ${record.runImage} -c 'cd /testbed && git reset -q --hard && git clean -q -fd && git status --short && cat knotcfg.egg-info/PKG-INFO'`, { encoding: 'utf8' });
+    expect(reset).toBe('Name: knotcfg\n');
 
     const history = execSync(`docker run --rm --network none ${record.runImage} bash -c 'cd /testbed && git log --all --format=%H%n%B && git tag && git stash list && git for-each-ref && git count-objects -v'`, { encoding: 'utf8' });
     expect(history).not.toContain(FUTURE_MARKER);
     expect(history).toContain(head);
 
     const listed = await bugbench(['images', '--json']);
-    expect(JSON.parse(listed.stdout)).toContainEqual(expect.objectContaining({ tag: SWEB, root: '/testbed', language: 'python', adopted: true }));
+    expect(JSON.parse(listed.stdout)).toContainEqual(expect.objectContaining({ tag: SWEB, root: '/testbed', language: 'python', adopted: true, warning: expect.stringMatching(/differs from HEAD in 1 tracked file/) }));
   }, 300_000);
 
   it('makes valid bugs offline without a build step, and no trajectory, log or export holds anything from past HEAD', async () => {
