@@ -10,11 +10,10 @@
  */
 import { ImageAdoptionError, ImageNotFoundError, SandboxError } from '../errors.js';
 import type { Progress } from '../progress.js';
-import { adoptedById, builtByBugbench, saveAdoptedImage, type AdoptedImage } from './adopted-images.js';
-import { BASE_IMAGE, canonicalImageName, splitTag } from './image-names.js';
-import { LABEL_BASE, LABEL_TOOLCHAIN } from './labels.js';
-import { detectLanguage, languageById, type RepoFiles } from './languages.js';
-import type { ContainerEngine, ImageInfo } from './port.js';
+import { adoptedById, builtByBugbench, isBugbenchBase, saveAdoptedImage, type AdoptedImage } from './adopted-images.js';
+import { canonicalImageName, splitTag } from './image-names.js';
+import { detectLanguage, type RepoFiles } from './languages.js';
+import type { ContainerEngine } from './port.js';
 import { shellQuote, type ImageWorld, type Sandbox } from './sandbox.js';
 
 export interface AdoptOptions {
@@ -135,13 +134,6 @@ export function editedWarning(edited: string[]): string {
 
 async function probe(sandbox: Sandbox, command: string, timeoutMs = 60_000) {
   return sandbox.exec(command, { timeoutMs, maxOutputBytes: 16 * 1024 * 1024, workdir: '/' });
-}
-
-/** True for one of bugbench's bases itself, not an image made from one (which inherits its labels): the base its labels name has its id. */
-async function isBugbenchBase(engine: ContainerEngine, info: ImageInfo): Promise<boolean> {
-  if (!info.labels[LABEL_BASE]) return false;
-  const tag = languageById(info.labels[LABEL_TOOLCHAIN] ?? '')?.base?.tag ?? BASE_IMAGE;
-  return (await engine.inspectImage(tag))?.id === info.id;
 }
 
 /**

@@ -10,8 +10,10 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname } from 'node:path';
 import { errorMessage, ImageNotAdoptedError, ImageNotFoundError, UsageError } from '../errors.js';
 import { workspacePath } from '../paths.js';
-import { LABEL_BASE, LABEL_COMMIT } from './labels.js';
-import type { ContainerEngine } from './port.js';
+import { LABEL_BASE, LABEL_COMMIT, LABEL_TOOLCHAIN } from './labels.js';
+import type { ContainerEngine, ImageInfo } from './port.js';
+import { BASE_IMAGE } from './image-names.js';
+import { languageById } from './languages.js';
 import { BUILT_WORLD, type ImageWorld } from './sandbox.js';
 
 export interface AdoptedImage {
@@ -89,6 +91,13 @@ export function builtByBugbench(labels: Record<string, string>): boolean {
  * adopted one from its snapshot, in the world found when it was adopted.
  * ImageNotFoundError or ImageNotAdoptedError otherwise.
  */
+/** True for one of bugbench's bases itself, not an image made from one (which inherits its labels): the base its labels name has its id. */
+export async function isBugbenchBase(engine: ContainerEngine, info: ImageInfo): Promise<boolean> {
+  if (!info.labels[LABEL_BASE]) return false;
+  const tag = languageById(info.labels[LABEL_TOOLCHAIN] ?? '')?.base?.tag ?? BASE_IMAGE;
+  return (await engine.inspectImage(tag))?.id === info.id;
+}
+
 export async function imageRun(engine: ContainerEngine, image: string): Promise<ImageRun> {
   const info = await engine.inspectImage(image);
   if (!info) {
@@ -100,7 +109,8 @@ export async function imageRun(engine: ContainerEngine, image: string): Promise<
   if (builtByBugbench(info.labels)) return { runImage: image, world: BUILT_WORLD };
   const adopted = readAdoptedImages().find((r) => r.imageId === info.id || r.runImage === image);
   if (adopted) return { runImage: adopted.runImage, world: adopted.world, adopted };
-  // One of bugbench's bases (the parser's container where an image has no python3) runs as built.
-  if (info.labels[LABEL_BASE]) return { runImage: image, world: BUILT_WORLD };
+  // One of bugbench's bases (the parser's container where an image has no python3) runs as built; an image made
+  // FROM one carries its labels but is not one.
+  if (await isBugbenchBase(engine, info)) return { runImage: image, world: BUILT_WORLD };
   throw new ImageNotAdoptedError(image);
 }

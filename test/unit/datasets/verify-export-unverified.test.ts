@@ -12,10 +12,14 @@ import { describe, expect, it } from 'vitest';
 import { verifyExitCode, verifySummary } from '../../../src/commands/verify-export.js';
 import { verifyExport } from '../../../src/datasets/verify-export.js';
 import type { ContainerEngine, ImageInfo } from '../../../src/sandbox/port.js';
+import { BASE_IMAGE } from '../../../src/sandbox/image-names.js';
+import { LABEL_BASE } from '../../../src/sandbox/labels.js';
 import { artifactPath } from '../../helpers/artifacts.js';
 
 const ADOPTED_ELSEWHERE = 'newcomer/slotsmith-own:2';
 const MISSING = 'newcomer/gone:1';
+/** Made FROM bugbench's base: it carries the base's label, but it is not the base (another id). */
+const FROM_BASE = 'newcomer/from-base:1';
 
 /** An engine that has ADOPTED_ELSEWHERE as an image bugbench did not build (no adoption record here), and no MISSING. */
 function standInEngine(): ContainerEngine {
@@ -23,7 +27,14 @@ function standInEngine(): ContainerEngine {
   const engine: Partial<ContainerEngine> = {
     type: 'docker-api',
     host: 'unix:///stand-in.sock',
-    inspectImage: async (ref: string) => (ref === ADOPTED_ELSEWHERE ? (foreign as ImageInfo) : undefined),
+    inspectImage: async (ref: string) =>
+      ref === ADOPTED_ELSEWHERE
+        ? (foreign as ImageInfo)
+        : ref === FROM_BASE
+          ? ({ ...foreign, id: 'sha256:made-from-the-base', labels: { [LABEL_BASE]: 'python' } } as ImageInfo)
+          : ref === BASE_IMAGE
+            ? ({ ...foreign, id: 'sha256:the-base', labels: { [LABEL_BASE]: 'python' } } as ImageInfo)
+            : undefined,
     createSandbox: async () => {
       throw new Error('no container is made for an image that cannot be run here');
     },
@@ -49,19 +60,21 @@ describe('verify-export of instances this workspace cannot run', () => {
   it('gives each a verdict that says why and what to do, goes on to the next, and does not count them as holding', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bugbench-verify-unverified-'));
     const path = join(dir, 'own.jsonl');
-    writeFileSync(path, `${instanceLine('slotsmith-own-direct-b6f24150', ADOPTED_ELSEWHERE)}\n${instanceLine('gone-removal-1', MISSING)}\n`);
+    writeFileSync(path, `${instanceLine('slotsmith-own-direct-b6f24150', ADOPTED_ELSEWHERE)}\n${instanceLine('gone-removal-1', MISSING)}\n${instanceLine('from-base-removal-1', FROM_BASE)}\n`);
     const finished: string[] = [];
     const result = await verifyExport({ path, runs: 1, logDir: join(dir, 'logs') }, { engine: standInEngine() }, (event) => {
       if (event.type === 'instance-finished') finished.push(event.verdict.id);
     });
-    expect(finished).toEqual(['slotsmith-own-direct-b6f24150', 'gone-removal-1']);
-    expect(result).toMatchObject({ holding: 0, differing: 0, unverified: 2, logs: join(dir, 'logs') });
-    const [adopted, missing] = result.instances;
+    expect(finished).toEqual(['slotsmith-own-direct-b6f24150', 'gone-removal-1', 'from-base-removal-1']);
+    expect(result).toMatchObject({ holding: 0, differing: 0, unverified: 3, logs: join(dir, 'logs') });
+    const [adopted, missing, fromBase] = result.instances;
+    // Not run as one of bugbench's own images (at /repo, where it has no repository): it is an image to adopt.
+    expect(fromBase!.unverified).toMatch(/^its image newcomer\/from-base:1 is not one bugbench built, and this workspace has not adopted it/);
     expect(adopted).toMatchObject({ id: 'slotsmith-own-direct-b6f24150', holds: false, differences: [], problems: [] });
     expect(adopted!.unverified).toMatch(/^its image newcomer\/slotsmith-own:2 is not one bugbench built, and this workspace has not adopted it .*`bugbench images add newcomer\/slotsmith-own:2`/);
     expect(missing!.unverified).toBe('its image newcomer/gone:1 is not on this engine; pull it (`docker pull newcomer/gone:1`) or build it, then verify again');
     expect(verifyExitCode(result)).toBe(1);
-    expect(verifySummary(result)).toBe('0 of 2 instance(s) hold; 2 could not be verified here (see above)');
+    expect(verifySummary(result)).toBe('0 of 3 instance(s) hold; 3 could not be verified here (see above)');
   });
 
   it('exits 0 only when every instance was verified and holds', () => {
