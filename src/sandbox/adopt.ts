@@ -145,9 +145,14 @@ export async function adoptImage(engine: ContainerEngine, image: string, options
   const say = options.progress ?? (() => undefined);
   const info = await engine.inspectImage(image);
   if (!info) throw new ImageNotFoundError(image);
-  if (builtByBugbench(info.labels) || (await isBugbenchBase(engine, info))) throw new ImageAdoptionError(image, 'bugbench built it; it needs no adopting');
-  const known = adoptedById(info.id);
   const overrides = { ...(options.root ? { root: options.root } : {}), ...(options.user ? { user: options.user } : {}), ...(options.testCommand ? { testCommand: options.testCommand } : {}) };
+  // An image made FROM one of bugbench's carries its labels; one that moved the repository or changed the user is
+  // adopted when the user says where (--root) or as whom (--user).
+  const labelled = builtByBugbench(info.labels) || (await isBugbenchBase(engine, info));
+  if (labelled && !options.root && !options.user) {
+    throw new ImageAdoptionError(image, "bugbench built it (or it was made FROM an image bugbench built, whose labels it carries); it needs no adopting, unless it moved the repository or changed the user: then name them with --root and --user");
+  }
+  const known = adoptedById(info.id);
   if (known && !options.again && Object.keys(overrides).length === 0) return known;
 
   say(`looking at ${image} (${info.id.replace(/^sha256:/, '').slice(0, 12)})`);

@@ -106,9 +106,11 @@ export async function imageRun(engine: ContainerEngine, image: string): Promise<
     if (byName && (await engine.inspectImage(byName.runImage))) return { runImage: byName.runImage, world: byName.world, adopted: byName };
     throw new ImageNotFoundError(image);
   }
-  if (builtByBugbench(info.labels)) return { runImage: image, world: BUILT_WORLD };
+  // An adoption comes first: an image made FROM one bugbench built carries its labels, and is adopted when its
+  // repository or user moved.
   const adopted = readAdoptedImages().find((r) => r.imageId === info.id || r.runImage === image);
   if (adopted) return { runImage: adopted.runImage, world: adopted.world, adopted };
+  if (builtByBugbench(info.labels)) return { runImage: image, world: BUILT_WORLD };
   // One of bugbench's bases (the parser's container where an image has no python3) runs as built; an image made
   // FROM one carries its labels but is not one.
   if (await isBugbenchBase(engine, info)) return { runImage: image, world: BUILT_WORLD };

@@ -73,11 +73,10 @@ export async function inspectRepoImage(engine: ContainerEngine, image: string): 
   const info = await engine.inspectImage(image);
   if (!info) throw new ImageNotFoundError(image);
   const { labels } = info;
-  if (!builtByBugbench(labels)) {
-    const record = adoptedById(info.id);
-    if (!record) throw new ImageNotAdoptedError(image);
-    return { imageId: info.id, repo: adoptedRepoName(record), commit: record.commit, testCommand: record.testCommand, language: record.language, root: record.world.root, adopted: true };
-  }
+  // An adoption first: an image made FROM one bugbench built carries its labels, and is adopted when it moved the repository.
+  const record = adoptedById(info.id);
+  if (record) return { imageId: info.id, repo: adoptedRepoName(record), commit: record.commit, testCommand: record.testCommand, language: record.language, root: record.world.root, adopted: true };
+  if (!builtByBugbench(labels)) throw new ImageNotAdoptedError(image);
   const testCommand = labels[LABEL_TEST_CMD] ?? '';
   return {
     imageId: info.id,

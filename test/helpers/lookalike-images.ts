@@ -109,6 +109,15 @@ export async function buildNonRootNodeLookalike(tag = 'example/vercraft-app:1.0'
   return { tag };
 }
 
+/**
+ * An image a user made FROM one bugbench built (so it carries its labels),
+ * with the repository moved to /testbed, as a SWE-bench layout wants it.
+ */
+export async function buildMovedRepoImage(tag = 'example/knotcfg-moved:1'): Promise<{ tag: string }> {
+  await dockerBuild(mkdtempSync(join(tmpdir(), 'bugbench-moved-')), tag, ['FROM bugbench/repo-knotcfg:latest', 'RUN mv /repo /testbed', 'WORKDIR /testbed'].join('\n'));
+  return { tag };
+}
+
 /** An image from elsewhere with no repository in it at all (a WORKDIR that is no work tree). */
 export async function buildNoRepoImage(tag = 'example/no-repo:1.0'): Promise<{ tag: string }> {
   await dockerBuild(mkdtempSync(join(tmpdir(), 'bugbench-norepo-')), tag, ['FROM bugbench/base:bookworm', NOT_OURS, 'WORKDIR /srv'].join('\n'));

@@ -13,12 +13,13 @@ import { openSandbox } from '../../src/sandbox/engine-table.js';
 import { bugbench as run } from '../helpers/cli.js';
 import { artifactPath } from '../helpers/artifacts.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
-import { buildMultiSwebenchGoLookalike, buildNonRootNodeLookalike, buildNoRepoImage, buildSwebenchLookalike, FUTURE_MARKER, removeAdoptions } from '../helpers/lookalike-images.js';
+import { buildMovedRepoImage, buildMultiSwebenchGoLookalike, buildNonRootNodeLookalike, buildNoRepoImage, buildSwebenchLookalike, FUTURE_MARKER, removeAdoptions } from '../helpers/lookalike-images.js';
 
 const SWEB = 'sweb.eval.x86_64.knotcfg__knotcfg-1:latest';
 const NODE_APP = 'example/vercraft-app:1.0';
 const NO_REPO = 'example/no-repo:1.0';
 const GO_IMAGE = 'mswebench/example_m_ratekit:pr-1';
+const MOVED = 'example/knotcfg-moved:1';
 let head = '';
 
 // A workspace of its own: adoptions, bugs and duplicates of earlier runs of this file play no part.
@@ -40,11 +41,12 @@ describe('an image bugbench did not build', () => {
     await buildNonRootNodeLookalike(NODE_APP);
     await buildNoRepoImage(NO_REPO);
     await buildMultiSwebenchGoLookalike(GO_IMAGE);
+    await buildMovedRepoImage(MOVED);
   }, 300_000);
 
   afterAll(async () => {
     // The images and the snapshots their adoptions made.
-    await removeAdoptions(HOME, [SWEB, NODE_APP, NO_REPO, GO_IMAGE]);
+    await removeAdoptions(HOME, [SWEB, NODE_APP, NO_REPO, GO_IMAGE, MOVED]);
   });
 
   it('is adopted as it is: /testbed, its login shell\'s environment, HEAD, Python; nothing past HEAD in its snapshot', async () => {
@@ -103,10 +105,20 @@ describe('an image bugbench did not build', () => {
     const bare = await bugbench(['images', 'add', NO_REPO]);
     expect(bare.stderr).toMatch(/no git work tree at its WorkingDir \(\/srv\) or .* name it with --root/);
     const ours = await bugbench(['images', 'add', 'bugbench/base:bookworm']);
-    expect(ours.stderr).toMatch(/bugbench built it; it needs no adopting/);
+    expect(ours.stderr).toMatch(/bugbench built it \(or it was made FROM an image bugbench built, whose labels it carries\); it needs no adopting, unless it moved the repository or changed the user: then name them with --root and --user/);
     expect(records()).toBe(before);
     // Nor any snapshot: the image with no work tree was never adopted.
     expect(execSync("docker images -q --filter reference='bugbench/adopted-example-no-repo'", { encoding: 'utf8' }).trim()).toBe('');
+  }, 300_000);
+
+  it('adopts an image made FROM one bugbench built once told where it moved the repository, and checks a bug there', async () => {
+    const refused = await bugbench(['images', 'add', MOVED]);
+    expect(refused.stderr).toMatch(/it needs no adopting, unless it moved the repository or changed the user/);
+    const added = await bugbench(['images', 'add', MOVED, '--root', '/testbed', '--json']);
+    expect(added.exitCode, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ root: '/testbed', adopted: true });
+    const checked = await bugbench(['check', artifactPath('valid-two-files'), '--image', MOVED, '--buggy-runs', '2', '--json'], { timeout: 300_000 });
+    expect(JSON.parse(checked.stdout).valid, checked.stderr.slice(-2000)).toBe(true);
   }, 300_000);
 
   it('runs as the image\'s own user: a non-root JavaScript image makes a valid bug, and every file bugbench wrote is that user\'s', async () => {
