@@ -37,6 +37,8 @@ export interface InjectionPromptValues {
   minChangedFiles: number;
   minFailingTests: number;
   testTimeoutSec: number;
+  /** The image's own test command, told to the agent as where to start; none: the agent finds its own. */
+  testCommand?: string;
 }
 
 /** The system prompt and the task of an injection rollout for a strategy. */
@@ -50,8 +52,10 @@ export function injectionPrompts(strategy: string, v: InjectionPromptValues): { 
   };
   // A feature's agent leaves how it ran the tests; bugbench makes the rest of the artifact.
   const artifactRules = renderPrompt(strategy === 'featadd' ? '_feature-rules' : '_artifact-rules', values);
+  // The image knows how its tests run (an environment variable they need, a runner's flags): the agent starts from that.
+  const known = v.testCommand?.trim() ? `\n\nThe image's own test command is \`${v.testCommand.trim()}\`: start from it when you run the tests.` : '';
   return {
-    system: renderPrompt('injector-system', values),
+    system: `${renderPrompt('injector-system', values)}${known}`,
     task: renderPrompt(strategy, { ...values, artifact_rules: artifactRules }),
   };
 }

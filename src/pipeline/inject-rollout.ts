@@ -31,6 +31,8 @@ export interface ImageFacts {
   repo: string;
   /** Where the repository is in the image (/repo in bugbench's own, /testbed in SWE-bench's, …). */
   root: string;
+  /** The image's test command (its label, or what its adoption found or was told with --test-cmd); '' when none. */
+  testCommand?: string;
 }
 
 /** Each image's facts, by tag. */
@@ -69,7 +71,7 @@ export async function injectionRollout(scope: InjectScope, placement: Placement,
   const staging = join(runDir(store, runId), `${rolloutId}-artifact`);
   rmSync(staging, { recursive: true, force: true });
   const prompt = promptOf(settings.strategy, settings.seed, index);
-  const prompts = injectionPrompts(prompt, { repoRoot: facts.root, ...settings.params });
+  const prompts = injectionPrompts(prompt, { repoRoot: facts.root, testCommand: facts.testCommand, ...settings.params });
   // A rollout whose engine went away ends here; the pool runs it again elsewhere.
   const outcome = await placement.step(async () => {
     const ended = await runRollout({

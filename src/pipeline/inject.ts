@@ -74,7 +74,7 @@ async function prepare(settings: InjectSettings, on: { engine: ContainerEngine; 
     const image = await imageFacts(engine, tag, report);
     const refusal = settings.policy === 'offline' ? offlineRefusal(image.language, tag) : undefined;
     if (refusal) throw new UsageError(refusal);
-    facts.set(tag, { baseCommit: image.commit, imageId: image.imageId, repo: image.repo, root: image.root });
+    facts.set(tag, { baseCommit: image.commit, imageId: image.imageId, repo: image.repo, root: image.root, testCommand: image.testCommand });
   }
   await verifyPolicy(settings);
   return facts;

@@ -9,6 +9,13 @@ describe('prompt templates', () => {
     expect(fillTemplate('at least {n} tests, JSON like {{"a": 1}}', { n: 10 })).toBe('at least 10 tests, JSON like {"a": 1}');
   });
 
+  it('tell the injector the image\'s own test command when it has one', () => {
+    const params = { repoRoot: '/testbed', minPassingTests: 12, minChangedFiles: 2, minFailingTests: 3, testTimeoutSec: 90 };
+    expect(injectionPrompts('removal', { ...params, testCommand: 'SLOTSMITH_MODE=test python3 -m pytest -rA' }).system).toMatch(/The image's own test command is `SLOTSMITH_MODE=test python3 -m pytest -rA`: start from it/);
+    expect(injectionPrompts('removal', { ...params, testCommand: ' ' }).system).not.toMatch(/own test command/);
+    expect(injectionPrompts('removal', params).system).not.toMatch(/own test command/);
+  });
+
   it('refuse a placeholder without a value', () => {
     expect(() => fillTemplate('need {min_passing_tests}', {})).toThrow(/\{min_passing_tests\} has no value/);
   });
