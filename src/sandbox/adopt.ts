@@ -166,7 +166,13 @@ export async function adoptImage(engine: ContainerEngine, image: string, options
   }
   try {
     const ids = await probe(sandbox, 'id -u; id -g; id -un');
-    if (ids.exitCode !== 0) throw new ImageAdoptionError(image, `user ${options.user || info.user || 'root'} does not exist in it (${ids.stderr.trim() || ids.stdout.trim()})`);
+    if (ids.exitCode !== 0) {
+      const said = ids.stderr.trim() || ids.stdout.trim();
+      if (/"bash": executable file not found|bash: (not found|No such file)/.test(said)) {
+        throw new ImageAdoptionError(image, 'it has no bash, which bugbench runs every command with; add it to the image (on Alpine: apk add bash)');
+      }
+      throw new ImageAdoptionError(image, `user ${options.user || info.user || 'root'} does not exist in it (${said})`);
+    }
     const [uid, gid, name] = ids.stdout.trim().split('\n');
 
     const workdir = info.workdir && info.workdir !== '/' ? [info.workdir] : [];
@@ -204,7 +210,13 @@ export async function adoptImage(engine: ContainerEngine, image: string, options
     say(`found the repository at ${root} (${name}, uid ${uid}), commit ${head.stdout.trim().slice(0, 12)}, ${language?.name ?? 'language not recognised'}${Object.keys(env).length ? `, ${Object.keys(env).length} variable(s) from its login shell` : ''}`);
     say('removing the history past HEAD (branches, tags, remotes, stashes, reflogs)');
     const scrub = await sandbox.exec(PAST_HEAD_REMOVAL, { workdir: root, env, timeoutMs: 600_000 });
-    if (scrub.exitCode !== 0) throw new SandboxError(`could not remove the history past HEAD in ${image}: ${(scrub.stderr || scrub.stdout).trim().slice(-500)}`);
+    if (scrub.exitCode !== 0) {
+      const said = (scrub.stderr || scrub.stdout).trim();
+      if (/Permission denied/.test(said)) {
+        throw new ImageAdoptionError(image, `its repository at ${root} is not writable by ${name ?? 'its user'} (uid ${uid}), whom commands run as; adopt it with --user root, or give that user the repository in the image (chown)`);
+      }
+      throw new SandboxError(`could not remove the history past HEAD in ${image}: ${said.slice(-500)}`);
+    }
 
     // Every state the checks build starts from HEAD (`git reset --hard`, `git clean -fd`): what the image holds beside
     // its tracked files (a virtual environment in the work tree, a built extension) is kept out of that reset, as a

@@ -118,6 +118,14 @@ export async function buildMovedRepoImage(tag = 'example/knotcfg-moved:1'): Prom
   return { tag };
 }
 
+/** Images that cannot be adopted as they are: one with no bash (as Alpine's), one whose user cannot write its repository. */
+export async function buildUnadoptableImages(noBash = 'example/no-bash:1', readOnly = 'example/read-only-repo:1'): Promise<void> {
+  const context = mkdtempSync(join(tmpdir(), 'bugbench-unadoptable-'));
+  await repoWithFuture('knotcfg', join(context, 'repo'));
+  await dockerBuild(context, noBash, ['FROM bugbench/base:bookworm', NOT_OURS, 'COPY repo /testbed', 'WORKDIR /testbed', 'RUN rm -f /bin/bash /usr/bin/bash'].join('\n'));
+  await dockerBuild(context, readOnly, ['FROM bugbench/base:bookworm', NOT_OURS, 'COPY repo /testbed', 'RUN useradd -m app', 'USER app', 'WORKDIR /testbed'].join('\n'));
+}
+
 /** An image from elsewhere with no repository in it at all (a WORKDIR that is no work tree). */
 export async function buildNoRepoImage(tag = 'example/no-repo:1.0'): Promise<{ tag: string }> {
   await dockerBuild(mkdtempSync(join(tmpdir(), 'bugbench-norepo-')), tag, ['FROM bugbench/base:bookworm', NOT_OURS, 'WORKDIR /srv'].join('\n'));

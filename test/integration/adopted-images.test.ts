@@ -13,13 +13,15 @@ import { openSandbox } from '../../src/sandbox/engine-table.js';
 import { bugbench as run } from '../helpers/cli.js';
 import { artifactPath } from '../helpers/artifacts.js';
 import { INJECTION_TEST_FLAGS } from '../helpers/check-params.js';
-import { buildMovedRepoImage, buildMultiSwebenchGoLookalike, buildNonRootNodeLookalike, buildNoRepoImage, buildSwebenchLookalike, FUTURE_MARKER, removeAdoptions } from '../helpers/lookalike-images.js';
+import { buildMovedRepoImage, buildMultiSwebenchGoLookalike, buildUnadoptableImages, buildNonRootNodeLookalike, buildNoRepoImage, buildSwebenchLookalike, FUTURE_MARKER, removeAdoptions } from '../helpers/lookalike-images.js';
 
 const SWEB = 'sweb.eval.x86_64.knotcfg__knotcfg-1:latest';
 const NODE_APP = 'example/vercraft-app:1.0';
 const NO_REPO = 'example/no-repo:1.0';
 const GO_IMAGE = 'mswebench/example_m_ratekit:pr-1';
 const MOVED = 'example/knotcfg-moved:1';
+const NO_BASH = 'example/no-bash:1';
+const READ_ONLY = 'example/read-only-repo:1';
 let head = '';
 
 // A workspace of its own: adoptions, bugs and duplicates of earlier runs of this file play no part.
@@ -42,11 +44,12 @@ describe('an image bugbench did not build', () => {
     await buildNoRepoImage(NO_REPO);
     await buildMultiSwebenchGoLookalike(GO_IMAGE);
     await buildMovedRepoImage(MOVED);
+    await buildUnadoptableImages(NO_BASH, READ_ONLY);
   }, 300_000);
 
   afterAll(async () => {
     // The images and the snapshots their adoptions made.
-    await removeAdoptions(HOME, [SWEB, NODE_APP, NO_REPO, GO_IMAGE, MOVED]);
+    await removeAdoptions(HOME, [SWEB, NODE_APP, NO_REPO, GO_IMAGE, MOVED, NO_BASH, READ_ONLY]);
   });
 
   it('is adopted as it is: /testbed, its login shell\'s environment, HEAD, Python; nothing past HEAD in its snapshot', async () => {
@@ -106,6 +109,10 @@ describe('an image bugbench did not build', () => {
     expect(bare.stderr).toMatch(/no git work tree at its WorkingDir \(\/srv\) or .* name it with --root/);
     const ours = await bugbench(['images', 'add', 'bugbench/base:bookworm']);
     expect(ours.stderr).toMatch(/bugbench built it \(or it was made FROM an image bugbench built, whose labels it carries\); it needs no adopting, unless it moved the repository or changed the user: then name them with --root and --user/);
+    const noBash = await bugbench(['images', 'add', NO_BASH]);
+    expect(noBash.stderr.trim().split('\n').at(-1)).toBe(`bugbench: cannot adopt ${NO_BASH}: it has no bash, which bugbench runs every command with; add it to the image (on Alpine: apk add bash)`);
+    const readOnly = await bugbench(['images', 'add', READ_ONLY]);
+    expect(readOnly.stderr).toMatch(/its repository at \/testbed is not writable by app \(uid \d+\), whom commands run as; adopt it with --user root/);
     expect(records()).toBe(before);
     // Nor any snapshot: the image with no work tree was never adopted.
     expect(execSync("docker images -q --filter reference='bugbench/adopted-example-no-repo'", { encoding: 'utf8' }).trim()).toBe('');
