@@ -9,7 +9,7 @@
  * the dataset.
  */
 import { SCRUB_HISTORY } from '../bugs/starting-state.js';
-import { PAST_HEAD_REMOVAL } from '../sandbox/adopt.js';
+import { KEEP_UNTRACKED, PAST_HEAD_REMOVAL } from '../sandbox/adopt.js';
 import type { ImageWorld } from '../sandbox/sandbox.js';
 import { hereDoc, shellQuote } from '../sandbox/shell-text.js';
 
@@ -49,7 +49,9 @@ function environment(task: TaskMaterial): string[] {
 
 /** The lines that put the repository at the original commit and apply the task's diffs, stopping at the first that fails. */
 function buggyState(task: TaskMaterial): string[] {
-  const lines = [`cd ${shellPath(task.world.root)}`, `git reset -q --hard ${quote(task.baseCommit)}`, 'git clean -q -fd'];
+  // An adopted image's untracked folders (a virtual environment in the work tree) outlive the clean, as in bugbench's own sandboxes.
+  const keep = task.adopted ? ["# The image's untracked files stay, as bugbench kept them on adopting it.", ...KEEP_UNTRACKED] : [];
+  const lines = [`cd ${shellPath(task.world.root)}`, ...keep, `git reset -q --hard ${quote(task.baseCommit)}`, 'git clean -q -fd'];
   const patches: [string, string | null][] = [
     ['bug', task.bugPatch],
     ['weaken', task.weakenPatch],

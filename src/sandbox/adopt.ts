@@ -115,13 +115,13 @@ export const PAST_HEAD_REMOVAL = [
  * .git/info/exclude, anchored and with glob characters escaped, so that
  * `git clean -fd` between states leaves them and no diff takes them in.
  */
-export const UNTRACKED_KEPT = [
-  'set -e',
+export const KEEP_UNTRACKED = [
   // A worktree's .git is a file: ask git where the file is.
   'exclude=$(git rev-parse --git-path info/exclude)',
   'mkdir -p "$(dirname "$exclude")"',
   "git -c core.quotePath=false ls-files --others --directory --exclude-standard | sed -e 's/[][*?\\!#]/\\\\&/g' -e 's|^|/|' >> \"$exclude\"",
-].join('\n');
+];
+const UNTRACKED_KEPT = ['set -e', ...KEEP_UNTRACKED].join('\n');
 
 /** What to tell a user whose image changed tracked files without committing them. */
 export function editedWarning(edited: string[]): string {

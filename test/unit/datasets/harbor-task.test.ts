@@ -12,7 +12,7 @@ import { SCRUB_HISTORY } from '../../../src/bugs/starting-state.js';
 import { rlTask } from '../../../src/datasets/rl.js';
 import { isScriptedSolver } from '../../../src/datasets/sft.js';
 import { evalScript, setupScript } from '../../../src/datasets/task-scripts.js';
-import { PAST_HEAD_REMOVAL } from '../../../src/sandbox/adopt.js';
+import { KEEP_UNTRACKED, PAST_HEAD_REMOVAL } from '../../../src/sandbox/adopt.js';
 import { BUILT_WORLD, type ImageWorld } from '../../../src/sandbox/sandbox.js';
 import type { BugRecord } from '../../../src/store/records.js';
 
@@ -165,6 +165,23 @@ describe('a task of an adopted image', () => {
     expect(evalScript(m)).toContain("export CONDA_DEFAULT_ENV='testbed'");
     expect(setupScript(material())).not.toContain(PAST_HEAD_REMOVAL);
     expect(setupScript({ ...m, world: { ...m.world, root: '/home/my repo' } })).toMatch(/^cd '\/home\/my repo'$/m);
+    // The image's untracked files (a virtual environment in the work tree) are kept out of the clean, in setup and evaluation.
+    for (const script of [setup, evalScript(m)]) {
+      expect(script.indexOf(KEEP_UNTRACKED.at(-1)!)).toBeGreaterThan(-1);
+      expect(script.indexOf(KEEP_UNTRACKED.at(-1)!)).toBeLessThan(script.indexOf('git clean -q -fd'));
+    }
+    expect(setupScript(material())).not.toContain(KEEP_UNTRACKED.at(-1)!);
+  });
+
+  it('runs, on an adopted image\'s work tree, leaving the untracked folders the image had', async () => {
+    const { execSync } = await import('node:child_process');
+    const root = mkdtempSync(join(tmpdir(), 'bugbench-setup-'));
+    execSync('git init -q && echo a > a.txt && git add a.txt && git -c user.email=u@e -c user.name=u commit -qm a && mkdir -p "venv [x]/bin" && touch "venv [x]/bin/python"', { cwd: root, shell: '/bin/bash' });
+    const head = execSync('git rev-parse HEAD', { cwd: root, encoding: 'utf8' }).trim();
+    const m = { ...adoptedMaterial(), baseCommit: head, bugPatch: '', weakenPatch: '' };
+    writeFileSync(join(root, 'setup.sh'), setupScript({ ...m, world: { ...m.world, root, env: {} } }));
+    execSync('bash setup.sh', { cwd: root, env: { ...process.env, GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@e', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@e' } });
+    expect(existsSync(join(root, 'venv [x]', 'bin', 'python'))).toBe(true);
   });
 
   it('names its root in the instruction, task.toml, the oracle, the verifier\'s spec and the RL row', () => {
