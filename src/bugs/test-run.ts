@@ -139,6 +139,12 @@ function runScript(timeoutSec: number, prepare?: StateScript, lock?: string): st
 
 const SUMMARY_TAG = 'bugbench-run';
 
+/** The last two non-empty lines of a log, quoted, each cut at 200 characters. */
+export function logEnd(log: string): string {
+  const lines = log.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '').slice(-2);
+  return lines.map((l) => JSON.stringify(l.length > 200 ? `${l.slice(0, 199)}…` : l)).join(' / ');
+}
+
 interface RunSummary {
   durationMs: number;
   parserExit: number;
@@ -216,7 +222,8 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
       results = parseTestMap(parsedText);
     } catch (e) {
       if (!(e instanceof ParserOutputError)) throw e;
-      error = e.message;
+      // Most often the tests did not run at all (no runner in the image, a collection error): the log's end says so.
+      error = Object.keys(results).length === 0 && exec.stdout.trim() !== '' ? `${e.message}; the test log ends: ${logEnd(exec.stdout)}` : e.message;
     }
   }
   const reading = readers.finish();
