@@ -131,14 +131,16 @@ function makingAll(candidates: Candidate[]): ToolCall[] {
 async function* historyCandidates(ask: Ask, codeFiles: string[], rng: Rng): AsyncGenerator<Action, CandidateList, Observation[]> {
   const log = yield* ask(
     'The history may hold fixes worth undoing. I will list commits that mention fixes, with the files each touched.',
-    bash(`git log --no-merges --name-only --format='commit %H %s' -n 80`),
+    bash(`git log --no-merges --name-only --format='commit %H %s' -n 80; echo "shallow: $(git rev-parse --is-shallow-repository)"`),
   );
+  // A shallow clone (R2E-Gym's and SWE-Gym's images often are) has few past commits to undo.
+  const shallow = /^shallow: true$/m.test(log[0]!.output);
   let current: { sha: string; subject: string; files: string[] } | undefined;
   const commits: { sha: string; subject: string; files: string[] }[] = [];
   for (const line of log[0]!.output.split('\n')) {
     const m = /^commit ([0-9a-f]{40}) (.*)$/.exec(line);
     if (m) commits.push((current = { sha: m[1]!, subject: m[2]!, files: [] }));
-    else if (current && line.trim() && !line.startsWith('[exit code')) current.files.push(line.trim());
+    else if (current && line.trim() && !line.startsWith('[exit code') && !line.startsWith('shallow: ')) current.files.push(line.trim());
   }
   const isFix = (subject: string) => /\b(fix|fixe[sd]|bug|crash|regress|wrong|incorrect|broken)/i.test(subject);
   const code = new Set(codeFiles);
@@ -148,7 +150,8 @@ async function* historyCandidates(ask: Ask, codeFiles: string[], rng: Rng): Asyn
     files: c.code,
     apply: `git show ${c.sha} -- ${c.code.map(q).join(' ')} | git apply -R`,
   }));
-  return { candidates };
+  const note = shallow ? `The repository is a shallow clone: its history holds ${commits.length} commit(s), so there are few fixes to undo.` : undefined;
+  return { candidates, ...(note ? { note } : {}) };
 }
 
 export async function* offlineInjector(options: InjectorOptions): ScriptedAgent {
@@ -243,7 +246,7 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
     for (const f of narrowest.candidate.files) usedFiles.add(f);
   }
   if (usedFiles.size < options.minChangedFiles || chosen.length === 0) {
-    return `After ${trials} ${trials === 1 ? 'try' : 'tries'} I have changes in ${usedFiles.size} file(s), fewer than the ${options.minChangedFiles} needed, so I stop here.`;
+    return `After ${trials} ${trials === 1 ? 'try' : 'tries'} I have changes in ${usedFiles.size} file(s), fewer than the ${options.minChangedFiles} needed, so I stop here.${note ? ` ${note}` : ''}`;
   }
 
   // Put the chosen changes together and see what breaks.

@@ -33,3 +33,14 @@ describe('candidates in fewer files than a bug needs', () => {
     expect(commands(actions).some((c) => c.includes('trial.log'))).toBe(true);
   });
 });
+
+describe('the history of a shallow clone', () => {
+  it('is named as the reason there is little to undo', async () => {
+    const answer = (call: { name: string; input: Record<string, unknown> }) => {
+      const command = String(call.input.command ?? '');
+      return command.includes('git log --no-merges') ? `commit ${'a'.repeat(40)} Fix rounding of bytes\nlib/byte.js\nshallow: true\n` : undefined;
+    };
+    const { closing } = await drive(FILES, RESULTS, { injector: { strategy: 'history', minChangedFiles: 2 }, answer });
+    expect(closing).toBe('The repository is a shallow clone: its history holds 1 commit(s), so there are few fixes to undo. My history candidates are in 1 code file(s), fewer than the 2 needed, so I stop here without trying them.');
+  });
+});
