@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import type { CheckParams } from '../bugs/meta.js';
 import { UsageError } from '../errors.js';
-import { STRATEGIES, type InjectRequest, type InjectResult, type InjectStrategy } from '../pipeline/inject.js';
+import { STRATEGIES, unfinishedWork, type InjectRequest, type InjectResult, type InjectStrategy } from '../pipeline/inject.js';
 import { POLICY_CHOICES, POLICY_FLAGS, policySettings } from './policy-flags.js';
 import { corpusFrom, parseImageList } from '../pipeline/corpus.js';
 import { startInjection, type InjectionStart } from '../pipeline/start-injection.js';
@@ -56,6 +56,11 @@ export async function injectCommand(args: string[]): Promise<number> {
   const cluster = values.cluster !== undefined || tasks !== undefined ? { cluster: { tasks } } : {};
   const start: InjectionStart = values.resume !== undefined ? { resume: values.resume, ...cluster } : { request: requestFrom(values), ...cluster };
   const store = await openWorkspace();
+  // Resuming a run that has nothing left is harmless (scripts may resume until done), but a person should not take it for new work.
+  if (values.resume !== undefined && !values.json && store.get('runs', values.resume)?.status === 'finished') {
+    const left = unfinishedWork(store, values.resume);
+    if (left.indices.length === 0 && left.recheck.length === 0) process.stderr.write(`run ${values.resume} has nothing left to resume: every rollout ended and every bug was checked; its result follows\n`);
+  }
   const interrupt = cancelOnInterrupt('the injection run');
   let result: InjectResult;
   try {

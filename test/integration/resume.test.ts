@@ -57,6 +57,9 @@ describe('an injection killed with SIGKILL', () => {
     // A finished run has nothing to resume.
     const again = await bugbench(['inject', '--resume', runId, '--json'], { env });
     expect(JSON.parse(again.stdout).rollouts).toHaveLength(3);
+    const told = await bugbench(['inject', '--resume', runId], { env });
+    expect(told.stderr).toContain(`run ${runId} has nothing left to resume: every rollout ended and every bug was checked; its result follows`);
+    expect(told.stdout).toMatch(new RegExp(`^run ${runId} finished: 3 rollout\\(s\\), 3 submitted, 3 valid`, 'm'));
   }, 300_000);
 
   it('refuses other flags with --resume and an unknown run', async () => {
