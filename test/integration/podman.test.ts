@@ -6,7 +6,8 @@
  * instance runs on Podman. The same bugs and verdicts as on Docker are
  * expected; the Docker-side tests of each path say what those are.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execa } from 'execa';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,6 +91,21 @@ describe('bugbench on rootless Podman', () => {
     const report = JSON.parse(result.stdout);
     expect(report.checks.find((c: { verdict: string }) => c.verdict === 'fail')).toMatchObject({ name: 'test-files' });
   }, 120_000);
+
+  it('runs a bug\'s checks on an image whose ENTRYPOINT would end its containers (Podman keeps an entrypoint an empty list names)', async () => {
+    const tag = 'example/entry-bash:podman';
+    const context = mkdtempSync(join(tmpdir(), 'bugbench-entry-'));
+    writeFileSync(join(context, 'Dockerfile'), 'FROM bugbench/repo-knotcfg:latest\nENTRYPOINT ["/bin/bash"]\n');
+    await execa('docker', ['-H', DEFAULT_ENGINE_HOST, 'build', '--network', 'none', '-q', '-t', tag, context]);
+    try {
+      await ensureImageOnEngines(tag, [{ name: 'docker', engine: engineAt(DEFAULT_ENGINE_HOST) }, { name: 'podman', engine: engineAt(process.env.DOCKER_HOST!) }], () => undefined);
+      const report = await json('check', artifactPath('valid-two-files'), '--image', tag, '--buggy-runs', '2');
+      expect(report.valid).toBe(true);
+    } finally {
+      await podman().getImage(tag).remove({ force: true }).catch(() => undefined);
+      await docker().getImage(tag).remove({ force: true }).catch(() => undefined);
+    }
+  }, 300_000);
 
   it('injects offline bugs and checks them valid', async () => {
     const result = await json('inject', '--image', 'bugbench/repo-knotcfg:latest', '--strategy', 'removal', '--policy', 'offline', '-n', '2', '--seed', '5', ...INJECTION_TEST_FLAGS);

@@ -95,7 +95,8 @@ export function containerSpec(kind: EngineKind, request: ContainerRequest, limit
     Image: request.image,
     // The image's ENTRYPOINT (`/bin/bash`, a script that ends) would stand in front of the command, and a container
     // whose entrypoint exits is gone before its first exec: bugbench runs its own command, as `docker exec` does.
-    Entrypoint: [],
+    // One empty string resets it on Docker and Podman alike (Podman's compat API ignores an empty list).
+    Entrypoint: [''],
     Cmd: request.command,
     WorkingDir: request.workdir,
     ...(request.user ? { User: request.user } : {}),
