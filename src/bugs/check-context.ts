@@ -2,20 +2,18 @@
  * What the checks share while judging one bug: its containers and its test
  * runs. Every run a check needs is named in run-plan.ts (the original run
  * twice, the buggy state several times, the weakened state, one revert per
- * changed file, the gold patch) and made at most once. Runs go to lanes, one
- * container each, created once and reset by git between runs: a run waits in
- * line, in the order it was asked for, and the first lane that is free takes
- * it, so no lane idles while another has work queued. When all checks are
+ * changed file, the gold patch) and made at most once. Runs go to lanes
+ * (check-lanes.ts), one container each: the first lane that is free takes the
+ * run that waited longest, so no lane idles while another has work queued. When all checks are
  * wanted, `prefetch()` asks for every run at once so the lanes work in
  * parallel while the checks read the results in order.
  */
 import { randomUUID } from 'node:crypto';
 import type { ContainerEngine } from '../sandbox/port.js';
 import type { ExecOptions } from '../sandbox/sandbox.js';
-import { defaultContainerEngine, openSandbox } from '../sandbox/engine-table.js';
-import { LABEL_RUN, ownerLabels } from '../sandbox/owner.js';
-import { Sandbox } from '../sandbox/sandbox.js';
-import { SCRIPT_LOCK, SHARED_DIR } from './container-paths.js';
+import { defaultContainerEngine } from '../sandbox/engine-table.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { CheckLanes } from './check-lanes.js';
 import type { BugArtifact } from './artifact.js';
 import type { CheckEvent, CheckName } from './check-types.js';
 import { fileOf, touchedPaths, type FileChange } from './diff.js';
@@ -25,8 +23,7 @@ import { gatherEvidence, type GatheredEvidence } from './check-evidence.js';
 import { stateScript, type StateLayers } from './repo-state.js';
 import { runProblem, usable } from './run-problems.js';
 import { goldIsOriginal, planRuns, plannedRerun, revertsRun, type PlannedRun, type RunPlan } from './run-plan.js';
-import { LaneQueue } from './lane-queue.js';
-import { installArtifact, runTests, TEST_COMMAND, type RunRecord } from './test-run.js';
+import { runTests, TEST_COMMAND, type RunRecord } from './test-run.js';
 import { brokenTests, keptTests } from './test-results.js';
 import { goImportsCommand, readGoImports, type GoImports } from './revert-coverage.js';
 import { analyzeWeakening } from './weakening-probe.js';
@@ -68,9 +65,8 @@ export type RunOwner = CheckName | 'evaluate';
 
 export class CheckContext {
   readonly runId: string;
-  private lanes: Promise<Sandbox>[] = [];
+  private readonly lanes: CheckLanes;
   private runs = new Map<string, Promise<RunRecord>>();
-  private readonly queue = new LaneQueue();
   /** The check now running, for labelling the events of its own commands. */
   current: CheckName = 'test-files';
 
@@ -80,6 +76,7 @@ export class CheckContext {
   constructor(readonly setup: CheckSetup) {
     this.runId = setup.runId ?? `check-${randomUUID().slice(0, 8)}`;
     this.parserHost = new ParserHost({ runId: this.runId, parser: setup.artifact.testParser, engine: setup.engine });
+    this.lanes = new CheckLanes({ ...setup, runId: this.runId });
   }
 
   get artifact(): BugArtifact {
@@ -98,70 +95,14 @@ export class CheckContext {
     this.setup.onEvent?.(event);
   }
 
-  private sharedVolume?: Promise<string | undefined>;
-
-  /** The volume holding the script lock, made once when the lanes take turns. */
-  private volume(): Promise<string | undefined> {
-    if (this.laneCount < 2 || this.setup.parallelTests || this.setup.freshContainerPerRun) return Promise.resolve(undefined);
-    this.sharedVolume ??= (this.setup.engine ?? defaultContainerEngine()).createVolume(`bugbench-${this.runId}`, { [LABEL_RUN]: this.runId, ...ownerLabels() });
-    return this.sharedVolume;
-  }
-
-  private lockPath(): string | undefined {
-    return this.sharedVolume ? SCRIPT_LOCK : undefined;
-  }
-
-  private async createSandbox(): Promise<Sandbox> {
-    const volume = await this.volume();
-    const sandbox = await openSandbox({
-      image: this.setup.image,
-      runId: this.runId,
-      engine: this.setup.engine,
-      volumes: volume ? { [volume]: SHARED_DIR } : undefined,
-    });
-    try {
-      await installArtifact(sandbox, this.artifact);
-    } catch (error) {
-      await sandbox.remove();
-      throw error;
-    }
-    return sandbox;
-  }
-
-  private get laneCount(): number {
-    return Math.max(1, this.setup.parallelism);
-  }
-
-  /** A lane's container, made on first need. */
-  private lane(i: number): Promise<Sandbox> {
-    while (this.lanes.length <= i) {
-      const created = this.createSandbox();
-      created.catch(() => undefined);
-      this.lanes.push(created);
-    }
-    return this.lanes[i]!;
-  }
-
-  private opened = 0;
-
-  /**
-   * Opens every lane now, so the first runs do not wait for the containers
-   * (solving warms its evaluation lanes while the agents work). A lane takes
-   * runs once its container is up, or once making it failed (its runs then
-   * fail with that error); with a fresh container per run a lane is only a
-   * slot, open at once.
-   */
+  /** Opens every lane now, so the first runs do not wait for the containers (check-lanes.ts). */
   warm(): void {
-    while (this.opened < this.laneCount) {
-      const i = this.opened++;
-      if (this.setup.freshContainerPerRun) this.queue.open(i);
-      else void this.lane(i).then(() => this.queue.open(i), () => this.queue.open(i));
-    }
+    this.lanes.warm();
   }
 
   /** The bug's own container (lane 0). */
   sandbox(): Promise<Sandbox> {
-    return this.lane(0);
+    return this.lanes.first();
   }
 
   /** A command of the check's own (not the artifact's) in the bug's container. */
@@ -173,8 +114,8 @@ export class CheckContext {
     this.emit({ type: 'run-started', check, label, command: TEST_COMMAND });
     const run = await runTests(sandbox, {
       prepare: stateScript(this.artifact, this.base, layers),
-      lock: this.lockPath(),
-      lockQueue: this.laneCount - 1,
+      lock: this.lanes.lockPath(),
+      lockQueue: this.lanes.count - 1,
       label,
       state,
       timeoutMs: this.params.testTimeoutSec * 1000,
@@ -189,16 +130,7 @@ export class CheckContext {
 
   /** Builds a state in the first free lane's container (or, for comparison, a fresh one) and runs the tests in it. */
   run(check: RunOwner, label: string, layers: StateLayers, state = label): Promise<RunRecord> {
-    this.warm();
-    return this.queue.submit(async (lane) => {
-      if (!this.setup.freshContainerPerRun) return this.runNow(await this.lane(lane), check, label, layers, state);
-      const fresh = await this.createSandbox();
-      try {
-        return await this.runNow(fresh, check, label, layers, state);
-      } finally {
-        await fresh.remove();
-      }
-    });
+    return this.lanes.submit((sandbox) => this.runNow(sandbox, check, label, layers, state));
   }
 
   private shared(plan: PlannedRun): Promise<RunRecord> {
@@ -396,8 +328,6 @@ export class CheckContext {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.lanes.map((s) => s.then((sandbox) => sandbox.remove()).catch(() => undefined)), this.parserHost.close()]);
-    const volume = await this.sharedVolume?.catch(() => undefined);
-    if (volume) await (this.setup.engine ?? defaultContainerEngine()).removeVolume(volume).catch(() => undefined);
+    await Promise.all([this.lanes.close(), this.parserHost.close()]);
   }
 }

@@ -1,0 +1,126 @@
+/**
+ * The containers a bug's test runs go to: lanes, one container each, created
+ * once and reset by git between runs. A run waits in line, in the order it was
+ * asked for, and the first lane that is free takes it (lane-queue.ts). With two
+ * or more lanes taking turns on the test script, a volume they share holds the
+ * script's lock (and Go's build cache, go-cache.ts). For comparison only, a
+ * lane can be a slot that makes a fresh container for every run.
+ */
+import type { ContainerEngine } from '../sandbox/port.js';
+import { defaultContainerEngine, openSandbox } from '../sandbox/engine-table.js';
+import { LABEL_RUN, ownerLabels } from '../sandbox/owner.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import type { BugArtifact } from './artifact.js';
+import { SCRIPT_LOCK, SHARED_DIR } from './container-paths.js';
+import { LaneQueue } from './lane-queue.js';
+import { installArtifact } from './test-run.js';
+
+export interface LaneSetup {
+  artifact: BugArtifact;
+  image: string;
+  runId: string;
+  /** Containers working at once. */
+  parallelism: number;
+  /** Let test scripts of different containers run at the same time (no shared lock). */
+  parallelTests?: boolean;
+  /** A new container for every run, as SWE-bench's harness does (for comparison only). */
+  freshContainerPerRun?: boolean;
+  engine?: ContainerEngine;
+}
+
+export class CheckLanes {
+  private readonly lanes: Promise<Sandbox>[] = [];
+  private readonly queue = new LaneQueue();
+  private sharedVolume?: Promise<string | undefined>;
+  private opened = 0;
+
+  constructor(private readonly setup: LaneSetup) {}
+
+  get count(): number {
+    return Math.max(1, this.setup.parallelism);
+  }
+
+  private get engine(): ContainerEngine {
+    return this.setup.engine ?? defaultContainerEngine();
+  }
+
+  /** The volume holding the script lock, made once when the lanes take turns. */
+  private volume(): Promise<string | undefined> {
+    if (this.count < 2 || this.setup.parallelTests || this.setup.freshContainerPerRun) return Promise.resolve(undefined);
+    this.sharedVolume ??= this.engine.createVolume(`bugbench-${this.setup.runId}`, { [LABEL_RUN]: this.setup.runId, ...ownerLabels() });
+    return this.sharedVolume;
+  }
+
+  /** The lock a run's script holds while it runs, when the lanes take turns. */
+  lockPath(): string | undefined {
+    return this.sharedVolume ? SCRIPT_LOCK : undefined;
+  }
+
+  private async createSandbox(): Promise<Sandbox> {
+    const volume = await this.volume();
+    const sandbox = await openSandbox({
+      image: this.setup.image,
+      runId: this.setup.runId,
+      engine: this.setup.engine,
+      volumes: volume ? { [volume]: SHARED_DIR } : undefined,
+    });
+    try {
+      await installArtifact(sandbox, this.setup.artifact);
+    } catch (error) {
+      await sandbox.remove();
+      throw error;
+    }
+    return sandbox;
+  }
+
+  /** A lane's container, made on first need. */
+  private lane(i: number): Promise<Sandbox> {
+    while (this.lanes.length <= i) {
+      const created = this.createSandbox();
+      created.catch(() => undefined);
+      this.lanes.push(created);
+    }
+    return this.lanes[i]!;
+  }
+
+  /**
+   * Opens every lane now, so the first runs do not wait for the containers
+   * (solving warms its evaluation lanes while the agents work). A lane takes
+   * runs once its container is up, or once making it failed (its runs then
+   * fail with that error); with a fresh container per run a lane is only a
+   * slot, open at once.
+   */
+  warm(): void {
+    while (this.opened < this.count) {
+      const i = this.opened++;
+      if (this.setup.freshContainerPerRun) this.queue.open(i);
+      else void this.lane(i).then(() => this.queue.open(i), () => this.queue.open(i));
+    }
+  }
+
+  /** The bug's own container (lane 0). */
+  first(): Promise<Sandbox> {
+    return this.lane(0);
+  }
+
+  /** Runs `work` in the first free lane's container (or, for comparison, a fresh one). */
+  submit<T>(work: (sandbox: Sandbox) => Promise<T>): Promise<T> {
+    this.warm();
+    return this.queue.submit(async (lane) => {
+      if (!this.setup.freshContainerPerRun) return work(await this.lane(lane));
+      const fresh = await this.createSandbox();
+      try {
+        return await work(fresh);
+      } finally {
+        await fresh.remove();
+      }
+    });
+  }
+
+  /** Removes the containers, then the volume they shared. */
+  async close(): Promise<void> {
+    await Promise.all(this.lanes.map((s) => s.then((sandbox) => sandbox.remove()).catch(() => undefined)));
+    const volume = await this.sharedVolume?.catch(() => undefined);
+    if (volume) await this.engine.removeVolume(volume).catch(() => undefined);
+  }
+}
