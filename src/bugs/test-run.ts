@@ -223,7 +223,7 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
     } catch (e) {
       if (!(e instanceof ParserOutputError)) throw e;
       // Most often the tests did not run at all (no runner in the image, a collection error): the log's end says so.
-      error = Object.keys(results).length === 0 && exec.stdout.trim() !== '' ? `${e.message}; the test log ends: ${logEnd(exec.stdout)}` : e.message;
+      error = exec.stdout.trim() !== '' ? `${e.message}; the test log ends: ${logEnd(exec.stdout)}` : e.message;
     }
   }
   const reading = readers.finish();

@@ -81,20 +81,23 @@ async function prepare(settings: InjectSettings, on: { engine: ContainerEngine; 
 }
 
 export async function runInjection(given: InjectSettings, deps: Deps, report: Report = ignore): Promise<InjectResult> {
-  const settings = withRecordedImageNames(given);
-  const { runId, facts } = await createInjectionRun(settings, deps, { report });
+  const { runId, facts, settings } = await createInjectionRun(given, deps, { report });
   report({ type: 'run-started', runId, kind: 'inject' });
   const work = { indices: [...Array(settings.n).keys()], recheck: [] };
   return executeRun(injectScope({ id: runId, settings, facts, work }, deps, report), work);
 }
 
-/** Checks the settings and records the run with its rollouts (pending); `cluster` marks a run made by a job array. */
 /** The settings with each image under the one name its bugs are filed by (`x` → `x:latest`). */
 function withRecordedImageNames(settings: InjectSettings): InjectSettings {
   return { ...settings, image: recordedImageName(settings.image), ...(settings.images ? { images: settings.images.map(recordedImageName) } : {}) };
 }
 
-export async function createInjectionRun(given: InjectSettings, deps: Deps, opening: { cluster?: RunRecord['cluster']; report?: Report } = {}): Promise<{ runId: string; facts: CorpusFacts }> {
+/**
+ * Checks the settings and records the run with its rollouts (pending), its
+ * images under the names their bugs are filed by (the settings returned);
+ * `cluster` marks a run made by a job array.
+ */
+export async function createInjectionRun(given: InjectSettings, deps: Deps, opening: { cluster?: RunRecord['cluster']; report?: Report } = {}): Promise<{ runId: string; facts: CorpusFacts; settings: InjectSettings }> {
   const settings = withRecordedImageNames(given);
   const { store } = deps;
   const { cluster } = opening;
@@ -112,7 +115,7 @@ export async function createInjectionRun(given: InjectSettings, deps: Deps, open
     // Each rollout of a corpus keeps its image, so a resume or a cluster task runs it there.
     if (corpus.length > 1) ids.forEach((id, index) => tx.patch('rollouts', id, { image: imageOfRollout(settings, index) }));
   });
-  return { runId, facts };
+  return { runId, facts, settings };
 }
 
 export class RunNotResumableError extends BugbenchError {

@@ -86,11 +86,6 @@ export function builtByBugbench(labels: Record<string, string>): boolean {
   return Boolean(labels[LABEL_COMMIT]);
 }
 
-/**
- * The world of `image` on `engine`: an image bugbench built runs as it is; an
- * adopted one from its snapshot, in the world found when it was adopted.
- * ImageNotFoundError or ImageNotAdoptedError otherwise.
- */
 /** True for one of bugbench's bases itself, not an image made from one (which inherits its labels): the base its labels name has its id. */
 export async function isBugbenchBase(engine: ContainerEngine, info: ImageInfo): Promise<boolean> {
   if (!info.labels[LABEL_BASE]) return false;
@@ -98,6 +93,11 @@ export async function isBugbenchBase(engine: ContainerEngine, info: ImageInfo): 
   return (await engine.inspectImage(tag))?.id === info.id;
 }
 
+/**
+ * The world of `image` on `engine`: an image bugbench built runs as it is; an
+ * adopted one from its snapshot, in the world found when it was adopted.
+ * ImageNotFoundError or ImageNotAdoptedError otherwise.
+ */
 export async function imageRun(engine: ContainerEngine, image: string): Promise<ImageRun> {
   const info = await engine.inspectImage(image);
   if (!info) {
