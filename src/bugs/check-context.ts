@@ -114,6 +114,7 @@ export class CheckContext {
     this.emit({ type: 'run-started', check, label, command: TEST_COMMAND });
     const run = await runTests(sandbox, {
       prepare: stateScript(this.artifact, this.base, layers),
+      sharedDir: this.lanes.sharedDir(),
       lock: this.lanes.lockPath(),
       lockQueue: this.lanes.count - 1,
       label,
@@ -124,6 +125,7 @@ export class CheckContext {
       parserHost: this.parserHost,
       signal: this.setup.signal,
     });
+    this.lanes.observe(run);
     this.emit({ type: 'run-finished', check, run });
     return run;
   }
@@ -189,6 +191,8 @@ export class CheckContext {
     // While another check of this process makes the run, the runs after this one need not wait for it.
     const kept = cache && key ? await cache.readOrAwait(key, this.setup.logDir, observation, { signal: this.setup.signal, waiting: queued }) : undefined;
     if (kept) {
+      // The kept run tells how many processors the script needs before any run of this bug could.
+      this.lanes.observe(kept);
       queued();
       this.emit({ type: 'run-started', check: plan.check, label: plan.label, command: TEST_COMMAND });
       this.emit({ type: 'run-finished', check: plan.check, run: kept });

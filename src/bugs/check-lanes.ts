@@ -15,6 +15,28 @@ import { SCRIPT_LOCK, SHARED_DIR } from './container-paths.js';
 import { LaneQueue } from './lane-queue.js';
 import { installArtifact } from './test-run.js';
 
+/** A script that kept busy at most this much of its lane's share of the processors leaves room for the other lanes' scripts. */
+export const SIDE_BY_SIDE_LOAD = 1.2;
+/** Shorter runs are not timed finely enough (the kernel counts processor time in hundredths of a second). */
+const MIN_TIMED_MS = 200;
+
+/** A run's wall time and, where the container could tell, its script's processor time and the processors there were. */
+export interface TimedRun {
+  durationMs: number;
+  cpu?: { ms: number; cores: number };
+}
+
+/**
+ * How much of one lane's share of the processors a run's script kept busy
+ * (1: all of it); undefined for a run too short to time or one that could
+ * not tell.
+ */
+export function scriptLoad(run: TimedRun, lanes: number): number | undefined {
+  if (!run.cpu || run.durationMs < MIN_TIMED_MS) return undefined;
+  const share = run.cpu.cores / Math.max(1, lanes);
+  return run.cpu.ms / run.durationMs / share;
+}
+
 export interface LaneSetup {
   artifact: BugArtifact;
   image: string;
@@ -33,6 +55,8 @@ export class CheckLanes {
   private readonly queue = new LaneQueue();
   private sharedVolume?: Promise<string | undefined>;
   private opened = 0;
+  /** The most processors a finished test script kept busy for each that was free to it (cpu time over wall time, per lane's share); undefined before one told. */
+  private heaviest?: number;
 
   constructor(private readonly setup: LaneSetup) {}
 
@@ -51,9 +75,28 @@ export class CheckLanes {
     return this.sharedVolume;
   }
 
-  /** The lock a run's script holds while it runs, when the lanes take turns. */
+  /** Where the lanes' shared volume is mounted in each, when they have one (the lock, Go's build cache). */
+  sharedDir(): string | undefined {
+    return this.sharedVolume ? SHARED_DIR : undefined;
+  }
+
+  /**
+   * The lock a run's script holds while it runs, when the lanes take turns:
+   * until a script has shown that it leaves a lane's share of the processors
+   * free (one core of two, for two lanes: pytest, unittest, most single-process
+   * runners), after which the scripts run side by side. Taking turns pays only
+   * for a runner that fills the machine (go test, jest's workers); side by
+   * side, a one-core suite's checks take about two-thirds of the time.
+   */
   lockPath(): string | undefined {
-    return this.sharedVolume ? SCRIPT_LOCK : undefined;
+    if (!this.sharedDir()) return undefined;
+    return this.heaviest !== undefined && this.heaviest <= SIDE_BY_SIDE_LOAD ? undefined : SCRIPT_LOCK;
+  }
+
+  /** Takes note of how many processors a finished run's script kept busy (runs shorter than MIN_TIMED_MS say too little). */
+  observe(run: TimedRun): void {
+    const load = scriptLoad(run, this.count);
+    if (load !== undefined) this.heaviest = Math.max(this.heaviest ?? 0, load);
   }
 
   private async createSandbox(): Promise<Sandbox> {

@@ -21,6 +21,8 @@ export function reportJson(report: CheckReport, path: (logPath: string) => strin
         results: r.results,
         audit: r.audit,
         ...(r.reused ? { reused: true } : {}),
+        ...(r.cpu ? { cpu: r.cpu } : {}),
+        ...(r.sideBySide !== undefined ? { sideBySide: r.sideBySide } : {}),
       })),
     })),
     FAIL_TO_PASS: report.FAIL_TO_PASS,

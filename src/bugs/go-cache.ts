@@ -9,8 +9,8 @@
  * then cost more than it saves, and each container keeps its own.
  *
  * Go keys its cache by content, toolchain and directory, all the same in
- * containers of one image; the scripts that use it take turns (the lock), and
- * go's cache is safe for concurrent use besides. Test results are not
+ * containers of one image, and go's cache is safe for concurrent use (scripts
+ * that use the whole machine take turns on it besides, check-lanes.ts). Test results are not
  * replayed from it (FRESH_GO_TESTS adds -count=1).
  */
 import { posix } from 'node:path';

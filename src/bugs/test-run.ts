@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { join } from 'node:path';
 import { CancelledError, SandboxError } from '../errors.js';
 import type { OutputStream, Sandbox } from '../sandbox/sandbox.js';
 import { ARTIFACT_MOUNT, DIFFS_IN_CONTAINER, LOG_IN_CONTAINER, RUN_DIR, TEST_FILES_IN_CONTAINER, WEAKENING_SCRIPT } from './container-paths.js';
@@ -42,6 +42,10 @@ export interface RunRecord {
   audit: ParserAudit;
   /** Not made for this bug: the original run another bug of the same image, script and test files made (original-cache.ts). */
   reused?: boolean;
+  /** The processor time the test script used (its processes', in ms) and the processors the container saw; absent where /proc could not tell. */
+  cpu?: { ms: number; cores: number };
+  /** With containers that take turns on the script: whether this one ran without waiting its turn (its suite leaves them a core each). */
+  sideBySide?: boolean;
 }
 
 export interface RunOptions {
@@ -52,6 +56,8 @@ export interface RunOptions {
   logDir: string;
   /** Builds the state to run in, in the same exec. */
   prepare?: StateScript;
+  /** A folder shared with the bug's other containers (a volume): Go's build cache goes there. */
+  sharedDir?: string;
   /** A lock file shared with the bug's other containers: hold it while the test script runs. */
   lock?: string;
   /** How many other containers may hold the lock before this run gets it (their turns extend the wait). */
@@ -111,28 +117,34 @@ export const FRESH_GO_TESTS = [
  * bash itself, and the lock is let go by closing its file: every process
  * started in a container costs, and the checks make a dozen runs a bug.
  */
-function runScript(timeoutSec: number, prepare?: StateScript, lock?: string): string {
+function runScript(timeoutSec: number, prepare?: StateScript, shared: { dir?: string; lock?: string } = {}): string {
+  const { dir, lock } = shared;
   // Microseconds since the epoch: bash 5's clock, or date's on an older bash.
   const now = (name: string) => [`${name}=\${EPOCHREALTIME:-$(date +%s.%6N)}`, `${name}=\${${name}/[.,]/}`];
+  // The processor time of this shell's finished children (utime and stime, in the kernel's 1/100 s), read by a builtin: no process.
+  const ticks = (name: string) => `${name}=-1; if read -r -a st < /proc/$$/stat 2>/dev/null && [ "\${#st[@]}" -gt 16 ]; then ${name}=$(( st[15] + st[16] )); fi`;
   return [
     ...(prepare ? ['set -e', ...prepare.lines, 'set +e'] : []),
     `[ -d ${RUN_DIR} ] || mkdir -p ${RUN_DIR}`,
     'set -o pipefail',
     FRESH_GO_TESTS,
-    // With a lock shared by the bug's containers, one test script runs at a time while the others prepare,
-    // and Go's build cache is shared with it.
-    ...(lock ? [sharedGoCache(posix.dirname(lock)), `exec 9> ${lock}`, 'flock 9'] : []),
+    // Go's build cache is shared by the bug's containers; with a lock, one test script runs at a time while the others prepare.
+    ...(dir ? [sharedGoCache(dir)] : []),
+    ...(lock ? [`exec 9> ${lock}`, 'flock 9'] : []),
+    ticks('cpu0'),
     ...now('start'),
     `timeout -s KILL ${timeoutSec} bash ${ARTIFACT_MOUNT}/test_script.sh 2>&1 9>&- | tee ${LOG_IN_CONTAINER}`,
     'rc=$?',
     ...now('end'),
+    ticks('cpu1'),
     ...(lock ? ['exec 9>&-'] : []),
     // An image without python3 (Go's official ones) leaves the parser to bugbench's own container (parser-host.ts).
     `if command -v python3 >/dev/null 2>&1; then timeout -s KILL ${PARSER_TIMEOUT_MS / 1000} python3 ${ARTIFACT_MOUNT}/test_parser.py < ${LOG_IN_CONTAINER} > ${RUN_DIR}/parsed 2> ${RUN_DIR}/parser-stderr; pexit=$?`,
     `else : > ${RUN_DIR}/parsed; : > ${RUN_DIR}/parser-stderr; pexit=${NO_INTERPRETER}; fi`,
     ...now('pend'),
     // One byte past the limit comes back, so an over-long output is seen as such.
-    `{ printf '${SUMMARY_TAG} %s %s %s\\n' "$(( (end - start) / 1000 ))" "$pexit" "$(( (pend - end) / 1000 ))"; head -c ${MAX_PARSER_OUTPUT_BYTES + 1} ${RUN_DIR}/parsed | base64 -w0; echo; tail -c 4000 ${RUN_DIR}/parser-stderr | base64 -w0; echo; } >&2`,
+    'cpums=-1; [ "$cpu0" -ge 0 ] && [ "$cpu1" -ge 0 ] && cpums=$(( (cpu1 - cpu0) * 10 ))',
+    `{ printf '${SUMMARY_TAG} %s %s %s %s %s\\n' "$(( (end - start) / 1000 ))" "$pexit" "$(( (pend - end) / 1000 ))" "$cpums" "$(nproc 2>/dev/null || echo 0)"; head -c ${MAX_PARSER_OUTPUT_BYTES + 1} ${RUN_DIR}/parsed | base64 -w0; echo; tail -c 4000 ${RUN_DIR}/parser-stderr | base64 -w0; echo; } >&2`,
     'exit $rc',
   ].join('\n');
 }
@@ -153,6 +165,8 @@ interface RunSummary {
   parsedBytes: number;
   parsed: string;
   parserStderr: string;
+  /** The script's processor time and the processors it could use; undefined where the container could not say. */
+  cpu?: { ms: number; cores: number };
 }
 
 /** Reads the summary the run script writes to stderr; undefined if the script never got that far. */
@@ -160,9 +174,11 @@ export function readSummary(stderr: string): RunSummary | undefined {
   const lines = stderr.split('\n');
   const at = lines.findIndex((l) => l.startsWith(`${SUMMARY_TAG} `));
   if (at < 0) return undefined;
-  const [, duration, exit, parserDuration] = lines[at]!.split(' ');
+  const [, duration, exit, parserDuration, cpuMs, cores] = lines[at]!.split(' ');
   const parsed = Buffer.from(lines[at + 1] ?? '', 'base64');
+  const cpu = { ms: Number(cpuMs), cores: Number(cores) };
   return {
+    ...(Number.isInteger(cpu.ms) && cpu.ms >= 0 && Number.isInteger(cpu.cores) && cpu.cores > 0 ? { cpu } : {}),
     durationMs: Number(duration),
     parserExit: Number(exit),
     parserDurationMs: Number(parserDuration),
@@ -182,7 +198,7 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
   const guardMs = waitMs + options.timeoutMs + PARSER_TIMEOUT_MS + 30_000;
   // bugbench reads the log itself as it streams past: the whole of it, in bounded memory.
   const readers = new LogReaders();
-  const exec = await sandbox.exec(runScript(limitSec, options.prepare, options.lock), {
+  const exec = await sandbox.exec(runScript(limitSec, options.prepare, { dir: options.sharedDir, lock: options.lock }), {
     timeoutMs: guardMs,
     onOutput: (stream, text) => {
       if (stream !== 'stdout') return;
@@ -237,6 +253,8 @@ export async function runTests(sandbox: Sandbox, options: RunOptions): Promise<R
     limitSec,
     logPath,
     results,
+    ...(summary?.cpu ? { cpu: summary.cpu } : {}),
+    ...(options.sharedDir ? { sideBySide: options.lock === undefined } : {}),
     parser: {
       command: `python3 ${ARTIFACT_MOUNT}/test_parser.py < ${LOG_IN_CONTAINER}`,
       ...(elsewhere ? { where: options.parserHost!.where } : {}),

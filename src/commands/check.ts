@@ -53,8 +53,8 @@ export async function checkCommand(args: string[]): Promise<number> {
   set('testTimeoutSec', positiveInt('timeout', values.timeout, 1));
   set('buggyRuns', positiveInt('buggy-runs', values['buggy-runs'], 1));
   set('maxWeakenedTests', positiveInt('max-weakened-tests', values['max-weakened-tests']));
-  // By default two containers take turns on the test script, one preparing while the other runs;
-  // --parallel N gives N containers whose test runs overlap.
+  // By default two containers take turns on the test script, one preparing while the other runs, unless the
+  // script leaves a core free (check-lanes.ts); --parallel N gives N containers whose test runs always overlap.
   const parallel = positiveInt('parallel', values.parallel, 1);
   const parallelism = parallel ?? 2;
 

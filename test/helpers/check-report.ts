@@ -10,7 +10,7 @@ export interface JsonReport {
     name: string;
     verdict: string;
     reason: string;
-    runs: { label: string; command: string; exitCode: number; durationMs: number; timedOut: boolean; logPath: string; results: Record<string, string>; audit: { status: string }; reused?: boolean }[];
+    runs: { label: string; command: string; exitCode: number; durationMs: number; timedOut: boolean; logPath: string; results: Record<string, string>; audit: { status: string }; reused?: boolean; cpu?: { ms: number; cores: number }; sideBySide?: boolean }[];
   }[];
   FAIL_TO_PASS: string[];
   PASS_TO_PASS: string[];

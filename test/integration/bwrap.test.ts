@@ -179,12 +179,14 @@ describe('the bwrap engine kind', () => {
     }
     const home = join(state, 'home');
     const checked = await execa(argv[0]!, argv.slice(1), { reject: false, extendEnv: false, env: { PATH: process.env.PATH, BUGBENCH_HOME: home, BUGBENCH_BWRAP_STATE: state, DOCKER_HOST: `bwrap://${images}` } });
-    const report = JSON.parse(checked.stdout) as { valid: boolean; checks: { name: string; verdict: string }[]; FAIL_TO_PASS: string[]; PASS_TO_PASS: string[] };
+    const report = JSON.parse(checked.stdout) as { valid: boolean; checks: { name: string; verdict: string; runs: { label: string; cpu?: { ms: number } }[] }[]; FAIL_TO_PASS: string[]; PASS_TO_PASS: string[] };
     expect(report.checks.filter((c) => c.verdict !== 'pass')).toEqual([]);
     expect(report.valid).toBe(true);
     // The same tests as checks.test.ts finds on Docker.
     expect(report.FAIL_TO_PASS).toHaveLength(6);
     expect(report.PASS_TO_PASS).toHaveLength(77);
+    // The sandbox's /proc tells each script's processor time, as a container's does.
+    expect(report.checks.flatMap((c) => c.runs).filter((r) => !(r.cpu && r.cpu.ms > 0)).map((r) => r.label)).toEqual([]);
     expect(checked.exitCode).toBe(0);
     expect(readdirSync(join(state, 'sandboxes'))).toEqual([]);
   }, 180_000);

@@ -47,6 +47,26 @@ describe('the evidence the checks rest on', () => {
     expect(second.PASS_TO_PASS).toEqual(first.PASS_TO_PASS);
   }, 240_000);
 
+  it('runs a one-core suite\'s scripts side by side once a run has shown it leaves the other container a core', async () => {
+    const report = await checkIn(freshWorkspace(), 'valid-two-files');
+    expect(report.valid).toBe(true);
+    const runs = [...new Map(report.checks.flatMap((c) => c.runs.filter((r) => !r.reused).map((r) => [r.label, r] as const))).values()];
+    // pytest runs in one process: its processor time is at most its wall time (and it used some).
+    for (const run of runs) {
+      expect(run.cpu, run.label).toBeDefined();
+      expect(run.cpu!.cores).toBeGreaterThanOrEqual(1);
+      expect(run.cpu!.ms, run.label).toBeGreaterThan(0);
+      expect(run.cpu!.ms, run.label).toBeLessThanOrEqual(run.durationMs * 1.1 + 20);
+    }
+    // The first two start before any run has told: they take turns; the runs after them do not wait.
+    expect(runs.find((r) => r.label === 'original')!.sideBySide).toBe(false);
+    expect(runs.find((r) => r.label === 'buggy')!.sideBySide).toBe(false);
+    expect(runs.filter((r) => r.sideBySide).map((r) => r.label)).toContain('buggy (run 3)');
+    // With containers whose runs always overlap, there are no turns to take.
+    const overlapping = await checkIn(freshWorkspace(), 'valid-two-files', '--parallel', '2');
+    expect(overlapping.checks.flatMap((c) => c.runs).every((r) => r.sideBySide === undefined)).toBe(true);
+  }, 240_000);
+
   it('keeps valid a bug whose passing test fails one run in three, naming it flaky and leaving it out of PASS_TO_PASS', async () => {
     const report = await checkIn(freshWorkspace(), 'flaky-pass-to-pass', '--parallel', '1');
     expect(report.valid, JSON.stringify(report.checks.map((c) => [c.name, c.verdict, c.reason]))).toBe(true);
