@@ -37,6 +37,9 @@ export function scriptLoad(run: TimedRun, lanes: number): number | undefined {
   return run.cpu.ms / run.durationMs / share;
 }
 
+/** The lanes of this process with a run under way. */
+const busyLanes = new Set<CheckLanes>();
+
 export interface LaneSetup {
   artifact: BugArtifact;
   image: string;
@@ -86,11 +89,29 @@ export class CheckLanes {
    * free (one core of two, for two lanes: pytest, unittest, most single-process
    * runners), after which the scripts run side by side. Taking turns pays only
    * for a runner that fills the machine (go test, jest's workers); side by
-   * side, a one-core suite's checks take about two-thirds of the time.
+   * side, a one-core suite's checks take about four-fifths of the time. While
+   * another bug's runs are under way in this process (`inject` checks bugs
+   * side by side), the lanes take turns: the cores are taken already.
    */
   lockPath(): string | undefined {
     if (!this.sharedDir()) return undefined;
-    return this.heaviest !== undefined && this.heaviest <= SIDE_BY_SIDE_LOAD ? undefined : SCRIPT_LOCK;
+    const roomy = this.heaviest !== undefined && this.heaviest <= SIDE_BY_SIDE_LOAD;
+    return roomy && [...busyLanes].every((lanes) => lanes === this) ? undefined : SCRIPT_LOCK;
+  }
+
+  private running = 0;
+
+  /** A run of these lanes started (it holds a lane until `runFinished`). */
+  runStarted(): void {
+    this.running++;
+    busyLanes.add(this);
+  }
+
+  runFinished(): void {
+    if (--this.running <= 0) {
+      this.running = 0;
+      busyLanes.delete(this);
+    }
   }
 
   /** Takes note of how many processors a finished run's script kept busy (runs shorter than MIN_TIMED_MS say too little). */
@@ -150,12 +171,17 @@ export class CheckLanes {
   submit<T>(work: (sandbox: Sandbox) => Promise<T>): Promise<T> {
     this.warm();
     return this.queue.submit(async (lane) => {
-      if (!this.setup.freshContainerPerRun) return work(await this.lane(lane));
-      const fresh = await this.createSandbox();
+      this.runStarted();
       try {
-        return await work(fresh);
+        if (!this.setup.freshContainerPerRun) return await work(await this.lane(lane));
+        const fresh = await this.createSandbox();
+        try {
+          return await work(fresh);
+        } finally {
+          await fresh.remove();
+        }
       } finally {
-        await fresh.remove();
+        this.runFinished();
       }
     });
   }

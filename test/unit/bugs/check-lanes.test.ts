@@ -53,6 +53,19 @@ describe('taking turns on the test script', () => {
     expect(l.lockPath()).toBeDefined();
   });
 
+  it('takes turns while another bug of the process has runs under way', async () => {
+    const mine = await lanes();
+    const other = await lanes();
+    mine.observe({ durationMs: 300, cpu: { ms: 290, cores: 2 } });
+    mine.runStarted();
+    expect(mine.lockPath()).toBeUndefined();
+    other.runStarted();
+    expect(mine.lockPath()).toBeDefined();
+    other.runFinished();
+    expect(mine.lockPath()).toBeUndefined();
+    mine.runFinished();
+  });
+
   it('has no lock to take with one lane', async () => {
     const l = await lanes(1);
     expect(l.lockPath()).toBeUndefined();
