@@ -24,6 +24,9 @@ const MIN_TIMED_MS = 200;
 export interface TimedRun {
   durationMs: number;
   cpu?: { ms: number; cores: number };
+  timedOut?: boolean;
+  /** false: it held the lock; true: it ran beside another script; absent: no lock was there to hold. */
+  sideBySide?: boolean;
 }
 
 /**
@@ -60,6 +63,8 @@ export class CheckLanes {
   private opened = 0;
   /** The most processors a finished test script kept busy for each that was free to it (cpu time over wall time, per lane's share); undefined before one told. */
   private heaviest?: number;
+  /** Whether a run timed so held the lock (no other script ran beside it). */
+  private timedAlone = false;
 
   constructor(private readonly setup: LaneSetup) {}
 
@@ -95,7 +100,7 @@ export class CheckLanes {
    */
   lockPath(): string | undefined {
     if (!this.sharedDir()) return undefined;
-    const roomy = this.heaviest !== undefined && this.heaviest <= SIDE_BY_SIDE_LOAD;
+    const roomy = this.timedAlone && this.heaviest !== undefined && this.heaviest <= SIDE_BY_SIDE_LOAD;
     return roomy && [...busyLanes].every((lanes) => lanes === this) ? undefined : SCRIPT_LOCK;
   }
 
@@ -116,8 +121,11 @@ export class CheckLanes {
 
   /** Takes note of how many processors a finished run's script kept busy (runs shorter than MIN_TIMED_MS say too little). */
   observe(run: TimedRun): void {
-    const load = scriptLoad(run, this.count);
-    if (load !== undefined) this.heaviest = Math.max(this.heaviest ?? 0, load);
+    const load = run.timedOut ? undefined : scriptLoad(run, this.count);
+    if (load === undefined) return;
+    this.heaviest = Math.max(this.heaviest ?? 0, load);
+    // A script that shared the processors with another reads lighter than it is: it can show there is no room, not that there is.
+    if (run.sideBySide === false) this.timedAlone = true;
   }
 
   private async createSandbox(): Promise<Sandbox> {

@@ -121,10 +121,10 @@ function runScript(timeoutSec: number, prepare?: StateScript, shared: { dir?: st
   const { dir, lock } = shared;
   // Microseconds since the epoch: bash 5's clock, or date's on an older bash.
   const now = (name: string) => [`${name}=\${EPOCHREALTIME:-$(date +%s.%6N)}`, `${name}=\${${name}/[.,]/}`];
-  // The processor time of this shell's finished children (utime and stime, in the kernel's 1/100 s), read by a builtin: no process.
-  const ticks = (name: string) => `${name}=-1; if read -r -a st < /proc/$$/stat 2>/dev/null && [ "\${#st[@]}" -gt 16 ]; then ${name}=$(( st[15] + st[16] )); fi`;
+  const ticks = (name: string) => `cpu_now; ${name}=$cpu_us`;
   return [
     ...(prepare ? ['set -e', ...prepare.lines, 'set +e'] : []),
+    ...PROCESSOR_TIME,
     `[ -d ${RUN_DIR} ] || mkdir -p ${RUN_DIR}`,
     'set -o pipefail',
     FRESH_GO_TESTS,
@@ -143,13 +143,37 @@ function runScript(timeoutSec: number, prepare?: StateScript, shared: { dir?: st
     `else : > ${RUN_DIR}/parsed; : > ${RUN_DIR}/parser-stderr; pexit=${NO_INTERPRETER}; fi`,
     ...now('pend'),
     // One byte past the limit comes back, so an over-long output is seen as such.
-    'cpums=-1; [ "$cpu0" -ge 0 ] && [ "$cpu1" -ge 0 ] && cpums=$(( (cpu1 - cpu0) * 10 ))',
+    'cpums=-1; [ "$cpu0" -ge 0 ] && [ "$cpu1" -ge 0 ] && cpums=$(( (cpu1 - cpu0) / 1000 ))',
     `{ printf '${SUMMARY_TAG} %s %s %s %s %s\\n' "$(( (end - start) / 1000 ))" "$pexit" "$(( (pend - end) / 1000 ))" "$cpums" "$(nproc 2>/dev/null || echo 0)"; head -c ${MAX_PARSER_OUTPUT_BYTES + 1} ${RUN_DIR}/parsed | base64 -w0; echo; tail -c 4000 ${RUN_DIR}/parser-stderr | base64 -w0; echo; } >&2`,
     'exit $rc',
   ].join('\n');
 }
 
 const SUMMARY_TAG = 'bugbench-run';
+
+/**
+ * Bash defining `cpu_now`, which sets cpu_us to the processor time used so
+ * far, in microseconds (-1 where nothing tells), read by builtins alone. The
+ * container's own cgroup counts every process in it, a server the script
+ * left running or one killed at the time limit included; it is the cgroup
+ * (v2, or v1's cpuacct) whose member list holds this shell, so a sandbox
+ * that sees the machine's cgroups (bwrap) does not count the machine. Without
+ * one, this shell's waited-for children (utime and stime in /proc, in 1/100 s)
+ * are what is left.
+ */
+export const PROCESSOR_TIME = [
+  'cg=; for d in /sys/fs/cgroup /sys/fs/cgroup/cpuacct /sys/fs/cgroup/cpu,cpuacct; do',
+  '  { [ -r "$d/cpu.stat" ] || [ -r "$d/cpuacct.usage" ]; } || continue',
+  '  while read -r p; do [ "$p" = "$$" ] && cg=$d && break; done 2>/dev/null < "$d/cgroup.procs"',
+  '  [ -n "$cg" ] && break',
+  'done',
+  'cpu_now() {',
+  '  cpu_us=-1',
+  '  if [ -n "$cg" ] && [ -r "$cg/cpu.stat" ]; then while read -r k v; do [ "$k" = usage_usec ] && cpu_us=$v; done < "$cg/cpu.stat"',
+  '  elif [ -n "$cg" ]; then read -r ns < "$cg/cpuacct.usage" && cpu_us=$(( ns / 1000 ))',
+  '  elif read -r -a st 2>/dev/null < /proc/$$/stat && [ "${#st[@]}" -gt 16 ]; then cpu_us=$(( (st[15] + st[16]) * 10000 )); fi',
+  '}',
+];
 
 /** The last two non-empty lines of a log, quoted, each cut at 200 characters. */
 export function logEnd(log: string): string {

@@ -166,3 +166,17 @@ describe('git', () => {
     expect(await sandbox.diff()).toBe('');
   });
 });
+
+describe('the processor time a run reads', () => {
+  it('counts what a script left running in the background, from the container\'s own cgroup', async () => {
+    const { PROCESSOR_TIME } = await import('../../src/bugs/test-run.js');
+    const busy = '( e=$(( ${EPOCHREALTIME/./} + 600000 )); while [ ${EPOCHREALTIME/./} -lt $e ]; do :; done ) &';
+    const result = await sandbox.exec([...PROCESSOR_TIME, 'cpu_now; a=$cpu_us', busy, 'sleep 1', 'cpu_now', 'echo "$cg $(( (cpu_us - a) / 1000 ))"'].join('\n'));
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    const [cgroup, ms] = result.stdout.trim().split(' ');
+    // This shell's own children alone would show none of it: it was never waited for.
+    expect(cgroup).toMatch(/^\/sys\/fs\/cgroup/);
+    expect(Number(ms)).toBeGreaterThanOrEqual(450);
+  });
+});

@@ -2,7 +2,7 @@
  * When a bug's containers stop taking turns on the test script: once a run
  * has shown the script leaves each container its share of the processors.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CheckLanes, scriptLoad, SIDE_BY_SIDE_LOAD } from '../../../src/bugs/check-lanes.js';
 import { readSummary } from '../../../src/bugs/test-run.js';
 import type { ContainerEngine } from '../../../src/sandbox/port.js';
@@ -33,37 +33,58 @@ describe('the load of a test script', () => {
   });
 });
 
+/** A run of 300 ms whose script kept `cores` × `load` of a lane's share busy, timed holding the lock unless said. */
+const run = (load: number, more: { sideBySide?: boolean; timedOut?: boolean } = {}) => ({ durationMs: 300, cpu: { ms: Math.round(300 * load), cores: 2 }, sideBySide: false, ...more });
+
 describe('taking turns on the test script', () => {
+  const started: CheckLanes[] = [];
+  afterEach(() => {
+    for (const l of started.splice(0)) l.runFinished();
+  });
+  const start = (l: CheckLanes) => {
+    l.runStarted();
+    started.push(l);
+  };
+
   it('takes turns until a run shows the script leaves a core free, then runs side by side', async () => {
     const l = await lanes();
     expect(l.lockPath()).toBeDefined();
-    l.observe({ durationMs: 100, cpu: { ms: 10, cores: 2 } });
+    l.observe({ durationMs: 100, cpu: { ms: 10, cores: 2 }, sideBySide: false });
     expect(l.lockPath()).toBeDefined();
-    l.observe({ durationMs: 300, cpu: { ms: 290, cores: 2 } });
+    l.observe(run(0.95));
     expect(l.lockPath()).toBeUndefined();
     expect(l.sharedDir()).toBeDefined();
   });
 
   it('goes back to taking turns once any run fills more than its share', async () => {
     const l = await lanes();
-    l.observe({ durationMs: 300, cpu: { ms: 290, cores: 2 } });
-    l.observe({ durationMs: 500, cpu: { ms: 500 * (SIDE_BY_SIDE_LOAD + 0.1), cores: 2 } });
+    l.observe(run(0.95));
+    l.observe(run(SIDE_BY_SIDE_LOAD + 0.1, { sideBySide: true }));
     expect(l.lockPath()).toBeDefined();
-    l.observe({ durationMs: 300, cpu: { ms: 100, cores: 2 } });
+    l.observe(run(0.3));
+    expect(l.lockPath()).toBeDefined();
+  });
+
+  it('is not shown room by a run that shared the processors, ran with no lock to hold, or was killed at its limit', async () => {
+    const l = await lanes();
+    // Beside another script, a suite that wants 1.3 cores reads about 1.
+    l.observe(run(1, { sideBySide: true }));
+    l.observe(run(0.9, { sideBySide: undefined }));
+    l.observe(run(0.1, { timedOut: true }));
     expect(l.lockPath()).toBeDefined();
   });
 
   it('takes turns while another bug of the process has runs under way', async () => {
     const mine = await lanes();
     const other = await lanes();
-    mine.observe({ durationMs: 300, cpu: { ms: 290, cores: 2 } });
-    mine.runStarted();
+    mine.observe(run(0.95));
+    start(mine);
     expect(mine.lockPath()).toBeUndefined();
-    other.runStarted();
+    start(other);
     expect(mine.lockPath()).toBeDefined();
     other.runFinished();
+    started.splice(started.indexOf(other), 1);
     expect(mine.lockPath()).toBeUndefined();
-    mine.runFinished();
   });
 
   it('has no lock to take with one lane', async () => {
