@@ -15,9 +15,14 @@ function reviewCommand(decision: 'accept' | 'reject') {
     if (!id) throw new UsageError(`${decision}: give a bug id (see \`bugbench bugs --status valid\`)`);
     if (decision === 'reject' && !values.reason?.trim()) throw new UsageError('reject: give the reason with --reason R');
     const store = recoveredStore();
+    const before = store.get('bugs', id)?.review;
     const bug = decision === 'accept' ? acceptBug(store, id, values.reason ?? null) : rejectBug(store, id, values.reason!);
     if (values.json) printJson(bugJson(store, bug));
     else process.stdout.write(`${bug.id} ${bug.status} by ${bug.review?.by}${bug.review?.reason ? `: ${bug.review.reason}` : ''}\n`);
+    // Changing a decision is allowed (every decision is kept in order), never silent.
+    if (before && before.decision !== bug.review?.decision) {
+      process.stderr.write(`note: this replaces its ${before.decision === 'accepted' ? 'acceptance' : 'rejection'} by ${before.by} (${before.at.slice(0, 10)})${before.reason ? `: ${before.reason}` : ''}; both stay in its review history (\`bugbench show ${bug.id}\`)\n`);
+    }
     return 0;
   };
 }

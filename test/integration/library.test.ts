@@ -71,6 +71,19 @@ describe('the bug library', () => {
     const text = await cli('bugs', '--image', 'bugbench/repo-knotcfg:latest');
     expect(text.stdout).toMatch(new RegExp(`${valid}\\s+accepted`));
   });
+
+  it('says so when a decision replaces another, keeping both in the history', async () => {
+    const rejected = await cli('reject', valid, '--reason', 'too easy');
+    expect(rejected.exitCode).toBe(0);
+    expect(rejected.stderr).toMatch(/^note: this replaces its acceptance by \S+@\S+ \(\d{4}-\d\d-\d\d\): two files, exponent parsing; both stay in its review history/);
+    const again = await cli('accept', valid);
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`^${valid} accepted by `));
+    expect(again.stderr).toMatch(/^note: this replaces its rejection by \S+ \(\d{4}-\d\d-\d\d\): too easy; both stay in its review history \(`bugbench show /);
+    expect((await json('show', valid)).reviews.map((r: { decision: string }) => r.decision)).toEqual(['accepted', 'rejected', 'accepted']);
+    // The same decision again says nothing more.
+    expect((await cli('accept', valid)).stderr).toBe('');
+  });
 });
 
 describe('exports', () => {
