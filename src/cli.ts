@@ -49,8 +49,11 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (error) {
     const message = error instanceof BugbenchError ? error.message : `unexpected error: ${errorMessage(error)}`;
+    const exitCode = error instanceof BugbenchError ? error.exitCode : 1;
     process.stderr.write(`bugbench: ${message}\n`);
+    // A script that asked for JSON gets the failure as JSON too, where it reads the results.
+    if (rest.includes('--json')) process.stdout.write(`${JSON.stringify({ error: { code: error instanceof BugbenchError ? error.code : 'BB_UNEXPECTED', message, exitCode } })}\n`);
     if (!(error instanceof BugbenchError) && process.env.BUGBENCH_DEBUG) console.error(error);
-    return error instanceof BugbenchError ? error.exitCode : 1;
+    return exitCode;
   }
 }

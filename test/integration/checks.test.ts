@@ -135,7 +135,8 @@ describe('bugbench check', () => {
     expect(() => loadArtifact(artifactPath('escaping-path'))).toThrow(ArtifactError);
     const result = await bugbench(['check', artifactPath('escaping-path'), '--json']);
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toBe('');
+    // No report: the failure alone, as JSON for the script that asked for it.
+    expect(JSON.parse(result.stdout).error.message).toBe('bug_inject.diff: refused: "../../etc/bugbench-owned" leaves the repository');
     expect(result.stderr.trim()).toBe('bugbench: bug_inject.diff: refused: "../../etc/bugbench-owned" leaves the repository');
   });
 

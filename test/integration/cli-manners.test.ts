@@ -59,6 +59,19 @@ describe('the command line', () => {
     expect(seed.stderr.trim()).toBe('bugbench: --seed must be ≥ 0, got -1');
   });
 
+  it('with --json, gives a failure as JSON on stdout as well as its line on stderr', async () => {
+    const env = { env: { BUGBENCH_HOME: home() } };
+    const missing = await bugbench(['show', 'nope', '--json'], env);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr.trim()).toMatch(/^bugbench: no bug "nope" in the workspace store/);
+    expect(JSON.parse(missing.stdout)).toEqual({ error: { code: 'BB_NOT_FOUND', message: expect.stringMatching(/^no bug "nope"/), exitCode: 1 } });
+    const usage = await bugbench(['bugs', '--json', '--status', 'nonsense'], env);
+    expect(usage.exitCode).toBe(2);
+    expect(JSON.parse(usage.stdout).error).toMatchObject({ exitCode: 2 });
+    // Without --json, stdout stays empty.
+    expect((await bugbench(['show', 'nope'], env)).stdout).toBe('');
+  });
+
   it('refuses an image the workspace never saw, and tells an empty answer from an empty library', async () => {
     const root = home();
     const empty = await bugbench(['bugs'], { env: { BUGBENCH_HOME: root } });
