@@ -64,6 +64,8 @@ export interface HeaderParts {
   shortPrefix?: string;
   /** The strategy and the image. */
   what: string;
+  /** The same where room is short: the image by the last part of its name (no registry or namespace, no `:latest`). */
+  shortWhat?: string;
   counts: string;
   id: string;
   /** Which of how many runs is shown. */
@@ -84,11 +86,18 @@ export function runHeader(parts: HeaderParts, width: number): { head: string; ta
   if (columnsOf(head(parts.what) + id + browse(true)) <= width) return { head: head(parts.what), tail: id + browse(true) };
   const tail = id + browse(false);
   const room = width - columnsOf(tail) - columnsOf(head(''));
-  if (room >= 12) return { head: head(clip(parts.what, room)), tail };
+  if (parts.shortWhat !== undefined && columnsOf(parts.shortWhat) <= room) return { head: head(parts.shortWhat), tail };
+  if (room >= 12) return { head: head(clip(parts.shortWhat ?? parts.what, room)), tail };
   // No room for a useful part of the strategy and image: the counts go without them, cut if they must be.
   const rest = width - columnsOf(tail);
   const prefix = columnsOf(parts.prefix + parts.counts) > rest && parts.shortPrefix !== undefined ? parts.shortPrefix : parts.prefix;
   return rest > 0 ? { head: clip(`${prefix}${parts.counts}`, rest), tail } : { head: '', tail: clip(tail, width) };
+}
+
+/** An image by the last part of its name: `bugbench/repo-ratekit:latest` is `ratekit` (bugbench's own prefix dropped too), another tag stays. */
+export function shortImageName(image: string): string {
+  const last = image.startsWith('bugbench/repo-') ? image.slice('bugbench/repo-'.length) : image.slice(image.lastIndexOf('/') + 1);
+  return last.endsWith(':latest') ? last.slice(0, -':latest'.length) : last;
 }
 
 /** The header's prefix, long and short: whether the run is live, can be resumed, runs on a cluster. */
@@ -119,7 +128,7 @@ export function RolloutsScreen({ model, rows, columns }: { model: RolloutsModel;
   const replay = state.replay?.tag === tag && state.replay.runId === run.runId ? ` · replaying at ${state.replay.speed}×${state.replay.done ? ' (done)' : ''}` : '';
   const scrolled = state.scroll > 0 ? ` · ${state.scroll} rows up (G: end)` : '';
   const header = runHeader(
-    { ...headerPrefix(model.live, run.resumable, run.cluster), what: `${run.strategy} on ${run.image}`, counts, id: run.runId ?? '', run: model.runIndex + 1, runs: model.runs.length },
+    { ...headerPrefix(model.live, run.resumable, run.cluster), what: `${run.strategy} on ${run.image}`, shortWhat: `${run.strategy} on ${shortImageName(run.image)}`, counts, id: run.runId ?? '', run: model.runIndex + 1, runs: model.runs.length },
     columns,
   );
 

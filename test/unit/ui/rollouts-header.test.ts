@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runHeader, type HeaderParts } from '../../../src/ui/rollouts-screen.js';
+import { runHeader, shortImageName, type HeaderParts } from '../../../src/ui/rollouts-screen.js';
 
 const ID = 'run-20261126-142735-ab12';
 const parts: HeaderParts = { prefix: 'live: ', what: 'removal+history on bugbench/repo-ratekit:latest', counts: '3/4 done, 1 cancelled, 2 valid', id: ID, run: 1, runs: 3 };
@@ -18,6 +18,16 @@ describe("the Rollouts screen's run line", () => {
     const at60 = line(runHeader(parts, 60));
     expect(at60).toHaveLength(60);
     expect(at60).toBe(`live: 3/4 done, 1 canc… (${ID}) · [/] 1/3`);
+  });
+
+  it('names the image by the last part of its name where the whole does not fit', () => {
+    const short = { ...parts, what: 'removal on bugbench/repo-ratekit:latest', shortWhat: 'removal on ratekit', counts: '0/3 done, 0 valid' };
+    expect(line(runHeader(short, 80))).toBe(`live: removal on ratekit: 0/3 done, 0 valid (${ID}) · [/] 1/3`);
+    expect(line(runHeader(short, 120))).toContain('removal on bugbench/repo-ratekit:latest');
+    expect(shortImageName('bugbench/repo-ratekit:latest')).toBe('ratekit');
+    expect(shortImageName('bugbench/repo-ratekit:v2')).toBe('ratekit:v2');
+    expect(shortImageName('localhost:5000/team/img:2')).toBe('img:2');
+    expect(shortImageName('knotcfg')).toBe('knotcfg');
   });
 
   it("gives a resumable run's key up before its counts", () => {
