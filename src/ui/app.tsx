@@ -304,7 +304,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
             <Text dimColor>q quit</Text>
           </Box>
         ) : state.help ? (
-          <HelpOverlay screen={state.screen} />
+          <HelpOverlay screen={state.screen} columns={columns} rows={body} />
         ) : (
           screens[state.screen].view()
         )}

@@ -53,24 +53,61 @@ export function Footer({ screen, confirmQuit, extra, columns }: { screen: Screen
   );
 }
 
-export function HelpOverlay({ screen }: { screen: ScreenId }) {
+/** How many lines `text` takes wrapped at whole words in `width` columns (a word longer than the width is cut). */
+export function wrappedLines(text: string, width: number): number {
+  if (width <= 0) return 1;
+  let lines = 1;
+  let used = 0;
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    const need = used === 0 ? word.length : used + 1 + word.length;
+    if (need <= width) used = need;
+    else {
+      lines += used === 0 ? 0 : 1;
+      used = Math.min(word.length, width);
+      lines += Math.floor((word.length - 1) / width);
+    }
+  }
+  return lines;
+}
+
+/** The keys that work everywhere, on one line for a terminal too short to list them. */
+const GLOBAL_KEYS_LINE = `Everywhere: ${GLOBAL_KEYS.map(([k, what]) => `${k} ${what}`).join(' · ')}`;
+
+/**
+ * The keys of a screen, then those that work everywhere (on one line when the
+ * list would not fit in `rows`). Rows never shrink: on a terminal too short
+ * for them the bottom is cut rather than lines drawn over each other.
+ */
+export function HelpOverlay({ screen, columns, rows }: { screen: ScreenId; columns: number; rows: number }) {
   const info = screenInfo(screen);
   const width = Math.max(...[...info.keys, ...GLOBAL_KEYS].map(([k]) => k.length));
+  // Border and padding take 4 columns; the key column its width and a space.
+  const room = columns - 4 - (width + 1);
+  const height = (keys: [string, string][]) => keys.reduce((sum, [, what]) => sum + wrappedLines(what, room), 0);
+  const compact = 2 + 1 + height(info.keys) + 1 + height(GLOBAL_KEYS) + 1 > rows;
+  const keyRow = ([k, what]: [string, string]) => (
+    <Box key={k} flexShrink={0}>
+      <Box flexShrink={0} width={width + 1}>
+        <Text color="cyan">{k}</Text>
+      </Box>
+      {/* A long description wraps under itself, whole words, instead of being cut. */}
+      <Text wrap="wrap">{what}</Text>
+    </Box>
+  );
   return (
-    <Box flexDirection="column" borderStyle="round" paddingX={1}>
+    <Box flexDirection="column" borderStyle="round" paddingX={1} flexShrink={0}>
       <Text bold>Keys of {info.title}</Text>
-      {[...info.keys, ...GLOBAL_KEYS].map(([k, what], i) => (
-        <Box key={k} flexDirection="column">
-          {i === info.keys.length ? <Text bold>Everywhere</Text> : null}
-          <Box>
-            <Box flexShrink={0} width={width + 1}>
-              <Text color="cyan">{k}</Text>
-            </Box>
-            {/* A long description wraps under itself, whole words, instead of being cut. */}
-            <Text wrap="wrap">{what}</Text>
-          </Box>
+      {info.keys.map(keyRow)}
+      {compact ? (
+        <Box flexShrink={0}>
+          <Text wrap="wrap">{GLOBAL_KEYS_LINE}</Text>
         </Box>
-      ))}
+      ) : (
+        <>
+          <Text bold>Everywhere</Text>
+          {GLOBAL_KEYS.map(keyRow)}
+        </>
+      )}
       <Text dimColor>? or esc closes this</Text>
     </Box>
   );
