@@ -6,6 +6,7 @@
  */
 import { Box, Text } from 'ink';
 import { focusMark } from './focus.js';
+import { wrap } from './line-fit.js';
 import type { BugRecord } from '../store/records.js';
 import { CHECK_NAMES } from '../bugs/check-types.js';
 import { allNine, type AttemptResult, type ChecksState, type CheckLine, type SkippedAttempt } from './checks-state.js';
@@ -100,10 +101,11 @@ function mark(line: CheckLine): string {
   return line.verdict === 'pending' ? ' ' : line.verdict === 'running' ? '…' : (VERDICT_MARK[line.verdict] ?? '?');
 }
 
-function detailLines(line: CheckLine | undefined): { text: string; dim?: boolean; color?: 'red' | 'green' }[] {
+function detailLines(line: CheckLine | undefined, columns: number): { text: string; dim?: boolean; color?: 'red' | 'green' }[] {
   if (!line) return [];
   if (line.verdict === 'pending' || line.verdict === 'running') return [{ text: line.verdict === 'running' ? `${line.name} is running…` : `${line.name} has not run yet: enter runs the next check`, dim: true }];
-  const out: { text: string; dim?: boolean; color?: 'red' | 'green' }[] = [{ text: `${line.name}: ${line.reason}` }];
+  // The reason whole, the list above has only room for its start.
+  const out: { text: string; dim?: boolean; color?: 'red' | 'green' }[] = wrap(`${line.name}: ${line.reason}`, columns, '  ').map((text) => ({ text }));
   if (line.runs.length === 0) out.push({ text: 'no test run: this check reads the artifact and the repository', dim: true });
   for (const run of line.runs) {
     out.push({ text: `run "${run.label}": exit ${run.exitCode}${run.timedOut ? ' (timed out)' : ''}, ${(run.durationMs / 1000).toFixed(1)} s, ${run.passed} passed, ${run.failed} failed` });
@@ -143,7 +145,7 @@ export function ChecksScreen({ state, bug, log, rows, columns }: { state: Checks
   const flakyRows = flaky.length > 0 ? 1 : 0;
   const { listRows, detailRows } = checksLayout(rows, { flaky: flakyRows > 0, solveRows, higher: higher !== null, listLines: listLines.length, message: state.message !== null });
   const list = fittedList(listLines, listRows);
-  const detail = log ? [{ text: `── log of ${state.log!.title} (esc closes)` }, ...log.map((text) => ({ text, dim: false }))] : detailLines(lines[state.cursor]);
+  const detail = log ? [{ text: `── log of ${state.log!.title} (esc closes)` }, ...log.map((text) => ({ text, dim: false }))] : detailLines(lines[state.cursor], columns);
   const judgedAttempts = solve ? Object.keys(solve.results).length : 0;
 
   return (

@@ -4,6 +4,7 @@
  * name them, and a SWE-bench instance carries them beside FAIL_TO_PASS and
  * PASS_TO_PASS, which hold none of them.
  */
+import { Box } from 'ink';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { formatDetails } from '../../src/commands/show.js';
@@ -37,6 +38,20 @@ describe('the flaky list', () => {
   it('is shown on the Checks screen', () => {
     const { lastFrame, unmount } = render(<ChecksScreen state={{ ...initialChecks, bugId: 'b1', source: 'report' }} bug={record} log={null} rows={30} columns={160} />);
     expect(lastFrame()).toContain(`flaky, dropped from PASS_TO_PASS: ${FLAKY.id} (1 flip)`);
+    unmount();
+  });
+
+  it('leaves the focused check\'s whole reason readable on the Checks screen at 80 columns', () => {
+    const reason = 'the original state gives the same results in "original" and "gold patch", and each of "revert a.py", "revert b.py" fixes a failing test: a bug whose failures come on a coin flip gets this far once in 32';
+    const lines = [{ name: 'determinism', verdict: 'pass' as const, reason, durationMs: 1200, runs: [] }];
+    const { lastFrame, unmount } = render(
+      <Box width={80}>
+        <ChecksScreen state={{ ...initialChecks, bugId: 'b1', source: 'report', lines, cursor: 3 }} bug={record} log={null} rows={30} columns={80} />
+      </Box>,
+    );
+    const frame = lastFrame()!;
+    for (const line of frame.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    expect(frame.split('\n').map((l) => l.trim()).join(' ')).toContain(`determinism: ${reason}`);
     unmount();
   });
 
