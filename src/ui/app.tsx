@@ -283,6 +283,13 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
     },
   };
 
+  /** What the footer says while a screen takes keys as text. */
+  function typingHint(): string | undefined {
+    if (state.screen === 'review' && review.capturing()) return 'typing the reason: enter rejects the bug · esc leaves without rejecting';
+    if (state.screen === 'training' && training.capturing()) return 'form: ↑/↓ field · ←/→ choose · type the command · enter submits · esc closes';
+    return undefined;
+  }
+
   function routeScreen(input: string, key: Key): void {
     screens[latest().screen].onKey(input, key);
   }
@@ -309,7 +316,7 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
           screens[state.screen].view()
         )}
       </Box>
-      {state.ready ? <Footer screen={state.screen} confirmQuit={state.confirmQuit} columns={columns} /> : null}
+      {state.ready ? <Footer screen={state.screen} confirmQuit={state.confirmQuit} typing={typingHint()} columns={columns} /> : null}
     </Box>
   );
 }

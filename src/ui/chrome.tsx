@@ -35,7 +35,15 @@ export function quitPrompt(columns: number): string {
   return QUIT_PROMPTS.find((prompt) => prompt.length <= columns) ?? QUIT_PROMPTS.at(-1)!;
 }
 
-export function Footer({ screen, confirmQuit, extra, columns }: { screen: ScreenId; confirmQuit: boolean; extra?: string; columns: number }) {
+export function Footer({ screen, confirmQuit, extra, typing, columns }: { screen: ScreenId; confirmQuit: boolean; extra?: string; typing?: string; columns: number }) {
+  if (typing !== undefined) {
+    // While text is typed, every key is text: only the keys that end the typing mean anything.
+    return (
+      <Text color="yellow" wrap="truncate-end">
+        {typing}
+      </Text>
+    );
+  }
   if (confirmQuit) {
     return (
       <Text color="yellow" wrap="truncate-end">

@@ -86,7 +86,7 @@ export const SCREENS: ScreenInfo[] = [
       ['a', 'accept the bug'],
       ['r', 'reject it (type the reason, enter)'],
     ],
-    footer: [['a', 'accept'], ['r', 'reject'], ['enter', 'detail'], ['f/i/t/o', 'filter'], ['v', 'view'], ['↑/↓', 'select'], ['l', 'log']],
+    footer: [['a', 'accept'], ['r', 'reject'], ['enter', 'detail'], ['f/i/t/o', 'filter'], ['v', 'view'], ['↑/↓', 'select'], ['PgUp/PgDn', 'scroll'], ['l', 'log']],
   },
   {
     id: 'training',

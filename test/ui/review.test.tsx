@@ -81,6 +81,9 @@ describe('the Review screen', () => {
     await vi.waitFor(() => expect(lastFrame()).toMatch(/reason:/));
     for (const char of 'too easy') stdin.write(char);
     await vi.waitFor(() => expect(lastFrame()).toMatch(/reason: too easy/));
+    // Every key is text now: the footer says only how the typing ends.
+    expect(lastFrame()).toContain('typing the reason: enter rejects the bug · esc leaves without rejecting');
+    expect(lastFrame()).not.toContain('a accept');
     stdin.write('\r');
     await vi.waitFor(() => expect(lastFrame()).toContain(`${valid} rejected`));
     expect(store.get('bugs', valid)).toMatchObject({ status: 'rejected', review: { decision: 'rejected', reason: 'too easy' } });
