@@ -43,11 +43,18 @@ function judgedAttempt(records: RunRecords, id: string): RolloutView['attempt'] 
   return attempt && (attempt.status === 'evaluated' || attempt.status === 'unsubmitted') ? { solved: attempt.solved === true, status: attempt.status } : undefined;
 }
 
+/** What a run did, for its header: an injection's strategy, or the bug a solve run solved and its solvers ("mix": the offline solvers in turn). */
+function runWhat(run: RunRecord): string {
+  if (run.kind !== 'solve') return run.strategy;
+  const bug = typeof run.options.bugId === 'string' ? ` ${run.options.bugId}` : '';
+  return `solving${bug} (${run.strategy === 'mix' ? 'offline solver mix' : run.strategy})`;
+}
+
 export function storedRunView(records: RunRecords, run: RunRecord): RunView {
   const views = records.rolloutsOf(run.id).map((r) => rolloutView(records, r));
   return {
     image: imagesLabel(run),
-    strategy: run.strategy,
+    strategy: runWhat(run),
     policy: run.policy,
     tags: views.map((v) => v.tag),
     rollouts: Object.fromEntries(views.map((v) => [v.tag, v])),

@@ -87,7 +87,7 @@ describe('the workbench after a first hour of use (80×24)', () => {
     const store = workspace();
     putRun(store, { id: 'run-dups', kind: 'inject', n: 3 }, 1, (i) => ({ bugId: `dup-${i}` }));
     for (let i = 0; i < 3; i++) putBug(store, `dup-${i}`, { status: 'duplicate', duplicateOf: 'first', rollout: `run-dups-r${i + 1}` });
-    putRun(store, { id: 'solve-run', kind: 'solve', n: 8, strategy: 'mix' }, 5, () => ({}));
+    putRun(store, { id: 'solve-run', kind: 'solve', n: 8, strategy: 'mix', options: { bugId: 'dup-0' } }, 5, () => ({}));
     store.transact((tx) => {
       for (let i = 0; i < 8; i++) {
         const id = `solve-run-a${i + 1}`;
@@ -99,6 +99,8 @@ describe('the workbench after a first hour of use (80×24)', () => {
     // The newest run first: the solve run, done, with its attempts counted as solved — not "checking" for good.
     await press('3', /8\/8 done, 4 solved/);
     expect(frame()).not.toMatch(/checking/);
+    // It says which bug it solved, not a strategy named "mix".
+    expect(frame()).toMatch(/solving dup-0 \(offline solver mix\)/);
     await press(']', /3\/3 done, 0 valid, 3 duplicate/);
   });
 
