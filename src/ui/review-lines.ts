@@ -75,7 +75,7 @@ function summaryLines(d: BugDetails): StyledLine[] {
   }
   lines.push({ text: `tests     ${d.testFiles.join(', ')}` });
   lines.push({ text: `artifact  ${d.artifactDir}`, dim: true });
-  if (d.trajectory) lines.push({ text: `trajectory ${d.trajectory}`, dim: true });
+  if (d.trajectory) lines.push({ text: `agent log ${d.trajectory}`, dim: true });
   return lines;
 }
 
