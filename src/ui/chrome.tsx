@@ -1,5 +1,6 @@
 /** The workbench's frame: a header naming the screens, a footer with the current screen's keys, the `?` overlay. */
 import { Box, Text } from 'ink';
+import { wrap } from './line-fit.js';
 import { fitFooter, GLOBAL_KEYS, SCREENS, screenInfo, type ScreenId } from './screens.js';
 
 export function Header({ screen, ready, note }: { screen: ScreenId; ready: boolean; note?: string }) {
@@ -61,23 +62,6 @@ export function Footer({ screen, confirmQuit, extra, typing, columns }: { screen
   );
 }
 
-/** How many lines `text` takes wrapped at whole words in `width` columns (a word longer than the width is cut). */
-export function wrappedLines(text: string, width: number): number {
-  if (width <= 0) return 1;
-  let lines = 1;
-  let used = 0;
-  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
-    const need = used === 0 ? word.length : used + 1 + word.length;
-    if (need <= width) used = need;
-    else {
-      lines += used === 0 ? 0 : 1;
-      used = Math.min(word.length, width);
-      lines += Math.floor((word.length - 1) / width);
-    }
-  }
-  return lines;
-}
-
 /** The keys that work everywhere, on one line for a terminal too short to list them. */
 const GLOBAL_KEYS_LINE = `Everywhere: ${GLOBAL_KEYS.map(([k, what]) => `${k} ${what}`).join(' · ')}`;
 
@@ -90,16 +74,20 @@ export function HelpOverlay({ screen, columns, rows }: { screen: ScreenId; colum
   const info = screenInfo(screen);
   const width = Math.max(...[...info.keys, ...GLOBAL_KEYS].map(([k]) => k.length));
   // Border and padding take 4 columns; the key column its width and a space.
-  const room = columns - 4 - (width + 1);
-  const height = (keys: [string, string][]) => keys.reduce((sum, [, what]) => sum + wrappedLines(what, room), 0);
+  const room = Math.max(1, columns - 4 - (width + 1));
+  // A long description wraps under itself at whole words, here rather than in Ink, which starts a line with the space it broke at.
+  const height = (keys: [string, string][]) => keys.reduce((sum, [, what]) => sum + wrap(what, room).length, 0);
   const compact = 2 + 1 + height(info.keys) + 1 + height(GLOBAL_KEYS) + 1 > rows;
   const keyRow = ([k, what]: [string, string]) => (
     <Box key={k} flexShrink={0}>
       <Box flexShrink={0} width={width + 1}>
         <Text color="cyan">{k}</Text>
       </Box>
-      {/* A long description wraps under itself, whole words, instead of being cut. */}
-      <Text wrap="wrap">{what}</Text>
+      <Box flexDirection="column" flexShrink={0}>
+        {wrap(what, room).map((line, i) => (
+          <Text key={i}>{line}</Text>
+        ))}
+      </Box>
     </Box>
   );
   return (

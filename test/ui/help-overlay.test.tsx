@@ -3,7 +3,7 @@ import React from 'react';
 import { Box } from 'ink';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { HelpOverlay, wrappedLines } from '../../src/ui/chrome.js';
+import { HelpOverlay } from '../../src/ui/chrome.js';
 import { SCREENS } from '../../src/ui/screens.js';
 
 /** The overlay as the workbench draws it: in a body of `rows` that clips. */
@@ -27,6 +27,8 @@ describe('the help overlay', () => {
         expect(text.replace(/[│\s]+/g, ' ')).toContain(what.replace(/\s+/g, ' '));
       }
       expect(text).toContain('? or esc closes this');
+      // A wrapped description's lines start under its first, none with the space it broke at.
+      for (const line of small.filter((l) => /^│ {17}/.test(l))) expect(line).not.toMatch(/^│ {18}/);
       for (const line of small) expect(line.length).toBeLessThanOrEqual(80);
       const large = frame(screen, 100, 27);
       const heading = large.find((l) => l.includes('Everywhere'))!;
@@ -34,11 +36,4 @@ describe('the help overlay', () => {
       expect(large.join('\n')).toContain('ctrl-c');
     });
   }
-
-  it('counts the lines a description wraps to at whole words', () => {
-    expect(wrappedLines('one two three', 7)).toBe(2);
-    expect(wrappedLines('one two three', 13)).toBe(1);
-    expect(wrappedLines('abcdefghij', 4)).toBe(3);
-    expect(wrappedLines('', 10)).toBe(1);
-  });
 });
