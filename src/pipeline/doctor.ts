@@ -19,7 +19,7 @@ import { diagnoseEngine, type EngineDiagnosis } from '../sandbox/docker-api/engi
 import { engineSpecs, engineStatuses, openEngine, type EngineStatus } from '../sandbox/engines.js';
 import { reapOrphansEverywhere } from '../sandbox/orphans.js';
 import { LANGUAGES, type BaseRecipe, type Language } from '../sandbox/languages.js';
-import { ensureSampleImages, listSamples, sampleImageStatus, type Sample } from '../sandbox/docker-api/samples.js';
+import { ensureSampleImages, listSamples, sampleImageStatus, sampleImageTag, type Sample } from '../sandbox/docker-api/samples.js';
 import { ensureLanguageBase, toolchainBaseStatus, type BaseState } from '../sandbox/docker-api/toolchain-base.js';
 import { clusterHealth, type ClusterHealth } from '../training/queue.js';
 import { loadTrainingSettings } from '../training/settings.js';
@@ -111,7 +111,7 @@ export async function diagnose(): Promise<DoctorReport> {
     engines: [],
     ...(engineTypeOf(host) === 'bwrap' ? { packedOnly: true } : {}),
     baseImage: { ok: false, tag: BASE_IMAGE },
-    sampleImages: samples.map((s) => ({ tag: `bugbench/repo-${s.name}:latest`, ok: false })),
+    sampleImages: samples.map((s) => ({ tag: sampleImageTag(s.name), ok: false })),
     toolchainBases: TOOLCHAINS.map((l) => ({ language: l.id, tag: l.base.tag, ok: false, state: 'unknown' as const, holds: l.base.holds, neededBy: neededBy(l, samples) })),
     anthropicKey: Boolean(process.env.ANTHROPIC_API_KEY),
     policies: availablePolicies(),

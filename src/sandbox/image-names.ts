@@ -47,5 +47,24 @@ export function splitTag(image: string): [string, string] {
   return colon > slash ? [image.slice(0, colon), image.slice(colon + 1)] : [image, 'latest'];
 }
 
+/** What every image bugbench builds of a repository is called before the repository's name. */
+const REPO_IMAGE_PREFIX = 'bugbench/repo-';
+
+/** The tag of the image bugbench builds of a repository (or a bundled sample) named `repo`. */
+export function repoImageTag(repo: string): string {
+  return `${REPO_IMAGE_PREFIX}${repo}:latest`;
+}
+
+/**
+ * An image by the shortest name that tells it apart where room is short:
+ * bugbench's own `bugbench/repo-ratekit:latest` is `ratekit`; another is the
+ * last part of its name, its tag kept unless it is `latest`.
+ */
+export function shortImageName(image: string): string {
+  const [repository, tag] = splitImageName(image);
+  const name = repository.startsWith(REPO_IMAGE_PREFIX) ? repository.slice(REPO_IMAGE_PREFIX.length) : repository.slice(repository.lastIndexOf('/') + 1);
+  return tag === 'latest' ? name : `${name}:${tag}`;
+}
+
 /** bugbench's base image: Debian with python3, pytest and git (docker-api/base-image.ts builds it). */
 export const BASE_IMAGE = process.env.BUGBENCH_BASE_IMAGE || 'bugbench/base:bookworm';

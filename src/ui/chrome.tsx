@@ -76,15 +76,18 @@ export function HelpOverlay({ screen, columns, rows }: { screen: ScreenId; colum
   // Border and padding take 4 columns; the key column its width and a space.
   const room = Math.max(1, columns - 4 - (width + 1));
   // A long description wraps under itself at whole words, here rather than in Ink, which starts a line with the space it broke at.
-  const height = (keys: [string, string][]) => keys.reduce((sum, [, what]) => sum + wrap(what, room).length, 0);
-  const compact = 2 + 1 + height(info.keys) + 1 + height(GLOBAL_KEYS) + 1 > rows;
-  const keyRow = ([k, what]: [string, string]) => (
+  const wrapped = (keys: [string, string][]) => keys.map(([k, what]) => ({ k, lines: wrap(what, room) }));
+  const own = wrapped(info.keys);
+  const everywhere = wrapped(GLOBAL_KEYS);
+  const height = (keys: { lines: string[] }[]) => keys.reduce((sum, key) => sum + key.lines.length, 0);
+  const compact = 2 + 1 + height(own) + 1 + height(everywhere) + 1 > rows;
+  const keyRow = ({ k, lines }: { k: string; lines: string[] }) => (
     <Box key={k} flexShrink={0}>
       <Box flexShrink={0} width={width + 1}>
         <Text color="cyan">{k}</Text>
       </Box>
       <Box flexDirection="column" flexShrink={0}>
-        {wrap(what, room).map((line, i) => (
+        {lines.map((line, i) => (
           <Text key={i}>{line}</Text>
         ))}
       </Box>
@@ -93,7 +96,7 @@ export function HelpOverlay({ screen, columns, rows }: { screen: ScreenId; colum
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1} flexShrink={0}>
       <Text bold>Keys of {info.title}</Text>
-      {info.keys.map(keyRow)}
+      {own.map(keyRow)}
       {compact ? (
         <Box flexShrink={0}>
           <Text wrap="wrap">{GLOBAL_KEYS_LINE}</Text>
@@ -101,7 +104,7 @@ export function HelpOverlay({ screen, columns, rows }: { screen: ScreenId; colum
       ) : (
         <>
           <Text bold>Everywhere</Text>
-          {GLOBAL_KEYS.map(keyRow)}
+          {everywhere.map(keyRow)}
         </>
       )}
       <Text dimColor>? or esc closes this</Text>

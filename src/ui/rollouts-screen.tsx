@@ -7,6 +7,7 @@
 import { Box, Text } from 'ink';
 import { focusMark } from './focus.js';
 import { clip, columnsOf, fit } from './line-fit.js';
+import { shortImageName } from '../sandbox/image-names.js';
 import { runProgress, type RolloutView, type RunView } from './run-state.js';
 import { transcriptRows, type Row } from './transcript.js';
 import type { RolloutsModel } from './use-rollouts.js';
@@ -64,7 +65,7 @@ export interface HeaderParts {
   shortPrefix?: string;
   /** The strategy and the image. */
   what: string;
-  /** The same where room is short: the image by the last part of its name (no registry or namespace, no `:latest`). */
+  /** The same where room is short, the image by its short name (image-names.ts). */
   shortWhat?: string;
   counts: string;
   id: string;
@@ -92,12 +93,6 @@ export function runHeader(parts: HeaderParts, width: number): { head: string; ta
   const rest = width - columnsOf(tail);
   const prefix = columnsOf(parts.prefix + parts.counts) > rest && parts.shortPrefix !== undefined ? parts.shortPrefix : parts.prefix;
   return rest > 0 ? { head: clip(`${prefix}${parts.counts}`, rest), tail } : { head: '', tail: clip(tail, width) };
-}
-
-/** An image by the last part of its name: `bugbench/repo-ratekit:latest` is `ratekit` (bugbench's own prefix dropped too), another tag stays. */
-export function shortImageName(image: string): string {
-  const last = image.startsWith('bugbench/repo-') ? image.slice('bugbench/repo-'.length) : image.slice(image.lastIndexOf('/') + 1);
-  return last.endsWith(':latest') ? last.slice(0, -':latest'.length) : last;
 }
 
 /** The header's prefix, long and short: whether the run is live, can be resumed, runs on a cluster. */

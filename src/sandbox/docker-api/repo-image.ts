@@ -23,6 +23,7 @@ import { packFiles } from '../tar.js';
 import { ensureLanguageBase } from './toolchain-base.js';
 
 import { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_SETUP, LABEL_SOURCE, LABEL_TEST_CMD, LABEL_WARNING } from '../labels.js';
+import { repoImageTag } from '../image-names.js';
 
 export { LABEL_COMMIT, LABEL_LANGUAGE, LABEL_REPO, LABEL_SETUP, LABEL_SOURCE, LABEL_TEST_CMD } from '../labels.js';
 
@@ -61,7 +62,7 @@ export function repoNameFrom(dir: string): string {
 }
 
 export function defaultTag(repo: string): string {
-  return `bugbench/repo-${repo}:latest`;
+  return repoImageTag(repo);
 }
 
 /**

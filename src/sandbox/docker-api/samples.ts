@@ -15,6 +15,7 @@ import type { Progress } from '../../progress.js';
 import { detectLanguage, languageById, type Language } from '../languages.js';
 import { buildRepoImage } from './repo-image.js';
 import { recipeDigest } from './toolchain-base.js';
+import { repoImageTag } from '../image-names.js';
 
 export const LABEL_SAMPLE_DIGEST = 'bugbench.sample-digest';
 
@@ -62,7 +63,7 @@ export function listSamples(dir: string = SAMPLES_DIR): Sample[] {
 }
 
 export function sampleImageTag(name: string): string {
-  return `bugbench/repo-${name}:latest`;
+  return repoImageTag(name);
 }
 
 /** The language entry of a sample, when it names one bugbench knows. */

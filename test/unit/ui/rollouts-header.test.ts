@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runHeader, shortImageName, type HeaderParts } from '../../../src/ui/rollouts-screen.js';
+import { shortImageName } from '../../../src/sandbox/image-names.js';
+import { runHeader, type HeaderParts } from '../../../src/ui/rollouts-screen.js';
 
 const ID = 'run-20261126-142735-ab12';
 const parts: HeaderParts = { prefix: 'live: ', what: 'removal+history on bugbench/repo-ratekit:latest', counts: '3/4 done, 1 cancelled, 2 valid', id: ID, run: 1, runs: 3 };
@@ -28,6 +29,8 @@ describe("the Rollouts screen's run line", () => {
     expect(shortImageName('bugbench/repo-ratekit:v2')).toBe('ratekit:v2');
     expect(shortImageName('localhost:5000/team/img:2')).toBe('img:2');
     expect(shortImageName('knotcfg')).toBe('knotcfg');
+    // Podman's listing of the same image.
+    expect(shortImageName('localhost/bugbench/repo-ratekit:latest')).toBe('ratekit');
   });
 
   it("gives a resumable run's key up before its counts", () => {
