@@ -65,6 +65,8 @@ export class CheckLanes {
   private heaviest?: number;
   /** Whether a run timed so held the lock (no other script ran beside it). */
   private timedAlone = false;
+  /** Runs of these lanes under way. */
+  private running = 0;
 
   constructor(private readonly setup: LaneSetup) {}
 
@@ -103,8 +105,6 @@ export class CheckLanes {
     const roomy = this.timedAlone && this.heaviest !== undefined && this.heaviest <= SIDE_BY_SIDE_LOAD;
     return roomy && [...busyLanes].every((lanes) => lanes === this) ? undefined : SCRIPT_LOCK;
   }
-
-  private running = 0;
 
   /** A run of these lanes started (it holds a lane until `runFinished`). */
   runStarted(): void {

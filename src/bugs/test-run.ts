@@ -42,9 +42,9 @@ export interface RunRecord {
   audit: ParserAudit;
   /** Not made for this bug: the original run another bug of the same image, script and test files made (original-cache.ts). */
   reused?: boolean;
-  /** The processor time the test script used (its processes', in ms) and the processors the container saw; absent where /proc could not tell. */
+  /** The processor time used while the test script ran (the container's cgroup, else the script's processes; ms) and the processors the container saw; absent where neither could tell. */
   cpu?: { ms: number; cores: number };
-  /** With containers that take turns on the script: whether this one ran without waiting its turn (its suite leaves them a core each). */
+  /** With containers that take turns on the script: false when it held the lock, true when it ran beside another script (its suite leaves them a core each). */
   sideBySide?: boolean;
 }
 
