@@ -15,6 +15,7 @@ import { splitTestId } from './weakening.js';
 /** What a log says when tests go missing for a reason: loading errors and crashes, in the languages bugbench reads. */
 const REASONS: RegExp[] = [
   /ERROR collecting|ImportError while importing|INTERNALERROR|Fatal Python error/, // pytest, CPython
+  /\d+ errors? during collection|^ERROR [^\s:]+\.py(?: - .*)?$/m, // pytest with --tb=no: only the summary names a module that failed to load
   /Segmentation fault|core dumped|\bKilled\b|SIGSEGV|SIGABRT|out of memory/i, // any process
   /^panic: |\[build failed\]|\[setup failed\]/m, // go test
   /thread '[^']*' panicked|error\[E\d+\]|could not compile/, // cargo test

@@ -14,6 +14,11 @@ describe('tests that vanish from a run', () => {
     expect(unexplainedVanished(before, { 't/a.py::x': 'passed', 't/a.py::y[2]': 'failed' }, ['t/a.py::y'], '')).toEqual([]);
     expect(logShowsReason('ERROR collecting tests/test_serializer.py')).toBe('ERROR collecting');
     expect(logShowsReason('FAIL\texample.com/lru [build failed]')).toBe('[build failed]');
+    // With --tb=no pytest names a module that failed to load only in its summary.
+    expect(logShowsReason('collected 7 items / 1 error\nERROR tests/test_lexer.py\n!!! Interrupted: 1 error during collection !!!')).toBe('ERROR tests/test_lexer.py');
+    expect(logShowsReason('!!! Interrupted: 2 errors during collection !!!')).toBe('2 errors during collection');
+    expect(logShowsReason('PASSED tests/test_cli.py::test_run\nERROR tests/test_lexer.py\n===== 3 passed, 1 error in 0.1s =====')).toBe('ERROR tests/test_lexer.py');
+    expect(logShowsReason('ERROR tests/test_lexer.py::test_token - fixture missing')).toBeUndefined();
   });
 
   it('groups tests by file, or by package path', () => {
