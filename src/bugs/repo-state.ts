@@ -7,7 +7,8 @@
 import { PatchRejectedError, SandboxError } from '../errors.js';
 import { rejectedFiles, shellQuote, type Sandbox } from '../sandbox/sandbox.js';
 import type { BugArtifact } from './artifact.js';
-import { touchedPaths, type FileChange } from './diff.js';
+import { keepsBytecode, stampChangedFiles } from './bytecode.js';
+import { parseDiff, touchedPaths, type FileChange } from './diff.js';
 import { DIFFS_IN_CONTAINER, TEST_FILES_IN_CONTAINER } from './container-paths.js';
 
 export interface StateLayers {
@@ -64,10 +65,28 @@ export interface StateScript {
   lines: string[];
   /** A candidate patch to write to DIFFS_IN_CONTAINER.candidate first. */
   candidate?: string;
+  /** The state stamped the .py files it wrote, so the run may keep Python's bytecode (bytecode.ts). */
+  bytecode?: boolean;
+}
+
+/** Every path a state of the bug may write: its layers', the oracle tests, what it restores or reverts. */
+function writtenPaths(artifact: BugArtifact, layers: StateLayers): string[] {
+  let candidate: FileChange[] = [];
+  try {
+    candidate = layers.candidate ? parseDiff(layers.candidate) : [];
+  } catch {
+    // A candidate that is no diff fails to apply, and the state with it.
+  }
+  return [
+    ...touchedPaths([...artifact.bugChanges, ...artifact.weakenChanges, ...artifact.predChanges, ...candidate]),
+    ...artifact.testFiles,
+    ...(layers.restorePaths ?? []),
+  ];
 }
 
 /** The bash that builds a state; a patch that does not apply exits with STATE_APPLY_FAILED and says which. */
 export function stateScript(artifact: BugArtifact, base: string, layers: StateLayers): StateScript {
+  const bytecode = keepsBytecode(artifact);
   const lines = [
     `apply() { if ! out=$(git apply --whitespace=nowarn "$2" 2>&1); then printf '${STATE_MARKER}%s\\n%s\\n' "$1" "$out" >&2; exit ${STATE_APPLY_FAILED}; fi; }`,
     `git reset -q --hard ${shellQuote(base)}`,
@@ -102,7 +121,8 @@ export function stateScript(artifact: BugArtifact, base: string, layers: StateLa
     const paths = layers.revert.flatMap((c) => [c.oldPath, c.newPath]).filter((p): p is string => p !== undefined);
     lines.push(restorePaths({ paths: [...new Set(paths)] }));
   }
-  return { lines, candidate };
+  if (bytecode) lines.push(...stampChangedFiles(writtenPaths(artifact, layers)));
+  return { lines, candidate, bytecode };
 }
 
 /** A PatchRejectedError from the stderr of a state script that exited with STATE_APPLY_FAILED. */

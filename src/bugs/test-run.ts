@@ -10,6 +10,7 @@ import { CancelledError, SandboxError } from '../errors.js';
 import type { OutputStream, Sandbox } from '../sandbox/sandbox.js';
 import { ARTIFACT_MOUNT, DIFFS_IN_CONTAINER, LOG_IN_CONTAINER, RUN_DIR, TEST_FILES_IN_CONTAINER, WEAKENING_SCRIPT } from './container-paths.js';
 import { sharedGoCache } from './go-cache.js';
+import { WRITE_BYTECODE } from './bytecode.js';
 import type { ParserHost } from './parser-host.js';
 import { STATE_APPLY_FAILED, stateFailure, type StateScript } from './repo-state.js';
 
@@ -131,6 +132,7 @@ function runScript(timeoutSec: number, prepare?: StateScript, shared: { dir?: st
     // Go's build cache is shared by the bug's containers; with a lock, one test script runs at a time while the others prepare.
     ...(dir ? [sharedGoCache(dir)] : []),
     ...(lock ? [`exec 9> ${lock}`, 'flock 9'] : []),
+    ...(prepare?.bytecode ? [WRITE_BYTECODE] : []),
     ticks('cpu0'),
     ...now('start'),
     `timeout -s KILL ${timeoutSec} bash ${ARTIFACT_MOUNT}/test_script.sh 2>&1 9>&- | tee ${LOG_IN_CONTAINER}`,
