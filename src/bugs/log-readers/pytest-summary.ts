@@ -10,9 +10,10 @@
  * says why.
  *
  * A failing test's detail is its summary message with the "E   " lines of its
- * section in the FAILURES part ("____ test_name ____"); pytest cuts summary
- * messages to the terminal's width, so a cut one gives way to the first "E"
- * line, which is whole.
+ * section in the FAILURES part ("____ test_name ____"), or with `--tb=native`
+ * the exception that ends the section's Python traceback; pytest cuts summary
+ * messages to the terminal's width, so a cut one gives way to the first of
+ * those lines, which is whole.
  */
 import { DetailLines, FailureDetails } from './failure-details.js';
 import { pytestNames } from './test-ids.js';
@@ -115,20 +116,47 @@ function mismatch(session: Session): string | undefined {
   return undefined;
 }
 
+/** A failure section: its "E" lines, and the exception of its last Python traceback (`--tb=native`). */
+interface Section {
+  errors: DetailLines;
+  exception: string[];
+  /** Where a native traceback is: in its frames, in the exception after them, or neither. */
+  native?: 'frames' | 'exception';
+}
+
 /** Failure sections and summary messages, read into details once the log ends. */
 class FailureText {
-  /** The "E" lines of each failure section, by its title ("test_y", "TestC.test_y[p]"). */
-  private readonly sections = new Map<string, DetailLines>();
+  /** Each failure section, by its title ("test_y", "TestC.test_y[p]"). */
+  private readonly sections = new Map<string, Section>();
   private readonly messages = new Map<string, string>();
-  private section: DetailLines | undefined;
+  private section: Section | undefined;
 
   line(text: string): void {
     const header = SECTION.exec(text);
     if (header) {
-      if (!this.sections.has(header[1]!)) this.sections.set(header[1]!, new DetailLines());
+      if (!this.sections.has(header[1]!)) this.sections.set(header[1]!, { errors: new DetailLines(), exception: [] });
       this.section = this.sections.get(header[1]!);
     } else if (/^={3,}/.test(text)) this.section = undefined;
-    else if (text.startsWith('E ')) this.section?.push(text.slice(1));
+    else if (this.section) this.sectionLine(this.section, text);
+  }
+
+  private sectionLine(section: Section, text: string): void {
+    if (text.startsWith('E ')) section.errors.push(text.slice(1));
+    else if (text === 'Traceback (most recent call last):') {
+      // A chained exception starts another traceback: the last one is what the test died of.
+      section.native = 'frames';
+      section.exception = [];
+    } else if (section.native === 'frames') {
+      // Frames and their code are indented; the exception starts at the margin.
+      if (text !== '' && !/^\s/.test(text)) {
+        section.native = 'exception';
+        section.exception.push(text);
+      }
+    } else if (section.native === 'exception') {
+      // A blank line, or a captured-output header ("---- Captured stdout call ----"), ends it.
+      if (text.trim() === '' || /^-{3,} /.test(text)) section.native = undefined;
+      else section.exception.push(text);
+    }
   }
 
   /** A summary line's message ("FAILED id - message"). */
@@ -141,7 +169,8 @@ class FailureText {
     const out = new FailureDetails();
     for (const [id, summary] of this.messages) {
       // Sections are headed by the test's name without its file.
-      const errors = this.sections.get(id.split('::').slice(1).join('.'))?.lines ?? [];
+      const section = this.sections.get(id.split('::').slice(1).join('.'));
+      const errors = section ? (section.errors.lines.length > 0 ? section.errors.lines : new DetailLines().pushAll(section.exception).lines) : [];
       const cut = summary === '' || summary.endsWith('...');
       const message = cut && errors.length > 0 ? errors[0]! : summary;
       out.add(pytestNames(id), new DetailLines().pushAll([message, ...errors.filter((e) => e !== message)]).lines);

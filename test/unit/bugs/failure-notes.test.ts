@@ -61,6 +61,15 @@ describe('failure notes of every runner bugbench reads', () => {
     expect(note(log, 'example.com/rd/boom/TestPanics').details.join('\n')).not.toMatch(/goroutine|testing\.go|^FAIL/m);
   });
 
+  it("pytest --tb=native: the exception that ends the test's last traceback, without frames or captured output", () => {
+    const log = fixture('pytest-rA-tb-native.log');
+    expect(note(log, 'tests/test_zz.py::test_eq')).toEqual({ test: 'tests/test_zz.py::test_eq', message: 'assert 3 == 4', details: ['AssertionError: assert 3 == 4', '+  where 3 = f()'] });
+    // A chained exception: the one raised while handling the first.
+    expect(note(log, 'tests/test_zz.py::test_chain')).toEqual({ test: 'tests/test_zz.py::test_chain', message: 'ValueError: bad value', details: ['second line'] });
+    expect(note(log, 'tests/test_zz.py::TestK::test_m').details).toEqual(['assert [1, 2] == [1, 3]', 'At index 1 diff: 2 != 3', 'Use -v to get more diff']);
+    expect(failureNotes(log, ['tests/test_zz.py::test_eq'])[0]!.details.join('\n')).not.toMatch(/hello out|File "/);
+  });
+
   it('cargo test: the panic and its values from the test stdout section', () => {
     expect(note(fixture('cargo', 'no-fail-fast.log'), 'tests::subs')).toEqual({
       test: 'tests::subs',
