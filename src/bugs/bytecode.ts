@@ -9,14 +9,17 @@
  * and size match what they recorded. Git writes the files a state changes
  * with the current time, so two versions of one file of equal size (`<` made
  * `>`) written in the same second would share a cached compilation: the
- * tests would run the previous state's code. So every state stamps the .py
- * files whose content it changed with a second no earlier state of the
- * container used; a file whose content stayed keeps its time, and its bytecode
- * serves every run.
+ * tests would run the previous state's code. So each state gives every .py
+ * file whose content it changed a second no earlier state of the container
+ * used, and gives a file whose content stayed the second it had: git rewrites
+ * such a file too (a rerun of a state, a file whose time differs from its
+ * index), and the time of that rewrite could be the next state's stamp.
+ * Every content a file takes in one container therefore has a second of its
+ * own, and a cached compilation is used only for the content it was made from.
  */
 import type { BugArtifact } from './artifact.js';
 
-/** The last stamp a state of this container used, and each .py file's content at the last state. */
+/** The last stamp a state of this container used; each .py file's content and second at the last state. */
 const STAMP_FILE = '/bugbench/bytecode-stamp';
 const CONTENTS_FILE = '/bugbench/bytecode-contents';
 
@@ -26,31 +29,47 @@ export function keepsBytecode(artifact: Pick<BugArtifact, 'testFiles'>): boolean
 }
 
 /**
- * Bash, last in a state's build (run from the repository's root): of the .py
- * files under `paths` (every path a layer of any state of the bug writes, so
- * every file whose content can differ between two states), those whose
- * content is not what it was at the container's previous state get a second
- * after every earlier stamp and no earlier than now. Git's hashes tell the
- * contents apart: one process for all the files, one more for the stamp.
+ * Bash, last in a state's build (run from the repository's root), over the
+ * readable .py files under `paths` (every path a layer of this state writes)
+ * and those the previous states recorded (a file an earlier candidate changed
+ * is put back by this state's reset): a file whose content (git's hash) is
+ * new gets a second after every earlier stamp and no earlier than now; one
+ * whose content is what was recorded gets the second recorded with it. A
+ * file that could not be hashed is stamped and not recorded; one whose time
+ * the user may not set (another user owns it) loses its cached compilations
+ * instead, and is not recorded. Names are read one a line; a name holding a
+ * newline is not supported.
  */
 export function stampChangedFiles(paths: string[]): string[] {
   return [
-    'py=(); while IFS= read -r p; do',
-    '  if [ -d "$p" ]; then while IFS= read -r -d "" f; do py+=("$f"); done < <(find "$p" -type f -name "*.py" -print0)',
-    '  elif [ -f "$p" ] && [[ "$p" == *.py ]]; then py+=("$p"); fi',
+    'bb_py=(); declare -A bb_seen=() bb_was=() bb_at=() bb_lost=()',
+    // Sets the time of files to second $1; a file whose time cannot be set loses its cached compilations.
+    'bb_stamp() { local at=$1 f; shift; touch -c -m -d "@$at" -- "$@" 2>/dev/null && return 0',
+    '  for f in "$@"; do touch -c -m -d "@$at" -- "$f" 2>/dev/null || { bb_lost["$f"]=1; rm -f -- "$(dirname -- "$f")/__pycache__/$(basename -- "${f%.py}")".*.pyc 2>/dev/null; }; done; return 0; }',
+    'bb_add() { if [ -f "$1" ] && [ -r "$1" ] && [[ "$1" == *.py ]] && [ -z "${bb_seen["$1"]-}" ]; then bb_seen["$1"]=1; bb_py+=("$1"); fi; }',
+    'while IFS= read -r p; do',
+    '  if [ -d "$p" ]; then while IFS= read -r -d "" f; do bb_add "$f"; done < <(find "$p" -type f -name "*.py" -print0)',
+    '  elif [ -n "$p" ]; then bb_add "$p"; fi',
     `done <<'BUGBENCH_PY'\n${[...new Set(paths)].join('\n')}\nBUGBENCH_PY`,
-    'declare -A was=(); changed=(); now=()',
-    `[ -r ${CONTENTS_FILE} ] && while read -r h f; do [ -n "$f" ] && was["$f"]=$h; done < ${CONTENTS_FILE}`,
-    'if [ ${#py[@]} -gt 0 ]; then',
-    '  i=0; while read -r h; do f=${py[i]}; i=$((i + 1)); now+=("$h $f"); [ "${was["$f"]-}" = "$h" ] || changed+=("$f"); done < <(git hash-object -- "${py[@]}")',
-    'fi',
-    'if [ ${#changed[@]} -gt 0 ]; then',
+    `if [ -r ${CONTENTS_FILE} ]; then while IFS=' ' read -r h t f; do [ -n "$f" ] || continue; bb_was["$f"]=$h; bb_at["$f"]=$t; bb_add "$f"; done < ${CONTENTS_FILE}; fi`,
+    'bb_record=()',
+    'if [ ${#bb_py[@]} -gt 0 ]; then',
     `  last=0; [ -r ${STAMP_FILE} ] && read -r last < ${STAMP_FILE}`,
     '  t=${EPOCHSECONDS:-$(date +%s)}; stamp=$(( t > last ? t : last + 1 ))',
-    '  touch -c -m -d "@$stamp" -- "${changed[@]}"',
-    `  echo "$stamp" > ${STAMP_FILE}`,
+    '  mapfile -t bb_hash < <(git hash-object -- "${bb_py[@]}" 2>/dev/null); mapfile -t bb_time < <(stat -c %Y -- "${bb_py[@]}" 2>/dev/null)',
+    '  bb_new=()',
+    '  if [ ${#bb_hash[@]} -ne ${#bb_py[@]} ] || [ ${#bb_time[@]} -ne ${#bb_py[@]} ]; then bb_new=("${bb_py[@]}")',
+    '  else for i in "${!bb_py[@]}"; do',
+    '    f=${bb_py[i]}; h=${bb_hash[i]}',
+    '    if [ "${bb_was["$f"]-}" = "$h" ]; then',
+    '      [ "${bb_time[i]}" = "${bb_at["$f"]}" ] || bb_stamp "${bb_at["$f"]}" "$f"',
+    '      [ -n "${bb_lost["$f"]-}" ] || bb_record+=("$h ${bb_at["$f"]} $f")',
+    '    else bb_new+=("$f"); fi',
+    '  done; fi',
+    `  if [ \${#bb_new[@]} -gt 0 ]; then bb_stamp "$stamp" "\${bb_new[@]}"; echo "$stamp" > ${STAMP_FILE}; fi`,
+    '  if [ ${#bb_hash[@]} -eq ${#bb_py[@]} ]; then for i in "${!bb_py[@]}"; do f=${bb_py[i]}; [ -n "${bb_lost["$f"]-}" ] || [ "${bb_was["$f"]-}" = "${bb_hash[i]}" ] || bb_record+=("${bb_hash[i]} $stamp $f"); done; fi',
     'fi',
-    `if [ \${#now[@]} -gt 0 ]; then printf '%s\\n' "\${now[@]}" > ${CONTENTS_FILE}; else : > ${CONTENTS_FILE}; fi`,
+    `if [ \${#bb_record[@]} -gt 0 ]; then printf '%s\\n' "\${bb_record[@]}" > ${CONTENTS_FILE}; else : > ${CONTENTS_FILE}; fi`,
   ];
 }
 

@@ -4,23 +4,32 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BugArtifact } from '../../src/bugs/artifact.js';
 import { parseDiff } from '../../src/bugs/diff.js';
-import { stateScript } from '../../src/bugs/repo-state.js';
+import { stateScript, type StateLayers } from '../../src/bugs/repo-state.js';
 import { installArtifact, runTests } from '../../src/bugs/test-run.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { sandboxWithRepo } from '../helpers/sandbox.js';
 
-// The bug turns `a + b` into `a - b`: the file keeps its size, so only its time tells Python's cache the two apart.
-const BUG = `diff --git a/calc.py b/calc.py
---- a/calc.py
-+++ b/calc.py
+// Every change below keeps its file's size, so only a file's time tells Python's cache its versions apart.
+const change = (file: string, context: string, from: string, to: string) => `diff --git a/${file} b/${file}
+--- a/${file}
++++ b/${file}
 @@ -1,3 +1,3 @@
- def add(a, b):
--    return a + b
-+    return a - b
+ ${context}
+-${from}
++${to}
  
 `;
-// The test is a module of its own: its import caches calc's bytecode beside calc.py, as pytest's would.
-const TEST = 'import calc, util\nprint(("PASSED" if calc.add(2, 1) == 3 else "FAILED") + " test_calc.py::test_add")\n';
+/** The bug: `a + b` made `a - b`. */
+const BUG = change('calc.py', 'def add(a, b):', '    return a + b', '    return a - b');
+/** A candidate that fixes the bug, and one that leaves it and breaks util.py instead. */
+const FIX = change('calc.py', 'def add(a, b):', '    return a - b', '    return a + b');
+const WRONG = change('util.py', '# settings', 'K = 1', 'K = 2');
+
+// The tests are a module of their own: their import caches the bytecode of calc, util and keep beside them, as pytest's would.
+const TEST = `import calc, util, keep
+print(("PASSED" if calc.add(2, 1) == 3 else "FAILED") + " test_calc.py::test_add")
+print(("PASSED" if util.K == 1 else "FAILED") + " test_calc.py::test_k")
+`;
 const PARSER = `import json, sys
 print(json.dumps({l.split()[1]: l.split()[0].lower() for l in sys.stdin if l.startswith(("PASSED ", "FAILED "))}))
 `;
@@ -29,13 +38,15 @@ let sandbox: Sandbox;
 let logDir: string;
 let artifact: BugArtifact;
 let base: string;
+let runs = 0;
 
 beforeAll(async () => {
   sandbox = await sandboxWithRepo('test-bytecode');
-  // Ignored, as most repositories have it: \`git clean -fd\` between states leaves the cache alone.
+  // __pycache__ is ignored, as most repositories have it: `git clean -fd` between states leaves the cache alone.
   await sandbox.writeFiles([
     { path: 'test_calc.py', content: TEST },
-    { path: 'util.py', content: 'UNCHANGED = True\n' },
+    { path: 'util.py', content: '# settings\nK = 1\n\n' },
+    { path: 'keep.py', content: 'UNCHANGED = True\n' },
     { path: '.gitignore', content: '__pycache__/\n' },
   ]);
   // The files carry the times of an image built long ago.
@@ -60,22 +71,58 @@ afterAll(async () => {
   if (logDir) rmSync(logDir, { recursive: true, force: true });
 });
 
+/** Builds the state and runs the tests in it: their results, `add` then `k`. */
+async function run(layers: StateLayers): Promise<string> {
+  const record = await runTests(sandbox, { label: `run ${runs++}`, timeoutMs: 30_000, logDir, prepare: stateScript(artifact, base, layers) });
+  return `${record.results['test_calc.py::test_add'] ?? 'missing'} ${record.results['test_calc.py::test_k'] ?? 'missing'}`;
+}
+
+/**
+ * Waits for the start of a second after every stamp given so far (states quicker than one a second stamp
+ * ahead of the clock), so that the runs after it (a tenth of a second each) write their files in that second.
+ */
+async function nextSecond(): Promise<void> {
+  const stamp = Number((await sandbox.run('cat /bugbench/bytecode-stamp 2>/dev/null || echo 0')).stdout.trim());
+  const start = Math.max(Math.floor(Date.now() / 1000) + 1, stamp + 1) * 1000;
+  await new Promise((resolve) => setTimeout(resolve, start - Date.now() + 20));
+}
+
+const keepCache = async () => (await sandbox.run('stat -c %y __pycache__/keep.*.pyc')).stdout;
+
 describe("Python's bytecode between a bug's runs", () => {
-  it('is kept, and never serves one state the code of another written in the same second', async () => {
+  it('never serves one state the code of another written in the same second', async () => {
     const results: string[] = [];
-    const utilCache = async () => (await sandbox.run('stat -c %y __pycache__/util.*.pyc')).stdout;
-    let firstUtilCache = '';
-    // Runs of a few tens of milliseconds: most states are written in the second the previous one was.
-    for (let i = 0; i < 8; i++) {
-      const bug = i % 2 === 1;
-      const run = await runTests(sandbox, { label: `run ${i}`, timeoutMs: 30_000, logDir, prepare: stateScript(artifact, base, { bug }) });
-      results.push(run.results['test_calc.py::test_add'] ?? 'missing');
-      if (i === 0) firstUtilCache = await utilCache();
-    }
-    expect(results).toEqual(['passed', 'failed', 'passed', 'failed', 'passed', 'failed', 'passed', 'failed']);
-    // A module no state changed was compiled once, by the first run; the tracked files differ from the commit by the bug alone.
-    expect(firstUtilCache).not.toBe('');
-    expect(await utilCache()).toBe(firstUtilCache);
-    expect((await sandbox.run('git status --porcelain --untracked-files=no')).stdout).toBe(' M calc.py\n');
+    await nextSecond();
+    for (let i = 0; i < 6; i++) results.push(await run({ bug: i % 2 === 1 }));
+    expect(results).toEqual(['passed passed', 'failed passed', 'passed passed', 'failed passed', 'passed passed', 'failed passed']);
+  });
+
+  it('nor after a state that repeats the one before it (git rewrites its files with the same content)', async () => {
+    await nextSecond();
+    expect(await run({ bug: false })).toBe('passed passed');
+    await nextSecond();
+    expect(await run({ bug: true })).toBe('failed passed');
+    await nextSecond();
+    expect(await run({ bug: true })).toBe('failed passed');
+    expect(await run({ bug: false })).toBe('passed passed');
+  });
+
+  it("nor after a candidate changed a file the next candidate leaves alone", async () => {
+    await nextSecond();
+    expect(await run({ bug: true, candidate: WRONG })).toBe('failed failed');
+    expect(await run({ bug: true, candidate: FIX })).toBe('passed passed');
+    expect(await run({ bug: true, candidate: WRONG })).toBe('failed failed');
+    await nextSecond();
+    expect(await run({ bug: true, candidate: FIX })).toBe('passed passed');
+    expect(await run({ bug: true, candidate: WRONG })).toBe('failed failed');
+  });
+
+  it('compiles a module no state changed once, and leaves the tracked files as the state made them', async () => {
+    const first = await keepCache();
+    expect(first).not.toBe('');
+    await run({ bug: true });
+    await run({ bug: false });
+    expect(await keepCache()).toBe(first);
+    expect((await sandbox.run('git status --porcelain --untracked-files=no')).stdout).toBe('');
   });
 });
