@@ -9,19 +9,23 @@
  * and size match what they recorded. Git writes the files a state changes
  * with the current time, so two versions of one file of equal size (`<` made
  * `>`) written in the same second would share a cached compilation: the
- * tests would run the previous state's code. So each state gives every .py
- * file whose content it changed a second no earlier state of the container
- * used, and gives a file whose content stayed the second it had: git rewrites
- * such a file too (a rerun of a state, a file whose time differs from its
- * index), and the time of that rewrite could be the next state's stamp.
- * Every content a file takes in one container therefore has a second of its
- * own, and a cached compilation is used only for the content it was made from.
+ * tests would run the previous state's code. So after each state is built,
+ * every .py file git wrote for it gets a stamp: a whole second no earlier than
+ * the clock and later than every earlier stamp, so a content a file takes
+ * never has the second of an earlier one. Stamps are whole seconds and the
+ * kernel gives a write its time to the nanosecond, so the files written since
+ * the last stamp are those whose time has a fraction, whatever wrote them
+ * (a reset, a patch, a file put back after a candidate deleted it). The index
+ * is then told the new times, so git does not write a file again for its
+ * time alone, and a file no state changes keeps its stamp and its cache. A
+ * file system that keeps whole seconds only (no fraction to tell writes by)
+ * keeps no bytecode.
  */
 import type { BugArtifact } from './artifact.js';
 
-/** The last stamp a state of this container used; each .py file's content and second at the last state. */
+/** The last stamp a state of this container used, and whether the repository's file system keeps fractions of a second. */
 const STAMP_FILE = '/bugbench/bytecode-stamp';
-const CONTENTS_FILE = '/bugbench/bytecode-contents';
+const TIMES_FILE = '/bugbench/bytecode-times';
 
 /** Whether a bug's runs keep bytecode: its oracle tests are Python files. */
 export function keepsBytecode(artifact: Pick<BugArtifact, 'testFiles'>): boolean {
@@ -29,49 +33,31 @@ export function keepsBytecode(artifact: Pick<BugArtifact, 'testFiles'>): boolean
 }
 
 /**
- * Bash, last in a state's build (run from the repository's root), over the
- * readable .py files under `paths` (every path a layer of this state writes)
- * and those the previous states recorded (a file an earlier candidate changed
- * is put back by this state's reset): a file whose content (git's hash) is
- * new gets a second after every earlier stamp and no earlier than now; one
- * whose content is what was recorded gets the second recorded with it. A
- * file that could not be hashed is stamped and not recorded; one whose time
- * the user may not set (another user owns it) loses its cached compilations
- * instead, and is not recorded. Names are read one a line; a name holding a
- * newline is not supported.
+ * Bash, last in a state's build (run from the repository's root, with `set
+ * -e`): stamps the .py files written since the last stamp (git's own folder
+ * and node_modules left unvisited). A file whose time the user may not set
+ * (another user owns it) loses its cached compilations instead.
  */
-export function stampChangedFiles(paths: string[]): string[] {
-  return [
-    'bb_py=(); declare -A bb_seen=() bb_was=() bb_at=() bb_lost=()',
-    // Sets the time of files to second $1; a file whose time cannot be set loses its cached compilations.
-    'bb_stamp() { local at=$1 f; shift; touch -c -m -d "@$at" -- "$@" 2>/dev/null && return 0',
-    '  for f in "$@"; do touch -c -m -d "@$at" -- "$f" 2>/dev/null || { bb_lost["$f"]=1; rm -f -- "$(dirname -- "$f")/__pycache__/$(basename -- "${f%.py}")".*.pyc 2>/dev/null; }; done; return 0; }',
-    'bb_add() { if [ -f "$1" ] && [ -r "$1" ] && [[ "$1" == *.py ]] && [ -z "${bb_seen["$1"]-}" ]; then bb_seen["$1"]=1; bb_py+=("$1"); fi; }',
-    'while IFS= read -r p; do',
-    '  if [ -d "$p" ]; then while IFS= read -r -d "" f; do bb_add "$f"; done < <(find "$p" -type f -name "*.py" -print0)',
-    '  elif [ -n "$p" ]; then bb_add "$p"; fi',
-    `done <<'BUGBENCH_PY'\n${[...new Set(paths)].join('\n')}\nBUGBENCH_PY`,
-    `if [ -r ${CONTENTS_FILE} ]; then while IFS=' ' read -r h t f; do [ -n "$f" ] || continue; bb_was["$f"]=$h; bb_at["$f"]=$t; bb_add "$f"; done < ${CONTENTS_FILE}; fi`,
-    'bb_record=()',
-    'if [ ${#bb_py[@]} -gt 0 ]; then',
-    `  last=0; [ -r ${STAMP_FILE} ] && read -r last < ${STAMP_FILE}`,
-    '  t=${EPOCHSECONDS:-$(date +%s)}; stamp=$(( t > last ? t : last + 1 ))',
-    '  mapfile -t bb_hash < <(git hash-object -- "${bb_py[@]}" 2>/dev/null); mapfile -t bb_time < <(stat -c %Y -- "${bb_py[@]}" 2>/dev/null)',
-    '  bb_new=()',
-    '  if [ ${#bb_hash[@]} -ne ${#bb_py[@]} ] || [ ${#bb_time[@]} -ne ${#bb_py[@]} ]; then bb_new=("${bb_py[@]}")',
-    '  else for i in "${!bb_py[@]}"; do',
-    '    f=${bb_py[i]}; h=${bb_hash[i]}',
-    '    if [ "${bb_was["$f"]-}" = "$h" ]; then',
-    '      [ "${bb_time[i]}" = "${bb_at["$f"]}" ] || bb_stamp "${bb_at["$f"]}" "$f"',
-    '      [ -n "${bb_lost["$f"]-}" ] || bb_record+=("$h ${bb_at["$f"]} $f")',
-    '    else bb_new+=("$f"); fi',
-    '  done; fi',
-    `  if [ \${#bb_new[@]} -gt 0 ]; then bb_stamp "$stamp" "\${bb_new[@]}"; echo "$stamp" > ${STAMP_FILE}; fi`,
-    '  if [ ${#bb_hash[@]} -eq ${#bb_py[@]} ]; then for i in "${!bb_py[@]}"; do f=${bb_py[i]}; [ -n "${bb_lost["$f"]-}" ] || [ "${bb_was["$f"]-}" = "${bb_hash[i]}" ] || bb_record+=("${bb_hash[i]} $stamp $f"); done; fi',
-    'fi',
-    `if [ \${#bb_record[@]} -gt 0 ]; then printf '%s\\n' "\${bb_record[@]}" > ${CONTENTS_FILE}; else : > ${CONTENTS_FILE}; fi`,
-  ];
-}
+export const STAMP_WRITTEN_FILES = [
+  `if [ ! -e ${TIMES_FILE} ]; then`,
+  '  p=.bugbench-time-probe-$$',
+  `  if : > "$p" 2>/dev/null; then case "$(stat -c %y -- "$p")" in *.000000000*) echo whole ;; *) echo fine ;; esac > ${TIMES_FILE}; rm -f -- "$p"; else echo unwritable > ${TIMES_FILE}; fi`,
+  'fi',
+  `read -r bb_times < ${TIMES_FILE} || bb_times=`,
+  'if [ "$bb_times" = fine ]; then',
+  `  last=0; if [ -r ${STAMP_FILE} ]; then read -r last < ${STAMP_FILE} || last=0; fi`,
+  '  t=${EPOCHSECONDS:-$(date +%s)}; stamp=$(( t > last ? t : last + 1 ))',
+  '  bb_written=()',
+  '  while IFS= read -r -d "" entry; do bb_t=${entry%% *}; [[ "$bb_t" == *.0000000000 ]] || bb_written+=("${entry#* }"); done < <(find . \\( -name .git -o -name node_modules \\) -prune -o -type f -name "*.py" -printf "%T@ %p\\0")',
+  '  if [ ${#bb_written[@]} -gt 0 ]; then',
+  '    if ! printf "%s\\0" "${bb_written[@]}" | xargs -0 touch -c -m -d "@$stamp" -- 2>/dev/null; then',
+  '      for f in "${bb_written[@]}"; do touch -c -m -d "@$stamp" -- "$f" 2>/dev/null || rm -f -- "$(dirname -- "$f")/__pycache__/$(basename -- "${f%.py}")".*.pyc 2>/dev/null || true; done',
+  '    fi',
+  `    echo "$stamp" > ${STAMP_FILE}`,
+  '    git update-index -q --refresh > /dev/null 2>&1 || true',
+  '  fi',
+  'fi',
+];
 
-/** Bash before the test script: Python and pytest may write their caches (the state's stamps keep them honest). */
-export const WRITE_BYTECODE = 'unset PYTHONDONTWRITEBYTECODE';
+/** Bash before the test script: Python and pytest may write their caches where the state's stamps keep them honest. */
+export const WRITE_BYTECODE = `read -r bb_times < ${TIMES_FILE} 2>/dev/null && [ "$bb_times" = fine ] && unset PYTHONDONTWRITEBYTECODE`;

@@ -7,8 +7,8 @@
 import { PatchRejectedError, SandboxError } from '../errors.js';
 import { rejectedFiles, shellQuote, type Sandbox } from '../sandbox/sandbox.js';
 import type { BugArtifact } from './artifact.js';
-import { keepsBytecode, stampChangedFiles } from './bytecode.js';
-import { parseDiff, touchedPaths, type FileChange } from './diff.js';
+import { keepsBytecode, STAMP_WRITTEN_FILES } from './bytecode.js';
+import { touchedPaths, type FileChange } from './diff.js';
 import { DIFFS_IN_CONTAINER, TEST_FILES_IN_CONTAINER } from './container-paths.js';
 
 export interface StateLayers {
@@ -69,21 +69,6 @@ export interface StateScript {
   bytecode?: boolean;
 }
 
-/** Every path a state of the bug may write: its layers', the oracle tests, what it restores or reverts. */
-function writtenPaths(artifact: BugArtifact, layers: StateLayers): string[] {
-  let candidate: FileChange[] = [];
-  try {
-    candidate = layers.candidate ? parseDiff(layers.candidate) : [];
-  } catch {
-    // A candidate that is no diff fails to apply, and the state with it.
-  }
-  return [
-    ...touchedPaths([...artifact.bugChanges, ...artifact.weakenChanges, ...artifact.predChanges, ...candidate]),
-    ...artifact.testFiles,
-    ...(layers.restorePaths ?? []),
-  ];
-}
-
 /** The bash that builds a state; a patch that does not apply exits with STATE_APPLY_FAILED and says which. */
 export function stateScript(artifact: BugArtifact, base: string, layers: StateLayers): StateScript {
   const bytecode = keepsBytecode(artifact);
@@ -121,7 +106,7 @@ export function stateScript(artifact: BugArtifact, base: string, layers: StateLa
     const paths = layers.revert.flatMap((c) => [c.oldPath, c.newPath]).filter((p): p is string => p !== undefined);
     lines.push(restorePaths({ paths: [...new Set(paths)] }));
   }
-  if (bytecode) lines.push(...stampChangedFiles(writtenPaths(artifact, layers)));
+  if (bytecode) lines.push(...STAMP_WRITTEN_FILES);
   return { lines, candidate, bytecode };
 }
 

@@ -24,6 +24,9 @@ const BUG = change('calc.py', 'def add(a, b):', '    return a + b', '    return 
 /** A candidate that fixes the bug, and one that leaves it and breaks util.py instead. */
 const FIX = change('calc.py', 'def add(a, b):', '    return a - b', '    return a + b');
 const WRONG = change('util.py', '# settings', 'K = 1', 'K = 2');
+/** Candidates that delete util.py, and that rename it: the next state's reset writes it back. */
+const DELETE = 'diff --git a/util.py b/util.py\ndeleted file mode 100644\n--- a/util.py\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-# settings\n-K = 1\n-\n';
+const RENAME = 'diff --git a/util.py b/settings.py\nsimilarity index 100%\nrename from util.py\nrename to settings.py\n';
 
 // The tests are a module of their own: their import caches the bytecode of calc, util and keep beside them, as pytest's would.
 const TEST = `import calc, util, keep
@@ -115,6 +118,19 @@ describe("Python's bytecode between a bug's runs", () => {
     await nextSecond();
     expect(await run({ bug: true, candidate: FIX })).toBe('passed passed');
     expect(await run({ bug: true, candidate: WRONG })).toBe('failed failed');
+  });
+
+  it('nor after a candidate deleted or renamed a file', async () => {
+    for (const gone of [DELETE, RENAME]) {
+      await nextSecond();
+      expect(await run({ bug: true, candidate: gone })).toBe('missing missing');
+      expect(await run({ bug: true })).toBe('failed passed');
+      expect(await run({ bug: true, candidate: WRONG })).toBe('failed failed');
+      await nextSecond();
+      expect(await run({ bug: true, candidate: WRONG })).toBe('failed failed');
+      expect(await run({ bug: true, candidate: gone })).toBe('missing missing');
+      expect(await run({ bug: true })).toBe('failed passed');
+    }
   });
 
   it('compiles a module no state changed once, and leaves the tracked files as the state made them', async () => {
