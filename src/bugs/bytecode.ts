@@ -18,8 +18,8 @@
  * (a reset, a patch, a file put back after a candidate deleted it). The index
  * is then told the new times, so git does not write a file again for its
  * time alone, and a file no state changes keeps its stamp and its cache. A
- * file system that keeps whole seconds only (no fraction to tell writes by)
- * keeps no bytecode.
+ * file system that keeps whole seconds only (no fraction to tell writes by),
+ * or tools that cannot print or set a file's time, keep no bytecode.
  */
 import type { BugArtifact } from './artifact.js';
 
@@ -32,29 +32,60 @@ export function keepsBytecode(artifact: Pick<BugArtifact, 'testFiles'>): boolean
   return artifact.testFiles.some((f) => f.endsWith('.py'));
 }
 
+/** When the container's first state was built: the __pycache__ folders made since are its runs'. */
+const START_FILE = '/bugbench/bytecode-start';
+/** What the last search of the tree found. */
+const FOUND_FILE = '/bugbench/bytecode-found';
+
 /**
  * Bash, last in a state's build (run from the repository's root, with `set
- * -e`): stamps the .py files written since the last stamp (git's own folder
- * and node_modules left unvisited). A file whose time the user may not set
- * (another user owns it) loses its cached compilations instead.
+ * -e`), over the files of the tree the user owns (git's own folder and
+ * node_modules left unvisited; git writes as the user, so what another user
+ * owns no state changed):
+ * - stamps the .py files written since the last stamp;
+ * - removes each folder our runs' bytecode kept alive that holds nothing
+ *   else (`git clean` leaves ignored files, and a folder a state's package
+ *   left behind would import as a namespace package in every later state);
+ * - keeps no bytecode, and drops what the runs made, where the tools cannot
+ *   read a write's fraction of a second or set a whole one (busybox's find
+ *   prints no times).
  */
 export const STAMP_WRITTEN_FILES = [
   `if [ ! -e ${TIMES_FILE} ]; then`,
-  '  p=.bugbench-time-probe-$$',
-  `  if : > "$p" 2>/dev/null; then case "$(stat -c %y -- "$p")" in *.000000000*) echo whole ;; *) echo fine ;; esac > ${TIMES_FILE}; rm -f -- "$p"; else echo unwritable > ${TIMES_FILE}; fi`,
+  '  p=.bugbench-time-probe-$$; bb_probe=unusable',
+  '  if : > "$p" 2>/dev/null; then',
+  '    a=$(find "$p" -maxdepth 0 -printf %T@ 2>/dev/null) || a=',
+  '    if [[ "$a" == *.* && "$a" != *.0000000000 ]] && touch -c -m -d @1000000000 -- "$p" 2>/dev/null && [ "$(find "$p" -maxdepth 0 -printf %T@ 2>/dev/null)" = 1000000000.0000000000 ]; then bb_probe=fine; fi',
+  '    rm -f -- "$p"',
+  '  fi',
+  `  echo "$bb_probe" > ${TIMES_FILE}; : > ${START_FILE}`,
   'fi',
   `read -r bb_times < ${TIMES_FILE} || bb_times=`,
   'if [ "$bb_times" = fine ]; then',
   `  last=0; if [ -r ${STAMP_FILE} ]; then read -r last < ${STAMP_FILE} || last=0; fi`,
   '  t=${EPOCHSECONDS:-$(date +%s)}; stamp=$(( t > last ? t : last + 1 ))',
-  '  bb_written=()',
-  '  while IFS= read -r -d "" entry; do bb_t=${entry%% *}; [[ "$bb_t" == *.0000000000 ]] || bb_written+=("${entry#* }"); done < <(find . \\( -name .git -o -name node_modules \\) -prune -o -type f -name "*.py" -printf "%T@ %p\\0")',
-  '  if [ ${#bb_written[@]} -gt 0 ]; then',
-  '    if ! printf "%s\\0" "${bb_written[@]}" | xargs -0 touch -c -m -d "@$stamp" -- 2>/dev/null; then',
-  '      for f in "${bb_written[@]}"; do touch -c -m -d "@$stamp" -- "$f" 2>/dev/null || rm -f -- "$(dirname -- "$f")/__pycache__/$(basename -- "${f%.py}")".*.pyc 2>/dev/null || true; done',
+  '  bb_written=(); bb_caches=(); bb_ok=',
+  `  if find . \\( -name .git -o -name node_modules \\) -prune -o -uid "$EUID" \\( -type f -name "*.py" -printf "f%T@ %p\\0" -o -type d -name __pycache__ -newer ${START_FILE} -printf "d %p\\0" \\) > ${FOUND_FILE} 2>/dev/null; then`,
+  '    bb_ok=1',
+  '    while IFS= read -r -d "" entry; do',
+  '      case $entry in f*) bb_t=${entry%% *}; [[ "$bb_t" == *.0000000000 ]] || bb_written+=("${entry#* }") ;; d*) bb_caches+=("${entry#* }") ;; esac',
+  `    done < ${FOUND_FILE}`,
+  '    if [ ${#bb_written[@]} -gt 0 ]; then',
+  '      printf "%s\\0" "${bb_written[@]}" | xargs -0 touch -c -m -d "@$stamp" -- 2>/dev/null || bb_ok=',
+  `      echo "$stamp" > ${STAMP_FILE}`,
+  '      git update-index -q --refresh > /dev/null 2>&1 || true',
   '    fi',
-  `    echo "$stamp" > ${STAMP_FILE}`,
-  '    git update-index -q --refresh > /dev/null 2>&1 || true',
+  '  fi',
+  '  if [ -z "$bb_ok" ]; then',
+  `    echo off > ${TIMES_FILE}`,
+  '    find . \\( -name .git -o -name node_modules \\) -prune -o -uid "$EUID" -type d -name __pycache__ -prune -exec rm -rf {} + 2>/dev/null || true',
+  '  else',
+  '    shopt -s nullglob dotglob',
+  '    for c in "${bb_caches[@]}"; do',
+  '      d=${c%/__pycache__}',
+  '      while [ "$d" != . ] && [ -n "$d" ]; do e=("$d"/*); if [ ${#e[@]} -eq 0 ] || { [ ${#e[@]} -eq 1 ] && [ "${e[0]##*/}" = __pycache__ ]; }; then rm -rf -- "$d" 2>/dev/null || break; d=${d%/*}; else break; fi; done',
+  '    done',
+  '    shopt -u nullglob dotglob',
   '  fi',
   'fi',
 ];

@@ -27,11 +27,18 @@ const WRONG = change('util.py', '# settings', 'K = 1', 'K = 2');
 /** Candidates that delete util.py, and that rename it: the next state's reset writes it back. */
 const DELETE = 'diff --git a/util.py b/util.py\ndeleted file mode 100644\n--- a/util.py\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-# settings\n-K = 1\n-\n';
 const RENAME = 'diff --git a/util.py b/settings.py\nsimilarity index 100%\nrename from util.py\nrename to settings.py\n';
+/** A candidate that adds a package: its folder must not outlive its state as a namespace package. */
+const ADD = 'diff --git a/newpkg/sub/__init__.py b/newpkg/sub/__init__.py\nnew file mode 100644\n--- /dev/null\n+++ b/newpkg/sub/__init__.py\n@@ -0,0 +1 @@\n+NAME = 1\n';
 
 // The tests are a module of their own: their import caches the bytecode of calc, util and keep beside them, as pytest's would.
 const TEST = `import calc, util, keep
 print(("PASSED" if calc.add(2, 1) == 3 else "FAILED") + " test_calc.py::test_add")
 print(("PASSED" if util.K == 1 else "FAILED") + " test_calc.py::test_k")
+try:
+    import newpkg.sub
+    print("FAILED test_calc.py::test_no_newpkg")
+except ImportError:
+    print("PASSED test_calc.py::test_no_newpkg")
 `;
 const PARSER = `import json, sys
 print(json.dumps({l.split()[1]: l.split()[0].lower() for l in sys.stdin if l.startswith(("PASSED ", "FAILED "))}))
@@ -74,10 +81,11 @@ afterAll(async () => {
   if (logDir) rmSync(logDir, { recursive: true, force: true });
 });
 
-/** Builds the state and runs the tests in it: their results, `add` then `k`. */
+/** Builds the state and runs the tests in it: their results, `add` then `k` (and `no_newpkg` where it fails). */
 async function run(layers: StateLayers): Promise<string> {
   const record = await runTests(sandbox, { label: `run ${runs++}`, timeoutMs: 30_000, logDir, prepare: stateScript(artifact, base, layers) });
-  return `${record.results['test_calc.py::test_add'] ?? 'missing'} ${record.results['test_calc.py::test_k'] ?? 'missing'}`;
+  const absent = record.results['test_calc.py::test_no_newpkg'] === 'failed' ? ' newpkg' : '';
+  return `${record.results['test_calc.py::test_add'] ?? 'missing'} ${record.results['test_calc.py::test_k'] ?? 'missing'}${absent}`;
 }
 
 /**
@@ -131,6 +139,13 @@ describe("Python's bytecode between a bug's runs", () => {
       expect(await run({ bug: true, candidate: gone })).toBe('missing missing');
       expect(await run({ bug: true })).toBe('failed passed');
     }
+  });
+
+  it('leaves no folder of a package a candidate added to import in later states', async () => {
+    expect(await run({ bug: true, candidate: ADD })).toBe('failed passed newpkg');
+    expect(await run({ bug: true })).toBe('failed passed');
+    expect(await run({ bug: false })).toBe('passed passed');
+    expect((await sandbox.run('ls -a')).stdout).not.toMatch(/newpkg/);
   });
 
   it('compiles a module no state changed once, and leaves the tracked files as the state made them', async () => {
