@@ -96,7 +96,8 @@ export function jobStatus(job: Json): JobStatus {
   return {
     state,
     rawState: raw,
-    exitCode: ranToEnd ? waited.exitCode : null,
+    // A cancelled job's exit code is the cancel's doing, not the command's (under load Slurm reported 1 for one cancelled while starting).
+    exitCode: ranToEnd && state !== 'cancelled' ? waited.exitCode : null,
     signal: ranToEnd ? waited.signal : null,
     reason: why,
     startedAt: STATES[raw] === 'running' || ranToEnd ? epoch(job.start_time) : null,

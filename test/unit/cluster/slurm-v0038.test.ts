@@ -70,6 +70,8 @@ describe('slurmrestd v0.0.38 mapping', () => {
 
   it('reads a cancelled job as ended by a signal', () => {
     expect(firstJob('job-cancelled.json').status).toMatchObject({ state: 'cancelled', rawState: 'CANCELLED', exitCode: null, signal: 15 });
+    // Cancelled while starting under load, a job has reported exit 1: still no exit code of the command's.
+    expect(jobStatus({ job_state: 'CANCELLED', exit_code: 256, user_name: 'root', start_time: 1, end_time: 2 })).toMatchObject({ state: 'cancelled', exitCode: null });
   });
 
   it('reads a running job without an exit code or end', () => {
