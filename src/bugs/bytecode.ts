@@ -23,19 +23,18 @@
  */
 import type { BugArtifact } from './artifact.js';
 
-/** The last stamp a state of this container used, and whether the repository's file system keeps fractions of a second. */
+/** The last stamp a state of this container used, and whether the repository's file system and tools keep fractions of a second. */
 const STAMP_FILE = '/bugbench/bytecode-stamp';
 const TIMES_FILE = '/bugbench/bytecode-times';
+/** When the container's first state was built: the __pycache__ folders made since are its runs'. */
+const START_FILE = '/bugbench/bytecode-start';
+/** What the last search of the tree found. */
+const FOUND_FILE = '/bugbench/bytecode-found';
 
 /** Whether a bug's runs keep bytecode: its oracle tests are Python files. */
 export function keepsBytecode(artifact: Pick<BugArtifact, 'testFiles'>): boolean {
   return artifact.testFiles.some((f) => f.endsWith('.py'));
 }
-
-/** When the container's first state was built: the __pycache__ folders made since are its runs'. */
-const START_FILE = '/bugbench/bytecode-start';
-/** What the last search of the tree found. */
-const FOUND_FILE = '/bugbench/bytecode-found';
 
 /**
  * Bash, last in a state's build (run from the repository's root, with `set
@@ -90,5 +89,9 @@ export const STAMP_WRITTEN_FILES = [
   'fi',
 ];
 
-/** Bash before the test script: Python and pytest may write their caches where the state's stamps keep them honest. */
+/**
+ * Bash before the test script of a run that built its state: Python and
+ * pytest may write their caches where a state's stamps keep them honest (only
+ * a Python bug's states stamp, and only where the tools can, say so).
+ */
 export const WRITE_BYTECODE = `read -r bb_times < ${TIMES_FILE} 2>/dev/null && [ "$bb_times" = fine ] && unset PYTHONDONTWRITEBYTECODE`;

@@ -65,13 +65,10 @@ export interface StateScript {
   lines: string[];
   /** A candidate patch to write to DIFFS_IN_CONTAINER.candidate first. */
   candidate?: string;
-  /** The state stamped the .py files it wrote, so the run may keep Python's bytecode (bytecode.ts). */
-  bytecode?: boolean;
 }
 
 /** The bash that builds a state; a patch that does not apply exits with STATE_APPLY_FAILED and says which. */
 export function stateScript(artifact: BugArtifact, base: string, layers: StateLayers): StateScript {
-  const bytecode = keepsBytecode(artifact);
   const lines = [
     `apply() { if ! out=$(git apply --whitespace=nowarn "$2" 2>&1); then printf '${STATE_MARKER}%s\\n%s\\n' "$1" "$out" >&2; exit ${STATE_APPLY_FAILED}; fi; }`,
     `git reset -q --hard ${shellQuote(base)}`,
@@ -106,8 +103,8 @@ export function stateScript(artifact: BugArtifact, base: string, layers: StateLa
     const paths = layers.revert.flatMap((c) => [c.oldPath, c.newPath]).filter((p): p is string => p !== undefined);
     lines.push(restorePaths({ paths: [...new Set(paths)] }));
   }
-  if (bytecode) lines.push(...STAMP_WRITTEN_FILES);
-  return { lines, candidate, bytecode };
+  if (keepsBytecode(artifact)) lines.push(...STAMP_WRITTEN_FILES);
+  return { lines, candidate };
 }
 
 /** A PatchRejectedError from the stderr of a state script that exited with STATE_APPLY_FAILED. */

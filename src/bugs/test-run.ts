@@ -132,7 +132,7 @@ function runScript(timeoutSec: number, prepare?: StateScript, shared: { dir?: st
     // Go's build cache is shared by the bug's containers; with a lock, one test script runs at a time while the others prepare.
     ...(dir ? [sharedGoCache(dir)] : []),
     ...(lock ? [`exec 9> ${lock}`, 'flock 9'] : []),
-    ...(prepare?.bytecode ? [WRITE_BYTECODE] : []),
+    ...(prepare ? [WRITE_BYTECODE] : []),
     ticks('cpu0'),
     ...now('start'),
     `timeout -s KILL ${timeoutSec} bash ${ARTIFACT_MOUNT}/test_script.sh 2>&1 9>&- | tee ${LOG_IN_CONTAINER}`,
