@@ -8,6 +8,7 @@ import { commandHelp, overview } from './commands/command.js';
 import { COMMANDS, commandModules } from './commands/registry.js';
 import { BugbenchError, UsageError, errorMessage } from './errors.js';
 import { closestName } from './commands/suggest.js';
+import { unreachableEngine } from './sandbox/engine-errors.js';
 
 /** The version of this package, from its package.json. */
 function version(): string {
@@ -47,7 +48,9 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     return await command.run(rest);
-  } catch (error) {
+  } catch (thrown) {
+    // An engine that is not there, wherever it was first asked, is said so (exit 75), not as an unexpected error.
+    const error = unreachableEngine(thrown) ?? thrown;
     const message = error instanceof BugbenchError ? error.message : `unexpected error: ${errorMessage(error)}`;
     const exitCode = error instanceof BugbenchError ? error.exitCode : 1;
     process.stderr.write(`bugbench: ${message}\n`);

@@ -3,7 +3,7 @@
  * for "is this the engine's fault", whatever kind of engine answered. Work that
  * ends in an engine failure gets no verdict; it is tried again elsewhere.
  */
-import { EngineError, errorMessage, type EngineOperation } from '../errors.js';
+import { BugbenchError, EngineError, EngineUnreachableError, errorMessage, type EngineOperation } from '../errors.js';
 
 export async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -33,6 +33,23 @@ export function isEngineFailure(error: unknown): boolean {
   if (typeof statusCode === 'number') return statusCode >= 500;
   if (code && ['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH'].includes(code)) return true;
   return typeof message === 'string' && /socket hang up|connect ECONNREFUSED|connect ENOENT/.test(message);
+}
+
+/** What a connection's failure leaves when nothing listens at the address (no socket, a refused or unreachable port). */
+const NOBODY_THERE = ['ENOENT', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EACCES'];
+
+/**
+ * A request that never reached an engine, as the error that says so (exit 75,
+ * and what to do), naming the address it tried; undefined for any other
+ * error. A request refused at the door is no verdict on the work: a script
+ * must not read "Docker is down" as "the bug is invalid".
+ */
+export function unreachableEngine(error: unknown): EngineUnreachableError | undefined {
+  if (typeof error !== 'object' || error === null || error instanceof BugbenchError) return undefined;
+  const { code, syscall, address, port } = error as { code?: string; syscall?: string; address?: string; port?: number };
+  if (syscall !== 'connect' || !code || !NOBODY_THERE.includes(code)) return undefined;
+  const host = address === undefined ? 'the configured engine' : port === undefined ? `unix://${address}` : `tcp://${address}:${port}`;
+  return new EngineUnreachableError(host, errorMessage(error));
 }
 
 /** The engine's own words from an error, without an HTTP client's "(HTTP code 500) server error - " prefix. */

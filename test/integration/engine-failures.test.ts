@@ -138,3 +138,30 @@ describe('an engine that is slow to describe itself', () => {
     }
   }, 120_000);
 });
+
+describe('an engine that is not there', () => {
+  it('is said so, with what to do, by every command that needs it (exit 75, not an unexpected error a script reads as "invalid")', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'bugbench-no-engine-'));
+    const artifact = artifactPath('valid-two-files');
+    const commands = [
+      ['check', artifact, '--json'],
+      ['check', 'knotcfg-removal-00000000', '--json'],
+      ['import', artifact, '--json'],
+      [...INJECT, '--json'],
+      ['images', '--json'],
+      ['verify-export', home, '--json'],
+    ];
+    for (const host of ['unix:///nonexistent/docker.sock', 'tcp://127.0.0.1:1']) {
+      for (const args of commands) {
+        const result = await bugbench(args, { env: { BUGBENCH_HOME: home, DOCKER_HOST: host } });
+        const said = `${host} ${args.join(' ')}: ${result.stderr}`;
+        expect(result.exitCode, said).toBe(ENGINE_EXIT);
+        expect(result.stderr, said).toContain(`bugbench: no container engine answers at ${host} (connect `);
+        expect(result.stderr, said).toContain('bugbench doctor --fix');
+        expect(JSON.parse(result.stdout).error, said).toMatchObject({ code: 'BB_ENGINE_UNREACHABLE', exitCode: ENGINE_EXIT });
+      }
+    }
+    // Nothing was recorded of work that never reached an engine.
+    expect((await bugbench(['bugs', '--json'], { env: { BUGBENCH_HOME: home } })).stdout.trim()).toBe('[]');
+  }, 120_000);
+});

@@ -5,7 +5,7 @@
  */
 import type Docker from 'dockerode';
 import { EngineUnreachableError, errorMessage, SandboxError } from '../../errors.js';
-import { engineCall, withTimeout } from '../engine-errors.js';
+import { engineCall, unreachableEngine, withTimeout } from '../engine-errors.js';
 import { kindFromAnswers, type EngineKind, type InfoAnswer, type VersionAnswer } from '../engine-kind.js';
 import { labelBelongsTo, LABEL_OWNER_PID, LABEL_OWNER_START, LABEL_RUN, ownerAlive, ownerLabels } from '../owner.js';
 import type { ContainerEngine, EngineInfo, ImageInfo, ImageSummary, ReapResult } from '../port.js';
@@ -136,7 +136,11 @@ export class DockerApiEngine implements ContainerEngine {
   /** Removes bugbench's containers, then volumes (a volume still mounted cannot go), whose labels `chosen` picks. */
   private async reap(chosen: (labels: Record<string, string>) => boolean): Promise<ReapResult> {
     const docker = this.client;
-    const containers = (await docker.listContainers({ all: true, filters: { label: [LABEL_RUN] } })).filter((c) => chosen(c.Labels ?? {}));
+    // The first request of most commands: an engine that is not there is said so here, with what to do.
+    const listed = await docker.listContainers({ all: true, filters: { label: [LABEL_RUN] } }).catch((error: unknown) => {
+      throw unreachableEngine(error) ? new EngineUnreachableError(this.host, errorMessage(error)) : error;
+    });
+    const containers = listed.filter((c) => chosen(c.Labels ?? {}));
     await Promise.all(containers.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)));
     const { Volumes: volumes } = await docker.listVolumes({ filters: { label: [LABEL_RUN] } });
     const gone = (volumes ?? []).filter((v) => chosen(v.Labels ?? {}));

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../../../src/errors.js';
 import { containerSpec, hardLimit, hostLimits, type ContainerRequest } from '../../../src/sandbox/docker-api/container-options.js';
-import { asEngineError, engineText, isEngineFailure } from '../../../src/sandbox/engine-errors.js';
+import { asEngineError, engineText, isEngineFailure, unreachableEngine } from '../../../src/sandbox/engine-errors.js';
 import { hintsFor } from '../../../src/sandbox/docker-api/engine-diagnosis.js';
 import { describeKind, kindFromAnswers } from '../../../src/sandbox/engine-kind.js';
 import { canonicalImageName, sameImageName, splitImageName } from '../../../src/sandbox/image-names.js';
@@ -88,6 +88,20 @@ describe('whose fault an error is', () => {
     expect(isEngineFailure(dockerode(404, 'no such image'))).toBe(false);
     expect(isEngineFailure(dockerode(409, 'container is not running'))).toBe(false);
     expect(isEngineFailure(new Error('the parser exited with 1'))).toBe(false);
+  });
+
+  it('tells an engine that is not there (nothing at the socket or port) from one that failed a request', () => {
+    const connect = (code: string, address: string, port?: number) =>
+      Object.assign(new Error(`connect ${code} ${address}${port ? `:${port}` : ''}`), { code, syscall: 'connect', address, ...(port ? { port } : {}) });
+    expect(unreachableEngine(connect('ENOENT', '/run/docker.sock'))?.message).toBe(
+      'no container engine answers at unix:///run/docker.sock (connect ENOENT /run/docker.sock); run `bugbench doctor --fix` to install and start one',
+    );
+    expect(unreachableEngine(connect('ECONNREFUSED', '10.0.0.5', 2375))).toMatchObject({ code: 'BB_ENGINE_UNREACHABLE', exitCode: 75, message: expect.stringContaining('at tcp://10.0.0.5:2375 (') });
+    // A connection cut mid-request, a server error and bugbench's own errors are something else.
+    expect(unreachableEngine(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' }))).toBeUndefined();
+    expect(unreachableEngine(dockerode(500, 'boom'))).toBeUndefined();
+    expect(unreachableEngine(new EngineError('exec', 'gone'))).toBeUndefined();
+    expect(unreachableEngine('ENOENT')).toBeUndefined();
   });
 
   it('keeps the engine\'s own words', () => {
