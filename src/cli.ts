@@ -32,10 +32,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`bugbench ${version()}\n`);
     return 0;
   }
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (!name || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
     process.stdout.write(`${overview(await commandModules())}\n`);
     return name ? 0 : 2;
   }
+  // `bugbench help inject` is `bugbench inject --help`, as git and npm read it.
+  if (name === 'help') return main([rest[0]!, '--help']);
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   try {
     if (!load) {

@@ -40,6 +40,11 @@ describe('the command line', () => {
   it('prints its version, and says in its own words what is wrong with a flag', async () => {
     const version = await bugbench(['--version']);
     expect(version.stdout.trim()).toMatch(/^bugbench \d+\.\d+\.\d+$/);
+    // `help COMMAND` is that command's help, as git and npm read it; a misspelt one is named.
+    const help = await bugbench(['help', 'inject']);
+    expect(help.stdout).toBe((await bugbench(['inject', '--help'])).stdout);
+    expect(help.stdout).toContain('bugbench inject --image T');
+    expect((await bugbench(['help', 'injekt'])).stderr).toContain('unknown command "injekt"; did you mean `bugbench inject`?');
     const missing = await bugbench(['inject', '--image']);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr.trim()).toBe('bugbench: inject: --image needs a value');
