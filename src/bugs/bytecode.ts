@@ -41,7 +41,9 @@ export function keepsBytecode(artifact: Pick<BugArtifact, 'testFiles'>): boolean
  * -e`), over the files of the tree the user owns (git's own folder and
  * node_modules left unvisited; git writes as the user, so what another user
  * owns no state changed):
- * - stamps the .py files written since the last stamp;
+ * - stamps the .py files written since the last stamp, and drops the
+ *   bytecode of a .py symlink pointed anew (Python checks its target's time
+ *   and size but caches under the symlink's name);
  * - removes each folder our runs' bytecode kept alive that holds nothing
  *   else (`git clean` leaves ignored files, and a folder a state's package
  *   left behind would import as a namespace package in every later state);
@@ -63,14 +65,22 @@ export const STAMP_WRITTEN_FILES = [
   'if [ "$bb_times" = fine ]; then',
   `  last=0; if [ -r ${STAMP_FILE} ]; then read -r last < ${STAMP_FILE} || last=0; fi`,
   '  t=${EPOCHSECONDS:-$(date +%s)}; stamp=$(( t > last ? t : last + 1 ))',
-  '  bb_written=(); bb_caches=(); bb_ok=',
-  `  if find . \\( -name .git -o -name node_modules \\) -prune -o -uid "$EUID" \\( -type f -name "*.py" -printf "f%T@ %p\\0" -o -type d -name __pycache__ -newer ${START_FILE} -printf "d %p\\0" \\) > ${FOUND_FILE} 2>/dev/null; then`,
+  '  bb_written=(); bb_links=(); bb_caches=(); bb_ok=',
+  `  if find . \\( -name .git -o -name node_modules \\) -prune -o -uid "$EUID" \\( -type f -name "*.py" -printf "f%T@ %p\\0" -o -type l -name "*.py" -printf "l%T@ %p\\0" -o -type d -name __pycache__ -newer ${START_FILE} -printf "d %p\\0" \\) > ${FOUND_FILE} 2>/dev/null; then`,
   '    bb_ok=1',
   '    while IFS= read -r -d "" entry; do',
-  '      case $entry in f*) bb_t=${entry%% *}; [[ "$bb_t" == *.0000000000 ]] || bb_written+=("${entry#* }") ;; d*) bb_caches+=("${entry#* }") ;; esac',
+  '      case $entry in f*) bb_t=${entry%% *}; [[ "$bb_t" == *.0000000000 ]] || bb_written+=("${entry#* }") ;; l*) bb_t=${entry%% *}; [[ "$bb_t" == *.0000000000 ]] || bb_links+=("${entry#* }") ;; d*) bb_caches+=("${entry#* }") ;; esac',
   `    done < ${FOUND_FILE}`,
   '    if [ ${#bb_written[@]} -gt 0 ]; then',
   '      printf "%s\\0" "${bb_written[@]}" | xargs -0 touch -c -m -d "@$stamp" -- 2>/dev/null || bb_ok=',
+  '    fi',
+  // A module that is a symlink is checked by its target's time and size but cached under its own name: one pointed
+  // anew loses its bytecode (two targets of one size and stamp would share it), and is stamped itself as seen.
+  '    if [ ${#bb_links[@]} -gt 0 ]; then',
+  '      for l in "${bb_links[@]}"; do b=${l##*/}; rm -f -- "${l%/*}/__pycache__/${b%.py}".*.pyc; done',
+  '      printf "%s\\0" "${bb_links[@]}" | xargs -0 touch -h -c -m -d "@$stamp" -- 2>/dev/null || bb_ok=',
+  '    fi',
+  '    if [ ${#bb_written[@]} -gt 0 ] || [ ${#bb_links[@]} -gt 0 ]; then',
   `      echo "$stamp" > ${STAMP_FILE}`,
   '      git update-index -q --refresh > /dev/null 2>&1 || true',
   '    fi',

@@ -31,7 +31,8 @@ const RENAME = 'diff --git a/util.py b/settings.py\nsimilarity index 100%\nrenam
 const ADD = 'diff --git a/newpkg/sub/__init__.py b/newpkg/sub/__init__.py\nnew file mode 100644\n--- /dev/null\n+++ b/newpkg/sub/__init__.py\n@@ -0,0 +1 @@\n+NAME = 1\n';
 
 // The tests are a module of their own: their import caches the bytecode of calc, util and keep beside them, as pytest's would.
-const TEST = `import calc, util, keep
+const TEST = `import calc, util, keep, mode
+print(("PASSED" if mode.VALUE == "fast" else "FAILED") + " test_calc.py::test_mode")
 print(("PASSED" if calc.add(2, 1) == 3 else "FAILED") + " test_calc.py::test_add")
 print(("PASSED" if util.K == 1 else "FAILED") + " test_calc.py::test_k")
 try:
@@ -49,6 +50,7 @@ let logDir: string;
 let artifact: BugArtifact;
 let base: string;
 let runs = 0;
+let RETARGET = '';
 
 beforeAll(async () => {
   sandbox = await sandboxWithRepo('test-bytecode');
@@ -57,11 +59,16 @@ beforeAll(async () => {
     { path: 'test_calc.py', content: TEST },
     { path: 'util.py', content: '# settings\nK = 1\n\n' },
     { path: 'keep.py', content: 'UNCHANGED = True\n' },
+    // Two modules of one size that a symlinked module may point at.
+    { path: 'fast.py', content: 'VALUE = "fast"\n' },
+    { path: 'safe.py', content: 'VALUE = "safe"\n' },
     { path: '.gitignore', content: '__pycache__/\n' },
   ]);
   // The files carry the times of an image built long ago.
-  await sandbox.run('git -c user.name=t -c user.email=t@example.com add -A && git -c user.name=t -c user.email=t@example.com commit -qm test && touch -d @1700000000 *.py');
+  await sandbox.run('ln -s fast.py mode.py && git -c user.name=t -c user.email=t@example.com add -A && git -c user.name=t -c user.email=t@example.com commit -qm test && touch -h -d @1700000000 *.py');
   base = (await sandbox.run('git rev-parse HEAD')).stdout.trim();
+  // A candidate that points mode.py at safe.py: a patch of the symlink, as git writes it.
+  RETARGET = (await sandbox.run('ln -sfn safe.py mode.py && git diff && git checkout -q mode.py && touch -h -d @1700000000 mode.py')).stdout;
   logDir = mkdtempSync(join(tmpdir(), 'bugbench-bytecode-'));
   artifact = {
     dir: logDir,
@@ -146,6 +153,21 @@ describe("Python's bytecode between a bug's runs", () => {
     expect(await run({ bug: true })).toBe('failed passed');
     expect(await run({ bug: false })).toBe('passed passed');
     expect((await sandbox.run('ls -a')).stdout).not.toMatch(/newpkg/);
+  });
+
+  it('nor after a candidate pointed a symlinked module at another file of its size and time', async () => {
+    const mode = async (layers: StateLayers) => {
+      const record = await runTests(sandbox, { label: `run ${runs++}`, timeoutMs: 30_000, logDir, prepare: stateScript(artifact, base, layers) });
+      return record.results['test_calc.py::test_mode'];
+    };
+    expect(RETARGET).toContain('+safe.py');
+    await nextSecond();
+    expect(await mode({ bug: true })).toBe('passed');
+    expect(await mode({ bug: true, candidate: RETARGET })).toBe('failed');
+    expect(await mode({ bug: true })).toBe('passed');
+    await nextSecond();
+    expect(await mode({ bug: true, candidate: RETARGET })).toBe('failed');
+    expect(await mode({ bug: false })).toBe('passed');
   });
 
   it('compiles a module no state changed once, and leaves the tracked files as the state made them', async () => {
