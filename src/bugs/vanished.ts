@@ -3,10 +3,14 @@
  * vanish for a reason the log shows: its whole file or package failed to load
  * (a collection, import or build error takes every test of it along), the
  * runner crashed, or the bug renamed it (a parameter in its id changed, and a
- * new id of the same file appeared). A test that vanishes while the rest of its
- * file ran, with no new id beside it and nothing in the log to say why, was left
- * out by the test script: its selection follows the code, and a test the bug
- * never made fail must not stand in FAIL_TO_PASS.
+ * new id of the same file appeared). Only what the state under test brought
+ * to the log counts: a line the original run's log holds too ("no servers to
+ * be killed", a passing test's captured output) explains nothing. A test that
+ * vanishes with no new id beside it and nothing new in the log to say why was
+ * left out by the test script: its selection follows the code, and a test the
+ * bug never made fail must not stand in FAIL_TO_PASS. A whole file that goes
+ * is explained by a new line that names it, as runners name a file they could
+ * not load; a script that quietly stops passing it names it nowhere.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { TestMap } from './test-results.js';
@@ -30,10 +34,19 @@ export function testGroup(id: string): string {
   return slash >= 0 ? id.slice(0, slash) : '';
 }
 
-export function logShowsReason(log: string): string | undefined {
-  for (const pattern of REASONS) {
-    const match = pattern.exec(log);
-    if (match) return match[0].trim();
+/** The lines of `log`, trimmed, that `baseline` does not hold: what the state under test brought to its log. */
+function newLines(log: string, baseline: string): string[] {
+  const known = new Set(baseline.split('\n').map((line) => line.trim()));
+  return log.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !known.has(line));
+}
+
+/** What the first line of `log` that shows a loading error or crash, and that `baseline` does not hold, says of it. */
+export function logShowsReason(log: string, baseline = ''): string | undefined {
+  for (const line of newLines(log, baseline)) {
+    for (const pattern of REASONS) {
+      const match = pattern.exec(line);
+      if (match) return match[0].trim();
+    }
   }
   return undefined;
 }
@@ -56,13 +69,21 @@ export function readLogTail(path: string, max = 4 * 1024 * 1024): string {
   }
 }
 
+/** The names a line may give a test group by: the group, and each leading part of it that is a file (`test/a.test.js` of `test/a.test.js/suite`). */
+function groupNames(group: string): string[] {
+  const parts = group.split('/');
+  const files = parts.map((_, i) => parts.slice(0, i + 1).join('/')).filter((prefix) => /\.[A-Za-z]{1,5}$/.test(prefix));
+  return [...new Set([group, ...files])].filter((name) => name !== '');
+}
+
 /**
  * The vanished tests (`vanished`: in `before`, missing from `after`) that
- * nothing explains: the rest of their file is in `after`, no new id of their
- * file appeared, and the log shows no loading error or crash.
+ * nothing explains: no new id of their file appeared, the log (beside the
+ * original run's, `baseline`) shows no new loading error or crash, and either
+ * the rest of their file ran or no new line of the log names their file.
  */
-export function unexplainedVanished(before: TestMap, after: TestMap, vanished: string[], log: string): string[] {
-  if (vanished.length === 0 || logShowsReason(log)) return [];
+export function unexplainedVanished(before: TestMap, after: TestMap, vanished: string[], log: string, baseline = ''): string[] {
+  if (vanished.length === 0 || logShowsReason(log, baseline)) return [];
   const present = new Map<string, number>();
   const added = new Set<string>();
   for (const id of Object.keys(after)) {
@@ -70,8 +91,13 @@ export function unexplainedVanished(before: TestMap, after: TestMap, vanished: s
     present.set(group, (present.get(group) ?? 0) + 1);
     if (before[id] === undefined) added.add(group);
   }
+  let fresh: string[] | undefined;
   return vanished.filter((id) => {
     const group = testGroup(id);
-    return (present.get(group) ?? 0) > 0 && !added.has(group);
+    if (added.has(group)) return false;
+    if ((present.get(group) ?? 0) > 0) return true;
+    fresh ??= newLines(log, baseline);
+    const names = groupNames(group);
+    return !fresh.some((line) => names.some((name) => line.includes(name)));
   });
 }

@@ -6,7 +6,7 @@
  * shared unless the test means it to be; the flaky fixtures count their runs
  * in the container, so they run in one lane, where the order is the plan's.
  */
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import { bugbench } from '../helpers/cli.js';
 const freshWorkspace = () => mkdtempSync(join(tmpdir(), 'bugbench-evidence-'));
 
 async function checkIn(home: string, name: string, ...flags: string[]): Promise<JsonReport> {
-  const result = await bugbench(['check', artifactPath(name), '--json', ...flags], { env: { BUGBENCH_HOME: home } });
+  const result = await bugbench(['check', name.startsWith('/') ? name : artifactPath(name), '--json', ...flags], { env: { BUGBENCH_HOME: home } });
   return JSON.parse(result.stdout) as JsonReport;
 }
 
@@ -92,8 +92,29 @@ describe('the evidence the checks rest on', () => {
     const report = await checkIn(freshWorkspace(), 'selection-follows-code');
     expectFailsOnly(report, 'bug-validity');
     expect(check(report, 'bug-validity').reason).toBe(
-      '1 test(s) vanish from the buggy run while the rest of their file ran, and its log shows no collection error or crash: the test script chooses its tests by the state of the code: tests/test_parser.py::test_empty_document',
+      '1 test(s) vanish from the buggy run and nothing new in its log says why (no loading error or crash, no line naming their file): the test script chooses its tests by the state of the code: tests/test_parser.py::test_empty_document',
     );
+  }, 240_000);
+
+  it('refuses it too when the script drops a whole test file, or prints a word that reads like a crash in every run', async () => {
+    const variant = (script: string) => {
+      const dir = join(mkdtempSync(join(tmpdir(), 'bugbench-selection-')), 'artifact');
+      cpSync(artifactPath('selection-follows-code'), dir, { recursive: true });
+      writeFileSync(join(dir, 'test_script.sh'), `#!/bin/bash\n${script}\n`);
+      return dir;
+    };
+    const wholeFile = await checkIn(
+      freshWorkspace(),
+      variant('files=(tests/test_lexer.py tests/test_serializer.py tests/test_parser.py)\ngit diff --quiet HEAD -- knotcfg || files=(tests/test_lexer.py tests/test_parser.py)\npython3 -m pytest -rA -p no:cacheprovider "${files[@]}"'),
+    );
+    expectFailsOnly(wholeFile, 'bug-validity');
+    expect(check(wholeFile, 'bug-validity').reason).toMatch(/^\d+ test\(s\) vanish from the buggy run and nothing new in its log says why .*: tests\/test_serializer\.py::/);
+    const decoy = await checkIn(
+      freshWorkspace(),
+      variant('echo "cleanup: no servers left to be killed"\nif git diff --quiet HEAD -- knotcfg; then skip=(); else skip=(--deselect tests/test_parser.py::test_empty_document); fi\npython3 -m pytest -rA -p no:cacheprovider tests/test_lexer.py tests/test_serializer.py tests/test_parser.py "${skip[@]}"'),
+    );
+    expectFailsOnly(decoy, 'bug-validity');
+    expect(check(decoy, 'bug-validity').reason).toMatch(/the state of the code: tests\/test_parser\.py::test_empty_document$/);
   }, 240_000);
 
   it('keeps valid a bug whose import error hides a whole test module', async () => {

@@ -25,11 +25,11 @@ export async function bugValidityCheck(ctx: CheckContext): Promise<CheckOutcome>
   const broken = brokenTests(original.results, buggy.results);
   const vanished = broken.filter((id) => buggy.results[id] === undefined);
   // A test that vanished with no reason the log shows was left out by the script, not broken by the bug.
-  const selected = unexplainedVanished(original.results, buggy.results, vanished, readLogTail(buggy.logPath));
+  const selected = unexplainedVanished(original.results, buggy.results, vanished, readLogTail(buggy.logPath), readLogTail(original.logPath));
   if (selected.length > 0) {
     return {
       verdict: 'fail',
-      reason: `${selected.length} test(s) vanish from the buggy run while the rest of their file ran, and its log shows no collection error or crash: the test script chooses its tests by the state of the code: ${list(selected)}`,
+      reason: `${selected.length} test(s) vanish from the buggy run and nothing new in its log says why (no loading error or crash, no line naming their file): the test script chooses its tests by the state of the code: ${list(selected)}`,
       runs: [buggy],
     };
   }

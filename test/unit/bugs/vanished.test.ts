@@ -8,8 +8,21 @@ describe('tests that vanish from a run', () => {
     expect(unexplainedVanished(before, { 't/a.py::x': 'passed', 't/b.py::z': 'failed' }, ['t/a.py::y'], '1 passed, 1 failed')).toEqual(['t/a.py::y']);
   });
 
-  it('accepts a whole file gone, a crash or loading error in the log, and a renamed parameter', () => {
-    expect(unexplainedVanished(before, { 't/b.py::z': 'passed' }, ['t/a.py::x', 't/a.py::y'], '')).toEqual([]);
+  it('names a whole file gone when no new line of the log names it, and a reason the original log shows too', () => {
+    const gone = ['t/a.py::x', 't/a.py::y'];
+    expect(unexplainedVanished(before, { 't/b.py::z': 'passed' }, gone, 'PASSED t/b.py::z', 'PASSED t/a.py::x\nPASSED t/b.py::z')).toEqual(gone);
+    // A word the script prints in every run explains nothing; the same crash as the original's neither.
+    const decoy = 'cleanup: no leftover servers to be killed';
+    expect(unexplainedVanished(before, { 't/a.py::x': 'passed', 't/b.py::z': 'failed' }, ['t/a.py::y'], `${decoy}\n1 passed`, `${decoy}\n2 passed`)).toEqual(['t/a.py::y']);
+    expect(logShowsReason(`${decoy}\nFatal Python error: Aborted`, `${decoy}\n`)).toBe('Fatal Python error');
+    expect(logShowsReason('Fatal Python error: Aborted', 'Fatal Python error: Aborted')).toBeUndefined();
+  });
+
+  it('accepts a whole file gone that the log names anew, a crash or loading error in the log, and a renamed parameter', () => {
+    expect(unexplainedVanished(before, { 't/b.py::z': 'passed' }, ['t/a.py::x', 't/a.py::y'], 'E   ModuleNotFoundError raised in t/a.py', 'all good')).toEqual([]);
+    // A runner that names the file of a suite it could not load (node's test runner, vitest).
+    const nested = { 'test/a.test.js/suite/x': 'passed', 'test/b.test.js/y': 'passed' } as const;
+    expect(unexplainedVanished(nested, { 'test/b.test.js/y': 'passed' }, ['test/a.test.js/suite/x'], 'not ok 1 - test/a.test.js', '')).toEqual([]);
     expect(unexplainedVanished(before, { 't/a.py::x': 'passed' }, ['t/a.py::y'], 'Fatal Python error: Segmentation fault')).toEqual([]);
     expect(unexplainedVanished(before, { 't/a.py::x': 'passed', 't/a.py::y[2]': 'failed' }, ['t/a.py::y'], '')).toEqual([]);
     expect(logShowsReason('ERROR collecting tests/test_serializer.py')).toBe('ERROR collecting');
