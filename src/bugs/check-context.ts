@@ -22,7 +22,8 @@ import { OriginalRunCache } from './original-cache.js';
 import { gatherEvidence, type GatheredEvidence } from './check-evidence.js';
 import { stateScript, type StateLayers } from './repo-state.js';
 import { runProblem, usable } from './run-problems.js';
-import { goldIsOriginal, planRuns, plannedRerun, revertsRun, type PlannedRun, type RunPlan } from './run-plan.js';
+import { goldIsOriginal, planRuns, plannedRerun, revertsRun, WEAKENED_RERUN, type PlannedRun, type RunPlan } from './run-plan.js';
+import type { FlakyTest } from './evidence.js';
 import { runTests, TEST_COMMAND, type RunRecord } from './test-run.js';
 import { brokenTests, keptTests } from './test-results.js';
 import { goImportsCommand, readGoImports, type GoImports } from './revert-coverage.js';
@@ -230,6 +231,14 @@ export class CheckContext {
   weakenedRun(): Promise<RunRecord> {
     return this.shared(this.plan().weakened);
   }
+
+  /** The weakened state's second run, made when a test it leaves alone fails there but passed in the buggy state. */
+  weakenedRerun(): Promise<RunRecord> {
+    return this.shared(WEAKENED_RERUN);
+  }
+
+  /** Tests found flaky after determinism weighed the runs (a second look at the weakened state), to drop like its own. */
+  readonly laterFlaky: FlakyTest[] = [];
 
   /** The run with only `change` reverted, for inverse mutation. */
   revertRun(change: FileChange): Promise<RunRecord> {

@@ -117,7 +117,7 @@ export class CheckSession {
     const raw = valid ? await this.ctx.testSpec() : repeats ? await this.ctx.knownSpec() : undefined;
     // The flaky tests, once determinism has weighed the runs (asking earlier would start runs nobody needs).
     const weighed = determinism === 'pass' || determinism === 'fail' ? await this.ctx.evidence().catch(() => undefined) : undefined;
-    const flaky = weighed?.flaky ?? [];
+    const flaky = [...(weighed?.flaky ?? []), ...this.ctx.laterFlaky];
     const dropped = new Set(flaky.map((f) => f.id));
     const spec = raw && { failToPass: raw.failToPass, passToPass: raw.passToPass.filter((id) => !dropped.has(id)) };
     const weakening = this.options.signal?.aborted ? null : await this.ctx.weakening().catch(() => null);

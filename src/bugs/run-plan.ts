@@ -41,6 +41,9 @@ export function plannedRerun(n: number): PlannedRun {
   return { label: rerunLabel(n), state: 'buggy', check: 'determinism', layers: BUGGY_LAYERS };
 }
 
+/** A second run of the weakened state: made only to tell a flaky test from one the weakening breaks. */
+export const WEAKENED_RERUN: PlannedRun = { label: 'buggy + weakened tests (run 2)', state: 'weakened', check: 'test-weakening', layers: { bug: true, weaken: true } };
+
 export function planRuns(artifact: BugArtifact, codeChanges: FileChange[]): RunPlan {
   return {
     original: { label: 'original', state: 'original', check: 'parser', layers: {} },

@@ -6,7 +6,7 @@
  * shared unless the test means it to be; the flaky fixtures count their runs
  * in the container, so they run in one lane, where the order is the plan's.
  */
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +78,23 @@ describe('the evidence the checks rest on', () => {
     // It failed in the weakened run too: that is the flake's doing, not the weakening's.
     expect(check(report, 'test-weakening').runs[0]!.results[FLAKY]).toBe('failed');
     expect(check(report, 'test-weakening').verdict).toBe('pass');
+  }, 240_000);
+
+  it('tells a test that flakes only in the weakened run from one the weakening breaks, with one more look at that state', async () => {
+    // The same flake on the container's third run only: the weakened run, in one lane.
+    const dir = join(mkdtempSync(join(tmpdir(), 'bugbench-flaky-weakened-')), 'artifact');
+    cpSync(artifactPath('flaky-pass-to-pass'), dir, { recursive: true });
+    const script = readFileSync(join(dir, 'test_script.sh'), 'utf8');
+    expect(script).toContain('FLAKE_NOW=$(( n % 3 == 0 ))');
+    writeFileSync(join(dir, 'test_script.sh'), script.replace('FLAKE_NOW=$(( n % 3 == 0 ))', 'FLAKE_NOW=$(( n == 3 ))'));
+    const report = await checkIn(freshWorkspace(), dir, '--parallel', '1');
+    expect(report.valid, JSON.stringify(report.checks.map((c) => [c.name, c.verdict, c.reason]))).toBe(true);
+    const seen = 'passed in "buggy", failed in "buggy + weakened tests", passed in "buggy + weakened tests (run 2)"';
+    expect(report.flaky).toEqual([{ id: FLAKY, flips: 1, seen }]);
+    expect(report.PASS_TO_PASS).not.toContain(FLAKY);
+    expect(report.PASS_TO_PASS).toHaveLength(76);
+    expect(check(report, 'test-weakening').reason).toMatch(new RegExp(`; flaky, dropped from PASS_TO_PASS: ${FLAKY.replace(/[.]/g, '\\.')} \\(1 flip: `));
+    expect(check(report, 'test-weakening').runs.map((r) => r.label)).toEqual(['buggy + weakened tests', 'buggy + weakened tests (run 2)']);
   }, 240_000);
 
   it('refuses a bug whose failing test flips, naming it', async () => {
