@@ -216,6 +216,12 @@ export function removedInDiff(id: string, diff: string): boolean {
 }
 
 /** Which tests the weakening may have altered and which it removed (`diff`: test_weaken.diff). */
+/** Whether a pytest id names one case of a parametrized test: `tests/t.py::test_x[1-2]`. */
+function parametrizedCase(id: string): boolean {
+  const at = id.indexOf('::');
+  return at >= 0 && id.indexOf('[', at) > at && id.endsWith(']');
+}
+
 export function weakeningScope(touchedFiles: string[], analysis: WeakeningAnalysis | undefined, diff = ''): WeakeningScope {
   const inTouched = (id: string) => touchedFiles.some((p) => sameFile(splitTestId(id).file, p));
   const byText = (id: string) => removedInDiff(id, diff);
@@ -225,12 +231,13 @@ export function weakeningScope(touchedFiles: string[], analysis: WeakeningAnalys
   }
   const moduleOf = (id: string) => analysis.files.find((f) => sameFile(splitTestId(id).file, f.path));
   // A test file read as Python says exactly which functions went (with those its classes inherit);
-  // a change outside them (a fixture, a parametrisation) may remove any of its tests.
+  // a change outside them (a fixture, a parametrisation) may remove any of its tests, and a change of a
+  // parametrized function (its decorators are part of it) may remove some of its cases.
   const removed = (id: string) => {
     const mine = moduleOf(id);
     if (!mine || !mine.parsed) return byText(id);
     const { fn } = splitTestId(id);
-    return mine.other || fn === undefined || mine.deleted.includes(fn);
+    return mine.other || fn === undefined || mine.deleted.includes(fn) || (mine.changed.includes(fn) && parametrizedCase(id));
   };
   // A weakening that changes what every test depends on (a conftest.py, a helper) may remove any test.
   if (infrastructureOf(analysis).length > 0) return { everything: true, touched: () => true, removed: () => true };

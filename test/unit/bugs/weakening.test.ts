@@ -54,6 +54,10 @@ describe('which tests the weakened run may be compared on', () => {
     expect(scope.everything).toBe(false);
     expect(suite.filter(scope.touched)).toEqual(['tests/test_s.py::test_a', 'tests/test_s.py::test_b[1]', 'tests/test_s.py::test_b[2]']);
     expect(scope.touched('tests/test_s.py::test_new')).toBe(true);
+    // A changed parametrized test may lose cases with its parameters; a changed plain one removes nothing.
+    expect(suite.filter(scope.removed)).toEqual(['tests/test_s.py::test_a', 'tests/test_s.py::test_b[1]', 'tests/test_s.py::test_b[2]']);
+    const plain = weakeningScope(['tests/test_s.py'], { files: [file({ changed: ['test_a'] })] });
+    expect(suite.filter(plain.removed)).toEqual([]);
   });
 
   it('leaves out a whole module changed outside its tests, and everything when infrastructure changes', () => {
