@@ -1,6 +1,6 @@
 /** `bugbench higher-order <bug-id> [--json]`: turns the bug's failed solver attempts into order-2 bugs and checks them. */
 import { UsageError } from '../errors.js';
-import { buildHigherOrder } from '../pipeline/higher-order.js';
+import { buildHigherOrder, offlineSolverNote } from '../pipeline/higher-order.js';
 import { openWorkspace } from '../pipeline/startup.js';
 import { parseFlags, printJson } from './args.js';
 import { cancelOnInterrupt } from './interrupt.js';
@@ -22,6 +22,8 @@ export async function higherOrderCommand(args: string[]): Promise<number> {
       process.stdout.write(`${result.parent}: ${result.bugs.length} order-2 bug(s), ${result.bugs.filter((b) => b.valid).length} valid\n`);
       for (const bug of result.bugs) process.stdout.write(`  ${bug.id}  from ${bug.attempt}  ${bug.status}${bug.failedCheck ? ` (${bug.failedCheck})` : ''}\n`);
       for (const skip of result.skipped) process.stdout.write(`  skipped ${skip.attempt}: ${skip.reason}\n`);
+      const note = offlineSolverNote(result.skipped);
+      if (note) process.stdout.write(`${note}; a model's failed attempts can make one: bugbench solve ${result.parent} --policy anthropic|openai\n`);
     }
     return interrupt.signal.aborted ? 130 : 0;
   } finally {

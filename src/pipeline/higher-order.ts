@@ -68,6 +68,19 @@ async function goldPatch(image: string, artifact: BugArtifact, base: string, run
   }
 }
 
+/** How an attempt that only repaired whole files of the bug is skipped. */
+const WHOLE_FILES = 'its patch only repaired whole files of the bug';
+
+/**
+ * Why the failed attempts made no higher-order bug, said once, when the
+ * offline solvers are the cause: they apply whole hunks of the fix, so a bug
+ * whose files each change in one hunk gets no state of theirs that is new.
+ */
+export function offlineSolverNote(skipped: readonly { reason: string }[]): string | undefined {
+  if (!skipped.some((s) => s.reason.startsWith(WHOLE_FILES))) return undefined;
+  return 'the offline solvers apply whole hunks: a bug of one hunk a file gets none';
+}
+
 /** Keeps only the files of `diff` that `keep` names. */
 function onlyFiles(diff: string, keep: Set<string>): string {
   return formatDiffFiles(parseDiffFiles(diff).filter((f) => keep.has(f.newPath ?? f.oldPath ?? '')));
@@ -134,7 +147,7 @@ export async function buildHigherOrder(settings: HigherOrderSettings, deps: Deps
       }
       // A state made only of the parent's own code is part of the parent bug, not one the solver made.
       if (readFileSync(join(staging, ARTIFACT_FILES.predPatch), 'utf8').trim() === '') {
-        skip(`its patch only repaired whole files of the bug (${[...repaired].join(', ')}) and changed nothing else: what is left is the parent's own bug, not a new state`);
+        skip(`${WHOLE_FILES} (${[...repaired].join(', ')}) and changed nothing else: what is left is the parent's own bug, not a new state`);
         continue;
       }
       writeFileSync(join(staging, BUG_FILES.goldPatch), gold);

@@ -9,6 +9,7 @@ import { focusMark } from './focus.js';
 import { wrap } from './line-fit.js';
 import type { BugRecord } from '../store/records.js';
 import { CHECK_NAMES } from '../bugs/check-types.js';
+import { offlineSolverNote } from '../pipeline/higher-order.js';
 import { allNine, type AttemptResult, type ChecksState, type CheckLine, type SkippedAttempt } from './checks-state.js';
 import { VERDICT_MARK } from './review-lines.js';
 import { Line } from './review-screen.js';
@@ -68,10 +69,8 @@ export function skippedLines(skipped: SkippedAttempt[], severalRuns: boolean): L
   const byReason = new Map<string, string[]>();
   for (const s of skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), attemptLabel(s.attempt, severalRuns)]);
   const lines = [...byReason].map(([reason, tags]) => ({ text: `  ${tags.join(' ')}: ${reason}`, attempts: tags.length }));
-  // The offline solver repairs whole files, so on a bug of several files none of its failed attempts leaves a new state.
-  if (skipped.some((s) => s.reason.startsWith('its patch only repaired whole files'))) {
-    lines.unshift({ text: '  (the offline solver repairs whole files, so a bug of several files gets none)', attempts: 0 });
-  }
+  const note = offlineSolverNote(skipped);
+  if (note) lines.unshift({ text: `  (${note})`, attempts: 0 });
   return lines;
 }
 

@@ -120,6 +120,10 @@ describe('solving', () => {
     const result = await json('higher-order', bug);
     expect(result.bugs.map((b: { attempt: string }) => b.attempt)).not.toContain(id);
     expect(result.skipped).toContainEqual({ attempt: id, reason: expect.stringMatching(/^its patch only repaired whole files of the bug \(knotcfg\/lexer\.py\) and changed nothing else/) });
+    // The text output says once why the offline solvers make none here, and what would.
+    const text = await bugbench(['higher-order', bug], { env: { BUGBENCH_HOME: home } });
+    expect(text.stdout).toContain(`skipped ${id}: its patch only repaired whole files of the bug`);
+    expect(text.stdout).toContain(`the offline solvers apply whole hunks: a bug of one hunk a file gets none; a model's failed attempts can make one: bugbench solve ${bug} --policy anthropic|openai`);
   }, 240_000);
 
   it('hands the solver the bug report with --statement report, and exports its successful trajectories as SFT data', async () => {

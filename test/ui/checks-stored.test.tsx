@@ -78,7 +78,7 @@ describe('the Checks screen and results made from the CLI (issue 34, item 8)', (
     await press('o', new RegExp(`${CHILD} VALID · order 2: ${PARENT} → a3 → this`));
   });
 
-  it('says why each failed attempt made no higher-order bug, and that the offline solver repairs whole files', async () => {
+  it('says why each failed attempt made no higher-order bug, and that the offline solvers apply whole hunks', async () => {
     const higherOrder = async (): Promise<HigherOrderResult> => ({
       parent: PARENT,
       bugs: [],
@@ -94,7 +94,7 @@ describe('the Checks screen and results made from the CLI (issue 34, item 8)', (
     await press('4', `${PARENT} VALID`);
     term!.stdin.write('h');
     await until(() => expect(frame()).toMatch(/higher-order: 0 bug\(s\), 3 attempt\(s\) make none:/));
-    expect(frame()).toContain('(the offline solver repairs whole files, so a bug of several files gets none)');
+    expect(frame()).toContain('(the offline solvers apply whole hunks: a bug of one hunk a file gets none)');
     expect(frame()).toContain('a1 a4: it solved the bug');
     expect(frame()).toMatch(/a3: its patch only repaired whole files of the bug \(backoff\/delay\.go\)/);
   });
