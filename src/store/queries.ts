@@ -51,9 +51,9 @@ export function passedCount(counts: Partial<StatusCounts>): number {
   return PASSED_STATUSES.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
 }
 
-/** "3 valid, 1 accepted (1 invalid, 2 cancelled)": valid first (the accepted among them), the others apart, zeros left out. */
+/** "3 valid (1 accepted); 1 invalid, 2 cancelled": valid first with the accepted among them, the others after, zeros left out. */
 export function describeCounts(counts: Partial<StatusCounts>): string {
   const others = BUG_STATUSES.filter((s) => !PASSED_STATUSES.includes(s) && (counts[s] ?? 0) > 0).map((s) => `${counts[s]} ${s}`);
-  const accepted = counts.accepted ? `, ${counts.accepted} accepted` : '';
-  return `${passedCount(counts)} valid${accepted}${others.length > 0 ? ` (${others.join(', ')})` : ''}`;
+  const accepted = counts.accepted ? ` (${counts.accepted} accepted)` : '';
+  return `${passedCount(counts)} valid${accepted}${others.length > 0 ? `; ${others.join(', ')}` : ''}`;
 }

@@ -103,7 +103,7 @@ describe('queries', () => {
     expect(filterBugs(bugs, { image: 'img:1', order: 1 }).map((b) => b.id)).toEqual(['b1', 'b3']);
     expect(filterBugs(bugs, { strategy: 'history' }).map((b) => b.id)).toEqual(['b3']);
     const counts = countsByImage(bugs);
-    expect(describeCounts(counts.get('img:1')!)).toBe('2 valid, 1 accepted (1 invalid)');
+    expect(describeCounts(counts.get('img:1')!)).toBe('2 valid (1 accepted); 1 invalid');
     expect(describeCounts(counts.get('img:2')!)).toBe('1 valid');
   });
 
@@ -111,7 +111,7 @@ describe('queries', () => {
     const bugs = [bug('b1', { image: 'bugbench/repo-x' }), bug('b2', { image: 'bugbench/repo-x:latest', status: 'accepted' }), bug('b3', { image: 'bugbench/repo-x:2' })];
     expect(filterBugs(bugs, { image: 'bugbench/repo-x:latest' }).map((b) => b.id)).toEqual(['b1', 'b2']);
     expect(filterBugs(bugs, { image: 'bugbench/repo-x' }).map((b) => b.id)).toEqual(['b1', 'b2']);
-    expect(describeCounts(countsByImage(bugs).get('bugbench/repo-x:latest')!)).toBe('2 valid, 1 accepted');
+    expect(describeCounts(countsByImage(bugs).get('bugbench/repo-x:latest')!)).toBe('2 valid (1 accepted)');
     expect(recordedImageName(' bugbench/repo-x ')).toBe('bugbench/repo-x:latest');
     expect(recordedImageName('localhost:5000/team/img')).toBe('localhost:5000/team/img:latest');
     expect(recordedImageName('918e3a657245')).toBe('918e3a657245');
