@@ -16,6 +16,8 @@ export interface RunRow extends RunRecord {
   bugs: { submitted: number; valid: number };
   /** A solve run's attempts: judged (evaluated, or ended without a patch) and solved. */
   attempts: { judged: number; solved: number };
+  /** An interrupted or cancelled injection `inject --resume` can finish. */
+  resumable: boolean;
 }
 
 /** Rollout states that are not an end of the rollout's own: it still waits or runs, or was stopped. */
@@ -23,7 +25,7 @@ const UNFINISHED = ['pending', 'running', 'interrupted', 'cancelled'];
 
 export function runRows(store: Store): RunRow[] {
   const rows = new Map<string, RunRow>();
-  for (const run of store.all('runs')) rows.set(run.id, { ...run, rollouts: { total: 0, finished: 0 }, bugs: { submitted: 0, valid: 0 }, attempts: { judged: 0, solved: 0 } });
+  for (const run of store.all('runs')) rows.set(run.id, { ...run, rollouts: { total: 0, finished: 0 }, bugs: { submitted: 0, valid: 0 }, attempts: { judged: 0, solved: 0 }, resumable: false });
   for (const attempt of store.all('attempts')) {
     const row = rows.get(attempt.runId);
     if (!row || (attempt.status !== 'evaluated' && attempt.status !== 'unsubmitted')) continue;
@@ -41,6 +43,7 @@ export function runRows(store: Store): RunRow[] {
       if (status && countsAsValid(status)) row.bugs.valid++;
     }
   }
+  for (const row of rows.values()) row.resumable = isResumable(row);
   return [...rows.values()].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
 }
 
@@ -66,8 +69,9 @@ export async function runsCommand(args: string[]): Promise<number> {
         rows.map((r) => [r.id, r.kind, r.status, imagesLabel(r), r.strategy, r.policy, `${r.rollouts.finished}/${r.rollouts.total}`, result(r), r.startedAt.slice(0, 16).replace('T', ' '), r.cluster ? `slurm job ${r.cluster.jobId} (${r.cluster.tasks} tasks)` : 'here']),
       ),
     );
-    const resumable = rows.filter(isResumable);
-    if (resumable.length > 0) process.stdout.write(`\nfinish an interrupted or cancelled run with \`bugbench inject --resume ${resumable[0]!.id}\`\n`);
+    const resumable = rows.filter((r) => r.resumable);
+    if (resumable.length === 1) process.stdout.write(`\nfinish an interrupted or cancelled run with \`bugbench inject --resume ${resumable[0]!.id}\`\n`);
+    else if (resumable.length > 1) process.stdout.write(`\n${resumable.length} interrupted or cancelled runs can be finished with \`bugbench inject --resume RUN\`: ${resumable.map((r) => r.id).join(', ')}\n`);
   }
   return 0;
 }

@@ -36,7 +36,13 @@ describe('bugbench runs', () => {
     expect(cell('solve-1', 'RESULT')).toBe('1/3 solved');
     const json = JSON.parse((await bugbench(['runs', '--json'], { env })).stdout) as { id: string; rollouts: object; attempts: object }[];
     expect(json.find((r) => r.id === 'solve-1')).toMatchObject({ attempts: { judged: 3, solved: 1 } });
-    expect(json.find((r) => r.id === 'run-stopped')).toMatchObject({ rollouts: { total: 4, finished: 0 } });
+    expect(json.find((r) => r.id === 'run-stopped')).toMatchObject({ rollouts: { total: 4, finished: 0 }, resumable: true });
+    expect(json.find((r) => r.id === 'run-made')).toMatchObject({ resumable: false });
+    expect(table.stdout).toContain('finish an interrupted or cancelled run with `bugbench inject --resume run-stopped`');
+    // With several, every one is named.
+    putRun(store, { id: 'run-cut', kind: 'inject', n: 2, status: 'interrupted' }, 7, () => ({ status: 'interrupted' }));
+    const both = await bugbench(['runs'], { env });
+    expect(both.stdout).toContain('2 interrupted or cancelled runs can be finished with `bugbench inject --resume RUN`: run-cut, run-stopped');
   });
 });
 
