@@ -240,6 +240,11 @@ export class CheckContext {
   /** Tests found flaky after determinism weighed the runs (a second look at the weakened state), to drop like its own. */
   readonly laterFlaky: FlakyTest[] = [];
 
+  /** Every test found flaky so far: by the determinism evidence, then by later checks. */
+  async flakyTests(): Promise<FlakyTest[]> {
+    return [...(await this.evidence()).flaky, ...this.laterFlaky];
+  }
+
   /** The run with only `change` reverted, for inverse mutation. */
   revertRun(change: FileChange): Promise<RunRecord> {
     const plan = this.plan().reverts.find((p) => p.label === `revert ${fileOf(change)}`);

@@ -95,6 +95,8 @@ describe('the evidence the checks rest on', () => {
     expect(report.PASS_TO_PASS).toHaveLength(76);
     expect(check(report, 'test-weakening').reason).toMatch(new RegExp(`; flaky, dropped from PASS_TO_PASS: ${FLAKY.replace(/[.]/g, '\\.')} \\(1 flip: `));
     expect(check(report, 'test-weakening').runs.map((r) => r.label)).toEqual(['buggy + weakened tests', 'buggy + weakened tests (run 2)']);
+    // The gold patch is judged on the task without it too.
+    expect(check(report, 'gold-patch').reason).toBe('the reverse of the bug passes all 82 FAIL_TO_PASS and PASS_TO_PASS tests');
   }, 240_000);
 
   it('refuses a bug whose failing test flips, naming it', async () => {

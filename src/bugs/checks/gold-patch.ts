@@ -7,8 +7,8 @@ import { runProblem } from '../run-problems.js';
 export async function goldPatchCheck(ctx: CheckContext): Promise<CheckOutcome> {
   const raw = await ctx.testSpec();
   const run = await ctx.goldRun();
-  // Flaky tests are no part of the task (determinism names them).
-  const flaky = new Set((await ctx.evidence()).flaky.map((f) => f.id));
+  // Flaky tests are no part of the task (determinism and test-weakening name them).
+  const flaky = new Set((await ctx.flakyTests()).map((f) => f.id));
   const spec = { failToPass: raw.failToPass, passToPass: raw.passToPass.filter((id) => !flaky.has(id)) };
   const problem = runProblem(run);
   if (problem) return { verdict: 'fail', reason: problem, runs: [run] };
