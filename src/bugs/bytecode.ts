@@ -77,7 +77,7 @@ export const STAMP_WRITTEN_FILES = [
   // A module that is a symlink is checked by its target's time and size but cached under its own name: one pointed
   // anew loses its bytecode (two targets of one size and stamp would share it), and is stamped itself as seen.
   '    if [ ${#bb_links[@]} -gt 0 ]; then',
-  '      for l in "${bb_links[@]}"; do b=${l##*/}; rm -f -- "${l%/*}/__pycache__/${b%.py}".*.pyc; done',
+  '      for l in "${bb_links[@]}"; do b=${l##*/}; rm -f -- "${l%/*}/__pycache__/${b%.py}".*.pyc 2>/dev/null || bb_ok=; done',
   '      printf "%s\\0" "${bb_links[@]}" | xargs -0 touch -h -c -m -d "@$stamp" -- 2>/dev/null || bb_ok=',
   '    fi',
   '    if [ ${#bb_written[@]} -gt 0 ] || [ ${#bb_links[@]} -gt 0 ]; then',

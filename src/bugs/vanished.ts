@@ -34,10 +34,34 @@ export function testGroup(id: string): string {
   return slash >= 0 ? id.slice(0, slash) : '';
 }
 
-/** The lines of `log`, trimmed, that `baseline` does not hold: what the state under test brought to its log. */
+/**
+ * A log line as two runs' lines are compared: trimmed, its numbers as `#`
+ * (durations, percentages, pids and counts move from run to run).
+ */
+function comparable(line: string): string {
+  return line.trim().replace(/\d+/g, '#');
+}
+
+/**
+ * The lines of `log` (trimmed) that `baseline` does not hold as often: what
+ * the state under test brought to its log. A line the original run printed
+ * once is new the second time the buggy run prints it.
+ */
 function newLines(log: string, baseline: string): string[] {
-  const known = new Set(baseline.split('\n').map((line) => line.trim()));
-  return log.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !known.has(line));
+  const known = new Map<string, number>();
+  for (const line of baseline.split('\n')) {
+    const key = comparable(line);
+    if (key !== '') known.set(key, (known.get(key) ?? 0) + 1);
+  }
+  const fresh: string[] = [];
+  for (const line of log.split('\n')) {
+    const key = comparable(line);
+    if (key === '') continue;
+    const left = known.get(key) ?? 0;
+    if (left > 0) known.set(key, left - 1);
+    else fresh.push(line.trim());
+  }
+  return fresh;
 }
 
 /** What the first line of `log` that shows a loading error or crash, and that `baseline` does not hold, says of it. */
@@ -69,11 +93,25 @@ export function readLogTail(path: string, max = 4 * 1024 * 1024): string {
   }
 }
 
-/** The names a line may give a test group by: the group, and each leading part of it that is a file (`test/a.test.js` of `test/a.test.js/suite`). */
+/**
+ * The names a line may give a test group by: the group, and each leading part
+ * of it that is a file below a folder (`test/a.test.js` of
+ * `test/a.test.js/suite`; not `example.com` of a Go module's path).
+ */
 function groupNames(group: string): string[] {
   const parts = group.split('/');
-  const files = parts.map((_, i) => parts.slice(0, i + 1).join('/')).filter((prefix) => /\.[A-Za-z]{1,5}$/.test(prefix));
+  const files = parts.map((_, i) => parts.slice(0, i + 1).join('/')).filter((prefix) => prefix.includes('/') && /\.[A-Za-z]{1,5}$/.test(prefix));
   return [...new Set([group, ...files])].filter((name) => name !== '');
+}
+
+/** Whether `line` names `name` as a whole path (`mymod/b` in `ok mymod/b 0.1s` or `/repo/mymod/b:3`, not in `mymod/b/sub`). */
+function namesPath(line: string, name: string): boolean {
+  for (let at = line.indexOf(name); at >= 0; at = line.indexOf(name, at + 1)) {
+    const before = at === 0 ? '' : line[at - 1]!;
+    const after = line[at + name.length] ?? '';
+    if (!/[\w.-]/.test(before) && !/[\w./-]/.test(after)) return true;
+  }
+  return false;
 }
 
 /**
@@ -92,12 +130,22 @@ export function unexplainedVanished(before: TestMap, after: TestMap, vanished: s
     if (before[id] === undefined) added.add(group);
   }
   let fresh: string[] | undefined;
+  // Whether a whole group's going is explained, asked once a group (thousands of its tests may have gone).
+  const named = new Map<string, boolean>();
+  const explained = (group: string) => {
+    let known = named.get(group);
+    if (known === undefined) {
+      fresh ??= newLines(log, baseline);
+      const names = groupNames(group);
+      known = fresh.some((line) => names.some((name) => namesPath(line, name)));
+      named.set(group, known);
+    }
+    return known;
+  };
   return vanished.filter((id) => {
     const group = testGroup(id);
     if (added.has(group)) return false;
     if ((present.get(group) ?? 0) > 0) return true;
-    fresh ??= newLines(log, baseline);
-    const names = groupNames(group);
-    return !fresh.some((line) => names.some((name) => line.includes(name)));
+    return !explained(group);
   });
 }

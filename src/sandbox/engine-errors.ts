@@ -40,15 +40,18 @@ const NOBODY_THERE = ['ENOENT', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', '
 
 /**
  * A request that never reached an engine, as the error that says so (exit 75,
- * and what to do), naming the address it tried; undefined for any other
+ * and what to do), naming the engine as configured or else the address it
+ * tried; undefined for any other
  * error. A request refused at the door is no verdict on the work: a script
  * must not read "Docker is down" as "the bug is invalid".
  */
-export function unreachableEngine(error: unknown): EngineUnreachableError | undefined {
+export function unreachableEngine(error: unknown, configured?: string): EngineUnreachableError | undefined {
   if (typeof error !== 'object' || error === null || error instanceof BugbenchError) return undefined;
   const { code, syscall, address, port } = error as { code?: string; syscall?: string; address?: string; port?: number };
   if (syscall !== 'connect' || !code || !NOBODY_THERE.includes(code)) return undefined;
-  const host = address === undefined ? 'the configured engine' : port === undefined ? `unix://${address}` : `tcp://${address}:${port}`;
+  const host = configured ?? (address === undefined ? 'the configured engine' : port === undefined ? `unix://${address}` : `tcp://${address}:${port}`);
+  // A socket this user may not open: the engine may well run.
+  if (code === 'EACCES') return new EngineUnreachableError(host, errorMessage(error), 'this user may not use its socket: add the user to the `docker` group (then log in again), or point DOCKER_HOST at an engine of your own (rootless Podman)');
   return new EngineUnreachableError(host, errorMessage(error));
 }
 

@@ -138,7 +138,7 @@ export class DockerApiEngine implements ContainerEngine {
     const docker = this.client;
     // The first request of most commands: an engine that is not there is said so here, with what to do.
     const listed = await docker.listContainers({ all: true, filters: { label: [LABEL_RUN] } }).catch((error: unknown) => {
-      throw unreachableEngine(error) ? new EngineUnreachableError(this.host, errorMessage(error)) : error;
+      throw unreachableEngine(error, this.host) ?? error;
     });
     const containers = listed.filter((c) => chosen(c.Labels ?? {}));
     await Promise.all(containers.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)));

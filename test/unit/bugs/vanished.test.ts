@@ -18,6 +18,22 @@ describe('tests that vanish from a run', () => {
     expect(logShowsReason('Fatal Python error: Aborted', 'Fatal Python error: Aborted')).toBeUndefined();
   });
 
+  it('reads a line as new only when the original printed it fewer times, whatever its numbers, and a path only whole', () => {
+    // pytest -v: the percentages shift when tests go, and a passing test's name reads like a crash.
+    const verbose = (pct: number) => `tests/t.py::test_signal[SIGSEGV] PASSED [ ${pct}%]`;
+    const two = { 'tests/t.py::test_signal[SIGSEGV]': 'passed', 'tests/t.py::test_y': 'passed', 'tests/u.py::z': 'passed' } as const;
+    expect(unexplainedVanished(two, { 'tests/t.py::test_signal[SIGSEGV]': 'passed', 'tests/u.py::z': 'passed' }, ['tests/t.py::test_y'], verbose(50), verbose(33))).toEqual(['tests/t.py::test_y']);
+    // A crash the original printed once (a passing test's captured stderr) is new when the buggy run prints it again.
+    const crash = 'Fatal Python error: Segmentation fault';
+    expect(logShowsReason(`${crash}\n${crash}`, crash)).toBe('Fatal Python error');
+    // Go: every run prints its packages' lines anew (with their times), and a module path is no file; a parent
+    // package is not named by its child's line.
+    const go = { 'example.com/m/a/TestA': 'passed', 'example.com/m/b/TestB': 'passed', 'example.com/m/b/sub/TestC': 'passed' } as const;
+    const ran = 'ok  \texample.com/m/a\t0.012s\nok  \texample.com/m/b/sub\t0.020s';
+    expect(unexplainedVanished(go, { 'example.com/m/a/TestA': 'passed', 'example.com/m/b/sub/TestC': 'passed' }, ['example.com/m/b/TestB'], ran, 'ok  \texample.com/m/a\t0.010s')).toEqual(['example.com/m/b/TestB']);
+    expect(unexplainedVanished(go, { 'example.com/m/a/TestA': 'passed', 'example.com/m/b/sub/TestC': 'passed' }, ['example.com/m/b/TestB'], `${ran}\nFAIL\texample.com/m/b [setup failed]`, '')).toEqual([]);
+  });
+
   it('accepts a whole file gone that the log names anew, a crash or loading error in the log, and a renamed parameter', () => {
     expect(unexplainedVanished(before, { 't/b.py::z': 'passed' }, ['t/a.py::x', 't/a.py::y'], 'E   ModuleNotFoundError raised in t/a.py', 'all good')).toEqual([]);
     // A runner that names the file of a suite it could not load (node's test runner, vitest).

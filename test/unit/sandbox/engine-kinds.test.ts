@@ -97,6 +97,9 @@ describe('whose fault an error is', () => {
       'no container engine answers at unix:///run/docker.sock (connect ENOENT /run/docker.sock); run `bugbench doctor --fix` to install and start one',
     );
     expect(unreachableEngine(connect('ECONNREFUSED', '10.0.0.5', 2375))).toMatchObject({ code: 'BB_ENGINE_UNREACHABLE', exitCode: 75, message: expect.stringContaining('at tcp://10.0.0.5:2375 (') });
+    // Named as configured when the caller knows it; a socket the user may not open is a matter of permissions.
+    expect(unreachableEngine(connect('ENOENT', '/run/docker.sock'), 'unix:///run/docker.sock')?.message).toMatch(/^no container engine answers at unix:\/\/\/run\/docker\.sock \(/);
+    expect(unreachableEngine(connect('EACCES', '/var/run/docker.sock'))?.message).toMatch(/\(connect EACCES \/var\/run\/docker\.sock\); this user may not use its socket: add the user to the `docker` group/);
     // A connection cut mid-request, a server error and bugbench's own errors are something else.
     expect(unreachableEngine(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' }))).toBeUndefined();
     expect(unreachableEngine(dockerode(500, 'boom'))).toBeUndefined();
