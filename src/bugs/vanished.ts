@@ -66,7 +66,11 @@ function newLines(log: string, baseline: string): string[] {
 
 /** What the first line of `log` that shows a loading error or crash, and that `baseline` does not hold, says of it. */
 export function logShowsReason(log: string, baseline = ''): string | undefined {
-  for (const line of newLines(log, baseline)) {
+  return firstReason(newLines(log, baseline));
+}
+
+function firstReason(lines: string[]): string | undefined {
+  for (const line of lines) {
     for (const pattern of REASONS) {
       const match = pattern.exec(line);
       if (match) return match[0].trim();
@@ -104,14 +108,26 @@ function groupNames(group: string): string[] {
   return [...new Set([group, ...files])].filter((name) => name !== '');
 }
 
-/** Whether `line` names `name` as a whole path (`mymod/b` in `ok mymod/b 0.1s` or `/repo/mymod/b:3`, not in `mymod/b/sub`). */
-function namesPath(line: string, name: string): boolean {
-  for (let at = line.indexOf(name); at >= 0; at = line.indexOf(name, at + 1)) {
-    const before = at === 0 ? '' : line[at - 1]!;
-    const after = line[at + name.length] ?? '';
-    if (!/[\w.-]/.test(before) && !/[\w./-]/.test(after)) return true;
+/**
+ * The groups among `groups` that a line of `lines` names as a whole path: a
+ * path in a line (`ok mymod/b 0.1s`, `/repo/tests/t.py:3:`) names a group
+ * when it, or its part after some `/`, is one of the group's names; so
+ * `mymod/b/sub` does not name `mymod/b`. One pass over the lines.
+ */
+function namedGroups(lines: string[], groups: Iterable<string>): Set<string> {
+  const byName = new Map<string, string[]>();
+  for (const group of groups) for (const name of groupNames(group)) byName.set(name, [...(byName.get(name) ?? []), group]);
+  const named = new Set<string>();
+  if (byName.size === 0) return named;
+  for (const line of lines) {
+    for (const raw of line.split(/[^\w./-]+/)) {
+      const path = raw.replace(/\.+$/, '');
+      for (let at = 0; at >= 0 && at < path.length; at = path.indexOf('/', at) + 1 || -1) {
+        for (const group of byName.get(path.slice(at)) ?? []) named.add(group);
+      }
+    }
   }
-  return false;
+  return named;
 }
 
 /**
@@ -121,7 +137,9 @@ function namesPath(line: string, name: string): boolean {
  * the rest of their file ran or no new line of the log names their file.
  */
 export function unexplainedVanished(before: TestMap, after: TestMap, vanished: string[], log: string, baseline = ''): string[] {
-  if (vanished.length === 0 || logShowsReason(log, baseline)) return [];
+  if (vanished.length === 0) return [];
+  const fresh = newLines(log, baseline);
+  if (firstReason(fresh)) return [];
   const present = new Map<string, number>();
   const added = new Set<string>();
   for (const id of Object.keys(after)) {
@@ -129,23 +147,13 @@ export function unexplainedVanished(before: TestMap, after: TestMap, vanished: s
     present.set(group, (present.get(group) ?? 0) + 1);
     if (before[id] === undefined) added.add(group);
   }
-  let fresh: string[] | undefined;
-  // Whether a whole group's going is explained, asked once a group (thousands of its tests may have gone).
-  const named = new Map<string, boolean>();
-  const explained = (group: string) => {
-    let known = named.get(group);
-    if (known === undefined) {
-      fresh ??= newLines(log, baseline);
-      const names = groupNames(group);
-      known = fresh.some((line) => names.some((name) => namesPath(line, name)));
-      named.set(group, known);
-    }
-    return known;
-  };
+  // The groups gone whole, and those of them a new line of the log names (thousands of their tests may have gone).
+  const whole = new Set(vanished.map(testGroup).filter((group) => !added.has(group) && (present.get(group) ?? 0) === 0));
+  const named = whole.size > 0 ? namedGroups(fresh, whole) : new Set<string>();
   return vanished.filter((id) => {
     const group = testGroup(id);
     if (added.has(group)) return false;
     if ((present.get(group) ?? 0) > 0) return true;
-    return !explained(group);
+    return !named.has(group);
   });
 }
