@@ -35,11 +35,15 @@ export function testGroup(id: string): string {
 }
 
 /**
- * A log line as two runs' lines are compared: trimmed, its numbers as `#`
- * (durations, percentages, pids and counts move from run to run).
+ * A log line as two runs' lines are compared: trimmed, with the numbers that
+ * move from run to run as `#` (percentages, durations, pids and counts), but
+ * not those of a name (`test_v2.py`, `test_x[3]`), which tell files apart.
  */
 function comparable(line: string): string {
-  return line.trim().replace(/\d+/g, '#');
+  return line
+    .trim()
+    .replace(/\d+(?:\.\d+)?%/g, '#%')
+    .replace(/(?<![\w./[-])\d+(?:\.\d+)?(?:ms|s)?(?![\w/-])/g, '#');
 }
 
 /**

@@ -23,6 +23,9 @@ describe('tests that vanish from a run', () => {
     const verbose = (pct: number) => `tests/t.py::test_signal[SIGSEGV] PASSED [ ${pct}%]`;
     const two = { 'tests/t.py::test_signal[SIGSEGV]': 'passed', 'tests/t.py::test_y': 'passed', 'tests/u.py::z': 'passed' } as const;
     expect(unexplainedVanished(two, { 'tests/t.py::test_signal[SIGSEGV]': 'passed', 'tests/u.py::z': 'passed' }, ['tests/t.py::test_y'], verbose(50), verbose(33))).toEqual(['tests/t.py::test_y']);
+    // A file whose name differs from another's by a digit is another file: its loading error is new.
+    expect(logShowsReason('ERROR collecting tests/test_v2.py', 'ERROR collecting tests/test_v1.py')).toBe('ERROR collecting');
+    expect(logShowsReason('line 9: 4242 Segmentation fault (core dumped)', 'line 9: 1717 Segmentation fault (core dumped)')).toBeUndefined();
     // A crash the original printed once (a passing test's captured stderr) is new when the buggy run prints it again.
     const crash = 'Fatal Python error: Segmentation fault';
     expect(logShowsReason(`${crash}\n${crash}`, crash)).toBe('Fatal Python error');
