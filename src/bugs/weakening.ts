@@ -215,13 +215,13 @@ export function removedInDiff(id: string, diff: string): boolean {
   return [...quotedTitlesOf(id, removed)].some((title) => !kept.has(title));
 }
 
-/** Which tests the weakening may have altered and which it removed (`diff`: test_weaken.diff). */
 /** Whether a pytest id names one case of a parametrized test: `tests/t.py::test_x[1-2]`. */
 function parametrizedCase(id: string): boolean {
   const at = id.indexOf('::');
   return at >= 0 && id.indexOf('[', at) > at && id.endsWith(']');
 }
 
+/** Which tests the weakening may have altered and which it removed (`diff`: test_weaken.diff). */
 export function weakeningScope(touchedFiles: string[], analysis: WeakeningAnalysis | undefined, diff = ''): WeakeningScope {
   const inTouched = (id: string) => touchedFiles.some((p) => sameFile(splitTestId(id).file, p));
   const byText = (id: string) => removedInDiff(id, diff);

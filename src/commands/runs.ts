@@ -25,7 +25,7 @@ const UNFINISHED = ['pending', 'running', 'interrupted', 'cancelled'];
 
 export function runRows(store: Store): RunRow[] {
   const rows = new Map<string, RunRow>();
-  for (const run of store.all('runs')) rows.set(run.id, { ...run, rollouts: { total: 0, finished: 0 }, bugs: { submitted: 0, valid: 0 }, attempts: { judged: 0, solved: 0 }, resumable: false });
+  for (const run of store.all('runs')) rows.set(run.id, { ...run, rollouts: { total: 0, finished: 0 }, bugs: { submitted: 0, valid: 0 }, attempts: { judged: 0, solved: 0 }, resumable: isResumable(run) });
   for (const attempt of store.all('attempts')) {
     const row = rows.get(attempt.runId);
     if (!row || (attempt.status !== 'evaluated' && attempt.status !== 'unsubmitted')) continue;
@@ -43,7 +43,6 @@ export function runRows(store: Store): RunRow[] {
       if (status && countsAsValid(status)) row.bugs.valid++;
     }
   }
-  for (const row of rows.values()) row.resumable = isResumable(row);
   return [...rows.values()].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
 }
 

@@ -41,9 +41,9 @@ const NOBODY_THERE = ['ENOENT', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', '
 /**
  * A request that never reached an engine, as the error that says so (exit 75,
  * and what to do), naming the engine as configured or else the address it
- * tried; undefined for any other
- * error. A request refused at the door is no verdict on the work: a script
- * must not read "Docker is down" as "the bug is invalid".
+ * tried; undefined for any other error. A request refused at the door is no
+ * verdict on the work: a script must not read "Docker is down" as "the bug is
+ * invalid".
  */
 export function unreachableEngine(error: unknown, configured?: string): EngineUnreachableError | undefined {
   if (typeof error !== 'object' || error === null || error instanceof BugbenchError) return undefined;

@@ -88,11 +88,16 @@ afterAll(async () => {
   if (logDir) rmSync(logDir, { recursive: true, force: true });
 });
 
-/** Builds the state and runs the tests in it: their results, `add` then `k` (and `no_newpkg` where it fails). */
+/** Builds the state and runs the tests in it: their results by id. */
+async function resultsIn(layers: StateLayers): Promise<Record<string, string>> {
+  return (await runTests(sandbox, { label: `run ${runs++}`, timeoutMs: 30_000, logDir, prepare: stateScript(artifact, base, layers) })).results;
+}
+
+/** The results of `add` then `k` (and `no_newpkg` where it fails) in the state. */
 async function run(layers: StateLayers): Promise<string> {
-  const record = await runTests(sandbox, { label: `run ${runs++}`, timeoutMs: 30_000, logDir, prepare: stateScript(artifact, base, layers) });
-  const absent = record.results['test_calc.py::test_no_newpkg'] === 'failed' ? ' newpkg' : '';
-  return `${record.results['test_calc.py::test_add'] ?? 'missing'} ${record.results['test_calc.py::test_k'] ?? 'missing'}${absent}`;
+  const results = await resultsIn(layers);
+  const absent = results['test_calc.py::test_no_newpkg'] === 'failed' ? ' newpkg' : '';
+  return `${results['test_calc.py::test_add'] ?? 'missing'} ${results['test_calc.py::test_k'] ?? 'missing'}${absent}`;
 }
 
 /**
@@ -156,10 +161,7 @@ describe("Python's bytecode between a bug's runs", () => {
   });
 
   it('nor after a candidate pointed a symlinked module at another file of its size and time', async () => {
-    const mode = async (layers: StateLayers) => {
-      const record = await runTests(sandbox, { label: `run ${runs++}`, timeoutMs: 30_000, logDir, prepare: stateScript(artifact, base, layers) });
-      return record.results['test_calc.py::test_mode'];
-    };
+    const mode = async (layers: StateLayers) => (await resultsIn(layers))['test_calc.py::test_mode'];
     expect(RETARGET).toContain('+safe.py');
     await nextSecond();
     expect(await mode({ bug: true })).toBe('passed');
