@@ -11,6 +11,21 @@ import { bash, compareCommand, create, HELPER, LIST_LIMIT, PARSER, q, readResour
 // time of pytest's own (0.60 -> 0.29 s for a knotcfg bug with 50 failing tests; SWE-bench's harness prints none, --tb=no: 0.25 s).
 const PYTEST_ARGS = '-m pytest -rA --tb=native -p no:cacheprovider';
 
+/**
+ * Bash that compiles the code files with checked hashes and says whether the
+ * runs may then keep bytecode. Sandboxes set PYTHONDONTWRITEBYTECODE, so each
+ * of a rollout's half-dozen runs compiled the repository again (a fifth of a
+ * knotcfg run). Python trusts a cached compilation by its source's time in
+ * whole seconds and size, and a trial rewrites a code file and puts it back
+ * within a second, often at the same size (`<` made `>`); a checked hash is
+ * compared with the source itself on every import, and a file compiled again
+ * keeps that kind. Test files and the rest of the tree no run changes. A
+ * Python older than 3.7 (no hashed bytecode) keeps writing none.
+ */
+function compileCode(codeArgs: string): string {
+  return `if printf '%s\n' ${codeArgs} | python3 -m compileall -q --invalidation-mode checked-hash -i - > /dev/null 2>&1; then echo 'bytecode: kept'; else echo 'bytecode: off'; fi`;
+}
+
 function isCodeFile(path: string): boolean {
   return path.endsWith('.py') && !isTestInfrastructure(path) && !/(^|\/)(setup|noxfile|fabfile)\.py$/.test(path) && !/(^|\/)(docs?|examples?|scripts?|benchmarks?)\//.test(path);
 }
@@ -36,6 +51,7 @@ export function pythonKit(files: string[]): Kit | string {
   const env = codeFiles.some((f) => f.startsWith('src/')) ? 'PYTHONPATH=src${PYTHONPATH:+:$PYTHONPATH} ' : '';
   const allTests = testFiles.map(q).join(' ');
   const codeArgs = codeFiles.map(q).join(' ');
+  let bytecode = '';
 
   return {
     language: 'Python',
@@ -47,10 +63,12 @@ export function pythonKit(files: string[]): Kit | string {
         create(PARSER, readResource('parsers', 'pytest_parser.py')),
         create(HELPER, readResource('offline', 'agent_helper.py')),
       );
+      const compiled = yield* ask('My runs will change code files and put them back within a second: I compile the code with checked hashes, so each run may keep what it compiles.', bash(compileCode(codeArgs), 300));
+      if (compiled[0]!.output.includes('bytecode: kept')) bytecode = 'PYTHONDONTWRITEBYTECODE= ';
       return undefined;
     },
     runSuite: (name, limit) =>
-      `${env}${limit ? `timeout -s KILL ${limit} ` : ''}python3 ${PYTEST_ARGS} ${allTests} > ${WORK}/${name}.log 2>&1; python3 ${PARSER} < ${WORK}/${name}.log > ${WORK}/${name}.json`,
+      `${bytecode}${env}${limit ? `timeout -s KILL ${limit} ` : ''}python3 ${PYTEST_ARGS} ${allTests} > ${WORK}/${name}.log 2>&1; python3 ${PARSER} < ${WORK}/${name}.log > ${WORK}/${name}.json`,
     showBaseline: `tail -n 2 ${WORK}/original.log; python3 ${HELPER} summary ${WORK}/original.json`,
     baseline(output) {
       const summary = resultOf<{ passed: number; passed_by_file: Record<string, number> }>(output);
