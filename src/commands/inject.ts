@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import type { CheckParams } from '../bugs/meta.js';
 import { UsageError } from '../errors.js';
+import { INJECT_DEFAULTS } from '../pipeline/inject-settings.js';
 import { STRATEGIES, unfinishedWork, type InjectRequest, type InjectResult, type InjectStrategy } from '../pipeline/inject.js';
 import { POLICY_CHOICES, POLICY_FLAGS, policySettings } from './policy-flags.js';
 import { corpusFrom, parseImageList } from '../pipeline/corpus.js';
@@ -75,12 +76,20 @@ export async function injectCommand(args: string[]): Promise<number> {
     const found = noBug > 0 ? `, ${noBug} found no bug` : '';
     const errors = failed > 0 ? `, ${failed} failed` : '';
     process.stdout.write(`run ${result.runId} ${result.status}: ${result.rollouts.length} rollout(s), ${result.bugs.length} submitted, ${result.yield.valid} valid${found}${errors}\n`);
-    for (const bug of result.bugs) process.stdout.write(`  ${bug.id}  ${bug.status}${bug.failedCheck ? `: ${bug.failedCheck}` : ''}\n`);
+    for (const bug of result.bugs) {
+      const of = bug.status === 'duplicate' ? store.get('bugs', bug.id)?.duplicateOf : undefined;
+      process.stdout.write(`  ${bug.id}  ${bug.status}${of ? ` of ${of}` : ''}${bug.failedCheck ? `: ${bug.failedCheck}` : ''}\n`);
+    }
     // Rollouts that made no bug: found none (a normal outcome, with the agent's reason) apart from those that failed.
     for (const r of result.rollouts) {
       if (r.bugId || r.reason === 'submitted') continue;
       const what = r.reason === 'no-bug' ? 'no bug' : r.reason;
       process.stdout.write(`  ${r.rollout}  ${what}${r.detail ? `: ${r.detail}` : ''}\n`);
+    }
+    const duplicates = result.bugs.filter((b) => b.status === 'duplicate').length;
+    if (duplicates > 0 && values.resume === undefined && store.get('runs', result.runId)?.policy === 'offline') {
+      const seed = values.seed === undefined ? `the default seed, ${INJECT_DEFAULTS.seed}` : `seed ${values.seed}`;
+      process.stdout.write(`${duplicates} bug(s) repeat earlier ones: the offline policy makes the same bugs again for the same seed (this run: ${seed}); give another --seed for new ones\n`);
     }
     if (result.status === 'cancelled') process.stdout.write(`finish it later with \`bugbench inject --resume ${result.runId}\`\n`);
   }
@@ -143,7 +152,7 @@ export const command: CommandModule = {
   summary: 'run injection rollouts on an image and check what they submit',
   usage: [
     `bugbench inject --image T --strategy ${STRATEGIES.join('|')} [--policy ${POLICY_CHOICES}] [--model M] [--base-url URL] [--api-key KEY]`,
-    '  [--price-in USD] [--price-out USD] [-n N] [--concurrency C] [--seed X] [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD]',
+    '  [--price-in USD] [--price-out USD] [-n N] [--concurrency C] [--seed X (default 0)] [--max-steps N] [--max-tokens N] [--budget USD] [--run-budget USD]',
     '  [--min-passing N] [--min-changed-files N] [--min-failing N] [--timeout S] [--buggy-runs N] [--max-weakened-tests N]',
     '  [--cluster slurm [--tasks T]] [--json]',
     'bugbench inject --images FILE (or --image T1 --image T2 …) --strategy S …   (one run over a corpus: rollout i on image (seed + i) mod k)',

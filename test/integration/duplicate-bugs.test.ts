@@ -13,7 +13,7 @@ import { dockerClient } from '../../src/sandbox/docker-api/client.js';
 import { bugKey } from '../../src/store/duplicates.js';
 import { openStore } from '../../src/store/store.js';
 import { bugbench } from '../helpers/cli.js';
-import { INJECTION_TEST_PARAMS } from '../helpers/check-params.js';
+import { INJECTION_TEST_FLAGS, INJECTION_TEST_PARAMS } from '../helpers/check-params.js';
 import { makeGitRepo } from '../helpers/git-repo.js';
 
 const TAG = 'bugbench-test/one-bug:latest';
@@ -77,5 +77,11 @@ describe('rollouts that make the same bug', () => {
     expect(rows.filter((row) => result.bugs.some((b) => b.id === row.instance_id)).map((row) => row.instance_id)).toEqual([holder.id]);
     const keys = rows.map((row) => bugKey(store.get('bugs', row.instance_id)!));
     expect(new Set(keys).size).toBe(keys.length);
+
+    // Once more from the shell, as a researcher would run the same command again: the summary names the bug it repeats and why.
+    const again = await bugbench(['inject', '--image', TAG, '--strategy', 'removal', '--policy', 'offline', '-n', '1', '--seed', '1', ...INJECTION_TEST_FLAGS]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`^  \\S+  duplicate of ${holder.id}$`, 'm'));
+    expect(again.stdout).toContain('1 bug(s) repeat earlier ones: the offline policy makes the same bugs again for the same seed (this run: seed 1); give another --seed');
   }, 240_000);
 });
