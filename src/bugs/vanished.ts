@@ -68,9 +68,35 @@ function newLines(log: string, baseline: string): string[] {
   return fresh;
 }
 
+/**
+ * pytest's report of its failing tests: from its FAILURES header to the next
+ * header. A test's own traceback there (`SyntaxError: unexpected character`,
+ * a message that says "killed") is what a failing test printed, not a loading
+ * error or crash of the runner's: those come in ERRORS, or cut the run short
+ * before any report.
+ */
+function withoutFailureReports(log: string): string {
+  const kept: string[] = [];
+  let inReport = false;
+  for (const line of log.split('\n')) {
+    const header = /^=+ (.+?) =+$/.exec(line.trim());
+    if (header) inReport = header[1] === 'FAILURES';
+    if (!inReport) kept.push(line);
+  }
+  return kept.join('\n');
+}
+
+/** A runner told to stop at the first failures (pytest's -x, --maxfail): the tests after them vanish because the script asked, not for a reason. */
+const STOPPED_ON_FAILURE = /stopping after \d+ failures?/;
+
+/** Whether the state under test made the runner stop at its first failures (a line of `log` that `baseline` lacks says so). */
+export function stoppedOnFailure(log: string, baseline = ''): boolean {
+  return newLines(log, baseline).some((line) => STOPPED_ON_FAILURE.test(line));
+}
+
 /** What the first line of `log` that shows a loading error or crash, and that `baseline` does not hold, says of it. */
 export function logShowsReason(log: string, baseline = ''): string | undefined {
-  return firstReason(newLines(log, baseline));
+  return firstReason(newLines(withoutFailureReports(log), withoutFailureReports(baseline)));
 }
 
 function firstReason(lines: string[]): string | undefined {
@@ -143,7 +169,7 @@ function namedGroups(lines: string[], groups: Iterable<string>): Set<string> {
 export function unexplainedVanished(before: TestMap, after: TestMap, vanished: string[], log: string, baseline = ''): string[] {
   if (vanished.length === 0) return [];
   const fresh = newLines(log, baseline);
-  if (firstReason(fresh)) return [];
+  if (!stoppedOnFailure(log, baseline) && logShowsReason(log, baseline)) return [];
   const present = new Map<string, number>();
   const added = new Set<string>();
   for (const id of Object.keys(after)) {

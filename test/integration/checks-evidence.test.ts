@@ -115,6 +115,35 @@ describe('the evidence the checks rest on', () => {
     );
   }, 240_000);
 
+  it('refuses a script that stops at its first failure, though the failure\'s own traceback reads like a loading error', async () => {
+    // The bug raises a SyntaxError of its own in the lexer; pytest -x stops there and the other files never run.
+    const dir = join(mkdtempSync(join(tmpdir(), 'bugbench-stops-')), 'artifact');
+    cpSync(artifactPath('valid-two-files'), dir, { recursive: true });
+    writeFileSync(join(dir, 'test_script.sh'), '#!/bin/bash\npython3 -m pytest -x -rA -p no:cacheprovider tests/test_lexer.py tests/test_serializer.py tests/test_parser.py\n');
+    writeFileSync(
+      join(dir, 'bug_inject.diff'),
+      [
+        'diff --git a/knotcfg/lexer.py b/knotcfg/lexer.py',
+        '--- a/knotcfg/lexer.py',
+        '+++ b/knotcfg/lexer.py',
+        '@@ -122,7 +122,7 @@ class Lexer:',
+        '                 kind, value = _KEYWORDS[word]',
+        '                 return Token(kind, word, value, line, col)',
+        '             return Token(Kind.IDENT, word, word, line, col)',
+        '-        raise self.error(f"unexpected character {ch!r}")',
+        '+        raise SyntaxError(f"unexpected character {ch!r}")',
+        ' ',
+        '     # -- helpers ---------------------------------------------------------',
+        ' ',
+        '',
+      ].join('\n'),
+    );
+    const report = await checkIn(freshWorkspace(), dir, '--parallel', '1');
+    expect(report.valid).toBe(false);
+    expect(check(report, 'bug-validity').verdict).toBe('fail');
+    expect(check(report, 'bug-validity').reason).toMatch(/^65 test\(s\) vanish from the buggy run and the test script stops at its first failures \(pytest -x or --maxfail\), so they never ran: .*: tests\/test_lexer\.py::/);
+  }, 240_000);
+
   it('refuses it too when the script drops a whole test file, or prints a word that reads like a crash in every run', async () => {
     const variant = (script: string) => {
       const dir = join(mkdtempSync(join(tmpdir(), 'bugbench-selection-')), 'artifact');

@@ -3,7 +3,7 @@ import type { CheckContext } from '../check-context.js';
 import type { CheckOutcome } from '../check-types.js';
 import { runProblem } from '../run-problems.js';
 import { brokenTests, passedTests } from '../test-results.js';
-import { readLogTail, unexplainedVanished } from '../vanished.js';
+import { readLogTail, stoppedOnFailure, unexplainedVanished } from '../vanished.js';
 import { describeWeakening, weakenedCount } from '../weakening.js';
 
 function list(ids: string[], max = 5): string {
@@ -25,11 +25,15 @@ export async function bugValidityCheck(ctx: CheckContext): Promise<CheckOutcome>
   const broken = brokenTests(original.results, buggy.results);
   const vanished = broken.filter((id) => buggy.results[id] === undefined);
   // A test that vanished with no reason the log shows was left out by the script, not broken by the bug.
-  const selected = unexplainedVanished(original.results, buggy.results, vanished, readLogTail(buggy.logPath), readLogTail(original.logPath));
+  const [buggyLog, originalLog] = [readLogTail(buggy.logPath), readLogTail(original.logPath)];
+  const selected = unexplainedVanished(original.results, buggy.results, vanished, buggyLog, originalLog);
   if (selected.length > 0) {
+    const why = stoppedOnFailure(buggyLog, originalLog)
+      ? 'the test script stops at its first failures (pytest -x or --maxfail), so they never ran: a test the bug never made fail cannot stand in FAIL_TO_PASS; run the whole selection'
+      : 'nothing new in its log says why (no loading error or crash, no line naming their file): the test script chooses its tests by the state of the code';
     return {
       verdict: 'fail',
-      reason: `${selected.length} test(s) vanish from the buggy run and nothing new in its log says why (no loading error or crash, no line naming their file): the test script chooses its tests by the state of the code: ${list(selected)}`,
+      reason: `${selected.length} test(s) vanish from the buggy run and ${why}: ${list(selected)}`,
       runs: [buggy],
     };
   }

@@ -53,6 +53,28 @@ describe('tests that vanish from a run', () => {
     expect(logShowsReason('ERROR tests/test_lexer.py::test_token - fixture missing')).toBeUndefined();
   });
 
+  it('takes no reason from a failing test\'s own traceback, nor from a run the script stopped at its first failure', () => {
+    // pytest -x: the bug fails one test with a SyntaxError of its own making, and pytest stops; the other files never ran.
+    const stopped = [
+      'tests/t.py::a PASSED',
+      'tests/t.py::b FAILED',
+      '=================================== FAILURES ===================================',
+      '___________________________________ test_b ___________________________________',
+      'Traceback (most recent call last):',
+      "SyntaxError: unexpected character '@'",
+      '=========================== short test summary info ============================',
+      'FAILED tests/t.py::b',
+      '!!!!!!!!!!!!!!!!!!!!!!!!!! stopping after 1 failures !!!!!!!!!!!!!!!!!!!!!!!!!!!',
+      '========================= 1 failed, 1 passed in 0.05s ==========================',
+    ].join('\n');
+    const three = { 'tests/t.py::a': 'passed', 'tests/t.py::b': 'passed', 'tests/u.py::c': 'passed' } as const;
+    expect(logShowsReason(stopped, '3 passed')).toBeUndefined();
+    expect(unexplainedVanished(three, { 'tests/t.py::a': 'passed', 'tests/t.py::b': 'failed' }, ['tests/u.py::c'], stopped, '3 passed')).toEqual(['tests/u.py::c']);
+    // A crash of the runner itself (no report follows) still explains them; so does a loading error in pytest's ERRORS.
+    expect(logShowsReason('tests/t.py::a PASSED\nFatal Python error: Segmentation fault', '')).toBe('Fatal Python error');
+    expect(logShowsReason('==================================== ERRORS ====================================\n_____ ERROR collecting tests/u.py _____', '')).toBe('ERROR collecting');
+  });
+
   it('groups tests by file, or by package path', () => {
     expect([testGroup('t/a.py::C::x[1]'), testGroup('lru/TestGet'), testGroup('TestGet')]).toEqual(['t/a.py', 'lru', '']);
   });
