@@ -67,13 +67,26 @@ export interface StateScript {
   candidate?: string;
 }
 
-/** The bash that builds a state; a patch that does not apply exits with STATE_APPLY_FAILED and says which. */
-export function stateScript(artifact: BugArtifact, base: string, layers: StateLayers): StateScript {
-  const lines = [
-    `apply() { if ! out=$(git apply --whitespace=nowarn "$2" 2>&1); then printf '${STATE_MARKER}%s\\n%s\\n' "$1" "$out" >&2; exit ${STATE_APPLY_FAILED}; fi; }`,
+/**
+ * Bash that takes /repo back to the original from any state: reset, and the
+ * files no commit holds cleaned away, those the repository ignores too where
+ * the artifact's own diffs write (a bug may add a file under an ignored
+ * `build/`: left there, the next state's patch would not apply). Elsewhere
+ * ignored files stay: an image's virtualenv, node_modules, built extensions.
+ */
+function resetLines(artifact: BugArtifact, base: string): string[] {
+  const own = touchedPaths([...artifact.bugChanges, ...artifact.weakenChanges, ...artifact.predChanges]);
+  return [
     `git reset -q --hard ${shellQuote(base)}`,
     'git clean -q -fd',
+    ...(own.length > 0 ? [`GIT_LITERAL_PATHSPECS=1 git clean -q -fdx -- ${own.map(shellQuote).join(' ')}`] : []),
   ];
+}
+
+/** The bash that builds a state; a patch that does not apply exits with STATE_APPLY_FAILED and says which. */
+export function stateScript(artifact: BugArtifact, base: string, layers: StateLayers): StateScript {
+  const reset = resetLines(artifact, base);
+  const lines = [`apply() { if ! out=$(git apply --whitespace=nowarn "$2" 2>&1); then printf '${STATE_MARKER}%s\\n%s\\n' "$1" "$out" >&2; exit ${STATE_APPLY_FAILED}; fi; }`, ...reset];
   const nonEmpty = (text: string | undefined) => text !== undefined && text.trim() !== '';
   const buggy = (weaken: boolean) => {
     if (layers.bug && nonEmpty(artifact.bugInject)) lines.push(`apply bug_inject.diff ${DIFFS_IN_CONTAINER.bug}`);
@@ -84,9 +97,8 @@ export function stateScript(artifact: BugArtifact, base: string, layers: StateLa
     const paths = layers.goldOf.map(shellQuote).join(' ');
     buggy(true);
     lines.push(
-      `git add -A -- ${paths} && git diff --cached --binary -R HEAD -- ${paths} > ${DIFFS_IN_CONTAINER.candidate} && git reset -q`,
-      `git reset -q --hard ${shellQuote(base)}`,
-      'git clean -q -fd',
+      `git add -A -f -- ${paths} && git diff --cached --binary -R HEAD -- ${paths} > ${DIFFS_IN_CONTAINER.candidate} && git reset -q`,
+      ...reset,
     );
   }
   buggy(layers.weaken === true);

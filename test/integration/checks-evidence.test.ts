@@ -115,6 +115,45 @@ describe('the evidence the checks rest on', () => {
     );
   }, 240_000);
 
+  it('judges a bug that adds a file under a folder the repository ignores like any other (its states do not leak into each other)', async () => {
+    // knotcfg ignores build/: the bug adds knotcfg/build/__init__.py with a number pattern that takes no sign in exponents.
+    const dir = join(mkdtempSync(join(tmpdir(), 'bugbench-ignored-')), 'artifact');
+    cpSync(artifactPath('valid-two-files'), dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'bug_inject.diff'),
+      [
+        'diff --git a/knotcfg/build/__init__.py b/knotcfg/build/__init__.py',
+        'new file mode 100644',
+        '--- /dev/null',
+        '+++ b/knotcfg/build/__init__.py',
+        '@@ -0,0 +1,3 @@',
+        '+import re',
+        '+',
+        '+_NUMBER_RE = re.compile(r"[+-]?\\d[\\d_]*(\\.\\d[\\d_]*)?([eE]\\d+)?")',
+        'diff --git a/knotcfg/lexer.py b/knotcfg/lexer.py',
+        '--- a/knotcfg/lexer.py',
+        '+++ b/knotcfg/lexer.py',
+        '@@ -66,7 +66,10 @@ _KEYWORDS = {',
+        ' }',
+        ' ',
+        ' _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")',
+        '-_NUMBER_RE = re.compile(r"[+-]?\\d[\\d_]*(\\.\\d[\\d_]*)?([eE][+-]?\\d+)?")',
+        '+try:',
+        '+    from knotcfg.build import _NUMBER_RE',
+        '+except ImportError:',
+        '+    _NUMBER_RE = re.compile(r"[+-]?\\d[\\d_]*(\\.\\d[\\d_]*)?([eE][+-]?\\d+)?")',
+        ' ',
+        ' _ESCAPES = {"n": "\\n", "t": "\\t", "r": "\\r", \'"\': \'"\', "\\\\": "\\\\"}',
+        ' ',
+        '',
+      ].join('\n'),
+    );
+    const report = await checkIn(freshWorkspace(), dir);
+    expect(report.checks.filter((c) => c.verdict === 'fail').map((c) => `${c.name}: ${c.reason}`)).toEqual([]);
+    expect(report.valid).toBe(true);
+    expect(check(report, 'gold-patch').verdict).toBe('pass');
+  }, 240_000);
+
   it('refuses a script that stops at its first failure, though the failure\'s own traceback reads like a loading error', async () => {
     // The bug raises a SyntaxError of its own in the lexer; pytest -x stops there and the other files never run.
     const dir = join(mkdtempSync(join(tmpdir(), 'bugbench-stops-')), 'artifact');
