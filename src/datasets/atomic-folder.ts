@@ -43,10 +43,11 @@ function swapIn(staging: string, out: string): void {
 
 /**
  * Fills a staging folder with `fill`, writes the manifest it returns, and
- * puts the folder at `out`. On any failure `out` is left as it was.
+ * puts the folder at `out` (an earlier export of another `format` there is
+ * refused first). On any failure `out` is left as it was.
  */
-export async function writeFolderAtomically<T extends { manifest: Record<string, unknown> }>(out: string, fill: (staging: string) => Promise<T>): Promise<T> {
-  const refusal = folderRefusal(out);
+export async function writeFolderAtomically<T extends { manifest: Record<string, unknown> }>(out: string, fill: (staging: string) => Promise<T>, format?: string): Promise<T> {
+  const refusal = folderRefusal(out, format);
   if (refusal) throw new ExportError(`cannot write ${out}: ${refusal}`);
   const staging = makeStaging(out);
   try {

@@ -174,6 +174,7 @@ export async function exportDataset(store: Store, options: ExportOptions): Promi
     options.format === 'harbor'
       ? writeHarborTasks(store, bugs, staging, { engine: options.engine, progress: options.progress })
       : writeTrajectories(store, { bugIds: new Set(chosen.map((b) => b.id)), rollout: options.rollout }, staging),
+    options.format,
   );
   if (earlier) result.notes.push(`replaced the earlier ${options.format} export in ${out} (anything added to that folder since is gone with it)`);
   return { ...result, count: written.count, bugIds: written.bugIds, skipped: [...repeats, ...written.skipped] };

@@ -6,7 +6,7 @@
  * its place and renamed over it, and a rename over /dev/stdout, /dev/null or
  * a symbolic link replaces the device or the link itself with a plain file.
  */
-import { closeSync, fsyncSync, lstatSync, openSync, readdirSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs';
 import { once } from 'node:events';
 import { basename, dirname, join, resolve } from 'node:path';
 import { errorMessage } from '../errors.js';
@@ -50,14 +50,34 @@ export function fileRefusal(out: string): string | undefined {
   return `${out} is ${kindOf(stats)}, not a regular file; give a new path or a regular file (or - for standard output)`;
 }
 
-/** Why `out` may not take a folder export, or undefined when it may: new, empty, or an earlier bugbench export. */
-export function folderRefusal(out: string): string | undefined {
+/** The format an earlier export in `out` says it is, from its manifest; undefined when it does not say. */
+function earlierFormat(out: string): string | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(join(out, EXPORT_MANIFEST), 'utf8')) as { format?: unknown };
+    return typeof manifest.format === 'string' ? manifest.format : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why `out` may not take a folder export (of `format`, when given), or
+ * undefined when it may: new, empty, or an earlier bugbench export of the same
+ * format, which it replaces. An export of another format there is the user's
+ * data: replacing it would lose it.
+ */
+export function folderRefusal(out: string, format?: string): string | undefined {
   if (isStdout(out)) return 'this format writes a folder, which cannot go to standard output; give --out DIR';
   const stats = lstatOrUndefined(out);
   if (!stats) return undefined;
   if (!stats.isDirectory()) return `${out} is ${kindOf(stats)}, not a folder; give a new path or an empty folder`;
   const names = readdirSync(out);
-  if (names.length === 0 || names.includes(EXPORT_MANIFEST)) return undefined;
+  if (names.length === 0) return undefined;
+  if (names.includes(EXPORT_MANIFEST)) {
+    const earlier = earlierFormat(out);
+    if (format === undefined || earlier === undefined || earlier === format) return undefined;
+    return `${out} holds a ${earlier} export, which a ${format} export would replace; give another folder (or remove that one first)`;
+  }
   return `${out} is a folder that holds other things (no ${EXPORT_MANIFEST} of an earlier export); give a new or empty folder`;
 }
 

@@ -227,6 +227,11 @@ describe('the Harbor export', () => {
     expect(again.notes).toEqual([`replaced the earlier harbor export in ${out} (anything added to that folder since is gone with it)`]);
     expect(JSON.parse(readFileSync(join(out, EXPORT_MANIFEST), 'utf8'))).toEqual(JSON.parse(before));
     expect(readdirSync(join(out, '..')).filter((name) => name.startsWith('.tasks.'))).toEqual([]);
+    // An export of another format there is not replaced: it would be lost.
+    const otherFormat = await bugbench(['export', '--format', 'trajectories', '--out', out], { env });
+    expect(otherFormat.exitCode).toBe(1);
+    expect(otherFormat.stderr.trim()).toBe(`bugbench: cannot write ${out}: ${out} holds a harbor export, which a trajectories export would replace; give another folder (or remove that one first)`);
+    expect(JSON.parse(readFileSync(join(out, EXPORT_MANIFEST), 'utf8'))).toEqual(JSON.parse(before));
     const notOurs = await bugbench(['export', '--format', 'harbor', '--out', tmpdir()], { env });
     expect(notOurs.exitCode).toBe(1);
     expect(notOurs.stderr.trim()).toBe(`bugbench: cannot write ${tmpdir()}: ${tmpdir()} is a folder that holds other things (no ${EXPORT_MANIFEST} of an earlier export); give a new or empty folder`);

@@ -73,4 +73,13 @@ describe('the target of a folder export', () => {
     expect(folderRefusal(join(root, 'empty'))).toBeUndefined();
     expect(folderRefusal(join(root, 'new'))).toBeUndefined();
   });
+
+  it('replaces an earlier export of the same format, and refuses one of another format instead of deleting it', () => {
+    const root = dir();
+    const earlier = join(root, 'harbor-out');
+    mkdirSync(earlier);
+    writeFileSync(join(earlier, '.bugbench-export.json'), JSON.stringify({ format: 'harbor', tasks: [] }));
+    expect(folderRefusal(earlier, 'harbor')).toBeUndefined();
+    expect(folderRefusal(earlier, 'trajectories')).toBe(`${earlier} holds a harbor export, which a trajectories export would replace; give another folder (or remove that one first)`);
+  });
 });
