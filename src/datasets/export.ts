@@ -86,6 +86,16 @@ export function oneOfEach(bugs: BugRecord[]): { bugs: BugRecord[]; repeats: { id
   return { bugs: kept, repeats };
 }
 
+/** Why a bug gives the SFT export no line: nothing solved it yet. */
+export const UNSOLVED_LEFT_OUT = 'bug(s) with no successful solver attempt yet (`bugbench solve <bug-id>` makes some)';
+
+/** Counts `count` more left out of the export for `reason`. */
+function leaveOut(result: ExportResult, reason: string, count: number): void {
+  const entry = result.leftOut.find((l) => l.reason === reason);
+  if (entry) entry.count += count;
+  else result.leftOut.push({ count, reason });
+}
+
 type LineMaker = (store: Store, bug: BugRecord) => Promise<unknown[]> | unknown[];
 
 function lineMaker(options: ExportOptions, result: ExportResult, images: BugImages): LineMaker {
@@ -97,7 +107,8 @@ function lineMaker(options: ExportOptions, result: ExportResult, images: BugImag
     default:
       return (store, bug) => {
         const { taken, scripted } = sftAttempts(store, bug, options.includeScripted === true);
-        if (scripted > 0) result.leftOut[0]!.count += scripted;
+        if (scripted > 0) leaveOut(result, SCRIPTED_LEFT_OUT, scripted);
+        if (taken.length === 0 && scripted === 0) leaveOut(result, UNSOLVED_LEFT_OUT, 1);
         return sftLines(store, bug, taken);
       };
   }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_MANIFEST } from '../../src/datasets/atomic-folder.js';
 import { SCRIPTED_LEFT_OUT } from '../../src/datasets/sft.js';
+import { UNSOLVED_LEFT_OUT } from '../../src/datasets/export.js';
 import { chatOf, type TrajectoryMessage } from '../../src/datasets/trajectories/mini-swe.js';
 import { Store } from '../../src/store/store.js';
 import { artifactPath } from '../helpers/artifacts.js';
@@ -93,11 +94,12 @@ describe('the trajectories export', () => {
     const store = Store.open({ root: home });
     store.transact((tx) => tx.patch('attempts', solved[0]!.id, { solver: 'claude-sonnet-4-5' }));
     const taken = await json('export', '--format', 'sft', '--status', 'valid', '--out', file);
-    expect(taken).toMatchObject({ count: 1, leftOut: [{ count: 1, reason: SCRIPTED_LEFT_OUT }] });
+    // The bug the solvers did not solve gives no line either, and is counted out with what would make one.
+    expect(taken).toMatchObject({ count: 1, leftOut: [{ count: 1, reason: SCRIPTED_LEFT_OUT }, { count: 1, reason: UNSOLVED_LEFT_OUT }] });
     const text = await cli('export', '--format', 'sft', '--status', 'valid', '--out', file);
     expect(text.stdout).toContain('left out 1: trajectories of the scripted offline solvers');
     const all = await json('export', '--format', 'sft', '--status', 'valid', '--include-scripted', '--out', file);
-    expect(all).toMatchObject({ count: solved.length, leftOut: [] });
+    expect(all).toMatchObject({ count: solved.length, leftOut: [{ count: 1, reason: UNSOLVED_LEFT_OUT }] });
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { attempt_id: string; messages: unknown[] });
     const dir = join(outDir, 'all');
     for (const line of lines) {
