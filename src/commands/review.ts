@@ -17,7 +17,10 @@ function reviewCommand(decision: 'accept' | 'reject') {
     const store = recoveredStore();
     const before = store.get('bugs', id)?.review;
     const bug = decision === 'accept' ? acceptBug(store, id, values.reason ?? null) : rejectBug(store, id, values.reason!);
+    // Accepting an accepted bug again without a reason records nothing new: say it was so already.
+    const already = before?.decision === 'accepted' && bug.review?.at === before.at && bug.review.by === before.by;
     if (values.json) printJson(bugJson(store, bug));
+    else if (already) process.stdout.write(`${bug.id} was already accepted by ${before.by} (${before.at.slice(0, 10)})${before.reason ? `: ${before.reason}` : ''}; nothing changed\n`);
     else process.stdout.write(`${bug.id} ${bug.status} by ${bug.review?.by}${bug.review?.reason ? `: ${bug.review.reason}` : ''}\n`);
     // Changing a decision is allowed (every decision is kept in order), never silent.
     if (before && before.decision !== bug.review?.decision) {

@@ -150,6 +150,9 @@ async function solveContext(store: Store, settings: SolveSettings, verifyModel =
 /** Records a solve run and its K pending attempts; returns the run id. */
 export async function createSolveRun(settings: SolveSettings, deps: Deps, cluster?: ClusterRunInfo): Promise<string> {
   const { store } = deps;
+  // A duplicate is another bug's twin: its attempts (and a model's spend) belong with the bug it repeats.
+  const asked = store.get('bugs', settings.bugId);
+  if (asked?.status === 'duplicate') throw new SolveRefusedError(`bug ${asked.id} is a duplicate of ${asked.duplicateOf}: solve that one instead`);
   const { bug, statementKind, plan } = await solveContext(store, settings, true);
   const runId = newRunId('solve');
   const who = (i: number) => identityOf(settings, `offline/${plan[i]}`);

@@ -78,6 +78,12 @@ describe('rollouts that make the same bug', () => {
     const keys = rows.map((row) => bugKey(store.get('bugs', row.instance_id)!));
     expect(new Set(keys).size).toBe(keys.length);
 
+    // A duplicate is solved through the bug it repeats, not on its own.
+    const twin = result.bugs.find((b) => b.status === 'duplicate')!;
+    const solved = await bugbench(['solve', twin.id, '-k', '1']);
+    expect(solved.exitCode).not.toBe(0);
+    expect(solved.stderr.trim()).toBe(`bugbench: bug ${twin.id} is a duplicate of ${holder.id}: solve that one instead`);
+
     // Once more from the shell, as a researcher would run the same command again: the summary names the bug it repeats and why.
     const again = await bugbench(['inject', '--image', TAG, '--strategy', 'removal', '--policy', 'offline', '-n', '1', '--seed', '1', ...INJECTION_TEST_FLAGS]);
     expect(again.exitCode, again.stderr).toBe(0);

@@ -81,8 +81,10 @@ describe('the bug library', () => {
     expect(again.stdout).toMatch(new RegExp(`^${valid} accepted by `));
     expect(again.stderr).toMatch(/^note: this replaces its rejection by \S+ \(\d{4}-\d\d-\d\d\): too easy; both stay in its review history \(`bugbench show /);
     expect((await json('show', valid)).reviews.map((r: { decision: string }) => r.decision)).toEqual(['accepted', 'rejected', 'accepted']);
-    // The same decision again says nothing more.
-    expect((await cli('accept', valid)).stderr).toBe('');
+    // The same decision again changes nothing, and says so.
+    const same = await cli('accept', valid);
+    expect(same.stderr).toBe('');
+    expect(same.stdout).toMatch(new RegExp(`^${valid} was already accepted by \\S+ \\(\\d{4}-\\d\\d-\\d\\d\\); nothing changed$`, 'm'));
   });
 });
 
