@@ -16,6 +16,11 @@ import type { CommandModule } from './command.js';
 /** The trajectory files a reference names: a file, a rollout id, or every rollout of a run. */
 export function findTrajectories(ref: string): string[] {
   if (ref.endsWith('.jsonl') && existsSync(ref)) return [ref];
+  // A path is not a run id: say what is wrong with the file.
+  if (ref.endsWith('.traj.json')) {
+    throw new UsageError(`${ref} is a trajectory in mini-swe-agent's format (\`bugbench export --format trajectories\`), for its inspector; replay reads bugbench's own: a run id, a rollout id or its .jsonl file under ${workspacePath('runs')}`);
+  }
+  if (ref.includes('/') || ref.endsWith('.jsonl')) throw new NotFoundError(`${ref}: no such trajectory file; give a run id, a rollout id or a .jsonl trajectory (see \`bugbench runs\`)`);
   const runs = workspacePath('runs');
   const runId = ref.replace(/-r\d+$/, '');
   const dir = join(runs, runId);
