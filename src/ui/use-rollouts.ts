@@ -152,6 +152,15 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
       const what = live ? 'the live run (its containers are removed; what it made is kept)' : `Slurm job ${record!.cluster!.jobId}`;
       return setNote(`c again cancels ${what}; any other key keeps it running`);
     }
+    // The footer offers c and R whatever the run: on one they do not apply to, say why instead of nothing.
+    if ((input === 'c' && !cancellable) || (input === 'R' && (live || !run?.resumable))) {
+      if (!record) return;
+      hint.current = true;
+      if (live || record.status === 'running') {
+        return setNote(input === 'R' ? `run ${record.id} is going: R resumes a run once it was interrupted or cancelled` : `run ${record.id} is going in another process: cancel it there`);
+      }
+      return setNote(`run ${record.id} has ended (${record.status}): there is nothing to ${input === 'c' ? 'cancel' : 'resume'}`);
+    }
     // R resumes the run shown when it was interrupted or cancelled, where it ran (here, or as a new Slurm job array).
     if (input === 'R' && !live && record && run?.resumable) {
       const why = actions.resume(record.id);

@@ -71,6 +71,17 @@ describe('keys that used to do nothing (newcomer report, item 13)', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('c and R on a run that has ended say there is nothing to cancel or resume', async () => {
+    const store = workspace();
+    putRun(store, { id: 'run-done', kind: 'inject', n: 1 }, 1, () => ({ status: 'finished' }));
+    term = await openWorkbench(coreOf(store));
+    await press('3', /run-done/);
+    term.stdin.write('c');
+    await until(() => expect(frame()).toContain('run run-done has ended (finished): there is nothing to cancel'));
+    term.stdin.write('R');
+    await until(() => expect(frame()).toContain('run run-done has ended (finished): there is nothing to resume'));
+  });
+
   it('o on Checks says why there is no higher-order bug to open', async () => {
     const store = workspace();
     putBug(store, BUG);
