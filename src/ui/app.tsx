@@ -102,6 +102,21 @@ export function App({ core, onExitCode }: { core: WorkbenchCore; onExitCode?: (c
     };
   }, [core, work]);
 
+  // Coming back to Images reads the list again: a bug accepted or rejected in Review, or checked again, changed its counts.
+  const onImages = state.screen === 'images';
+  const everLoaded = state.images.length > 0;
+  useEffect(() => {
+    if (!onImages || !everLoaded) return;
+    let cancelled = false;
+    void core.listImages().then(
+      (images) => !cancelled && dispatch({ type: 'images-loaded', images }),
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [onImages, core]);
+
   /** Starts an injection (new, here or on Slurm, or a resume) as the workbench's one run, its events feeding the live view. */
   const startInjection = useCallback(
     (start: InjectionStart, current: ViewState) => {

@@ -3,8 +3,9 @@
  * a solver attempt in Rollouts opens the bug it solved, and on a rollout with
  * no bug says so; R while another run goes on says so; o on Checks says why
  * there is no higher-order bug to open; keys that arrive in one read on the
- * Run form (a paste, `tmux send-keys 1 Enter`) each act, in order. A real
- * store at 80×24.
+ * Run form (a paste, `tmux send-keys 1 Enter`) each act, in order; c and R
+ * on a run that has ended say so; Images counts a review made since it was
+ * last shown. A real store at 80×24.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/pipeline/events.js';
@@ -73,7 +74,7 @@ describe('keys that used to do nothing (newcomer report, item 13)', () => {
 
   it('c and R on a run that has ended say there is nothing to cancel or resume', async () => {
     const store = workspace();
-    putRun(store, { id: 'run-done', kind: 'inject', n: 1 }, 1, () => ({ status: 'finished' }));
+    putRun(store, { id: 'run-done', kind: 'inject', n: 1 }, 1);
     term = await openWorkbench(coreOf(store));
     await press('3', /run-done/);
     term.stdin.write('c');
@@ -112,5 +113,24 @@ describe('keys that used to do nothing (newcomer report, item 13)', () => {
     term.stdin.write('\u007F2\r');
     await until(() => expect(started).toHaveLength(2));
     expect(started[1]).toMatchObject({ n: 2 });
+  });
+});
+
+describe('the Images screen after a review', () => {
+  it('counts a bug accepted elsewhere once Images is shown again', async () => {
+    const store = workspace();
+    putBug(store, BUG, { status: 'valid' });
+    const counts = () => {
+      const bugCounts: Record<string, number> = {};
+      for (const bug of store.all('bugs')) bugCounts[bug.status] = (bugCounts[bug.status] ?? 0) + 1;
+      return bugCounts;
+    };
+    const listImages = async () => [{ id: 'sha256:1', tag: 'bugbench/repo-ratekit:latest', repo: 'ratekit', commit: 'c0', created: at(0), sizeBytes: 0, bugs: store.all('bugs').length, bugCounts: counts(), testCommand: 'go test ./...' }];
+    term = await openWorkbench(coreOf(store, { listImages }));
+    await until(() => expect(frame()).toMatch(/1 valid(?! \()/));
+    // Accepted as Review's `a` does it; Images, shown again, reads the counts again.
+    store.transact((tx) => tx.patch('bugs', BUG, { status: 'accepted' }));
+    await press('3', /\[3 Rollouts\]/);
+    await press('1', /1 valid \(1 accepted\)/);
   });
 });
