@@ -11,6 +11,7 @@
 import type { BugArtifact } from './artifact.js';
 import { perTestRuns, weighEvidence, type Evidence, type PartialObservation } from './evidence.js';
 import { runProblem } from './run-problems.js';
+import { goldIsOriginal } from './run-plan.js';
 import { brokenTests } from './test-results.js';
 import { touchedPaths, type FileChange } from './diff.js';
 import { revertCovers, type GoImports } from './revert-coverage.js';
@@ -101,8 +102,10 @@ export async function gatherEvidence(ctx: EvidenceSource): Promise<GatheredEvide
     ctx.weakenedRun(),
     ctx.revertsRun ? Promise.all(ctx.codeChanges().map((change) => ctx.revertRun(change))) : Promise.resolve([]),
   ]);
-  // The gold patch's tree is the original's (the bug's code paths and the test files put back): a second look at that state.
-  const originals = [original, ...(runProblem(gold) ? [] : [gold])];
+  // When the gold patch's tree is the original's (the bug's code paths and the test files put back), its run is a second look
+  // at that state. When it is not (the weakening changed a file besides the tests), a test it fails is the gold patch's
+  // failure, for gold-patch to judge, not a flip of the original's.
+  const originals = [original, ...(goldIsOriginal(ctx.artifact) && !runProblem(gold) ? [gold] : [])];
   const partial: PartialObservation[] = [];
   if (!runProblem(weakened)) {
     const seen = covers ?? (await weakenedCovers(ctx, await ctx.weakeningScope()));
