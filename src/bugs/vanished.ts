@@ -169,7 +169,7 @@ function namedGroups(lines: string[], groups: Iterable<string>): Set<string> {
 export function unexplainedVanished(before: TestMap, after: TestMap, vanished: string[], log: string, baseline = ''): string[] {
   if (vanished.length === 0) return [];
   const fresh = newLines(log, baseline);
-  if (!stoppedOnFailure(log, baseline) && logShowsReason(log, baseline)) return [];
+  if (!fresh.some((line) => STOPPED_ON_FAILURE.test(line)) && logShowsReason(log, baseline)) return [];
   const present = new Map<string, number>();
   const added = new Set<string>();
   for (const id of Object.keys(after)) {

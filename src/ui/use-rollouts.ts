@@ -162,7 +162,7 @@ export function useRollouts(core: WorkbenchCore | undefined, liveRun: RunView | 
       return setNote(`run ${record.id} has ended (${record.status}): there is nothing to ${input === 'c' ? 'cancel' : 'resume'}`);
     }
     // R resumes the run shown when it was interrupted or cancelled, where it ran (here, or as a new Slurm job array).
-    if (input === 'R' && !live && record && run?.resumable) {
+    if (input === 'R' && record) {
       const why = actions.resume(record.id);
       if (why) {
         hint.current = true;
