@@ -12,8 +12,9 @@ import { LABEL_RUN, ownerLabels } from '../sandbox/owner.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { BugArtifact } from './artifact.js';
 import { SCRIPT_LOCK, SHARED_DIR } from './container-paths.js';
+import { SHARED_VOLUME_BYTES } from './go-cache.js';
 import { LaneQueue } from './lane-queue.js';
-import { installArtifact } from './test-run.js';
+import { artifactFiles } from './test-run.js';
 
 /** A script that kept busy at most this much of its lane's share of the processors leaves room for the other lanes' scripts. */
 export const SIDE_BY_SIDE_LOAD = 1.2;
@@ -81,7 +82,7 @@ export class CheckLanes {
   /** The volume holding the script lock, made once when the lanes take turns. */
   private volume(): Promise<string | undefined> {
     if (this.count < 2 || this.setup.parallelTests || this.setup.freshContainerPerRun) return Promise.resolve(undefined);
-    this.sharedVolume ??= this.engine.createVolume(`bugbench-${this.setup.runId}`, { [LABEL_RUN]: this.setup.runId, ...ownerLabels() });
+    this.sharedVolume ??= this.engine.createVolume(`bugbench-${this.setup.runId}`, { [LABEL_RUN]: this.setup.runId, ...ownerLabels() }, { memoryBytes: SHARED_VOLUME_BYTES });
     return this.sharedVolume;
   }
 
@@ -130,19 +131,13 @@ export class CheckLanes {
 
   private async createSandbox(): Promise<Sandbox> {
     const volume = await this.volume();
-    const sandbox = await openSandbox({
+    return openSandbox({
       image: this.setup.image,
       runId: this.setup.runId,
       engine: this.setup.engine,
       volumes: volume ? { [volume]: SHARED_DIR } : undefined,
+      files: artifactFiles(this.setup.artifact),
     });
-    try {
-      await installArtifact(sandbox, this.setup.artifact);
-    } catch (error) {
-      await sandbox.remove();
-      throw error;
-    }
-    return sandbox;
   }
 
   /** A lane's container, made on first need. */

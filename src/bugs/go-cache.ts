@@ -12,11 +12,21 @@
  * containers of one image, and go's cache is safe for concurrent use (scripts
  * that use the whole machine take turns on it besides, check-lanes.ts). Test results are not
  * replayed from it (FRESH_GO_TESTS adds -count=1).
+ *
+ * The volume is kept in memory (SHARED_VOLUME_BYTES): removing a volume on
+ * disk walks every file the cache holds, 50 to 75 ms at the end of each Go
+ * check on a small library, where an unmount takes a few. Its pages count
+ * against the memory limit of the container that wrote them. A full volume
+ * costs only time: go leaves out what it cannot cache and compiles it again
+ * in the next run.
  */
 import { posix } from 'node:path';
 
 /** An image's cache larger than this is not copied (256 MB). */
 export const SEED_LIMIT_KB = 256 * 1024;
+
+/** The most a bug's shared volume holds in memory: a seeded cache and as much again of the bug's own compiling. */
+export const SHARED_VOLUME_BYTES = 2 * SEED_LIMIT_KB * 1024;
 
 /** Bash that points GOCACHE at `sharedDir`/go-build once it is seeded; nothing where there is no go or no shared folder. */
 export function sharedGoCache(sharedDir: string, limitKb = SEED_LIMIT_KB): string {

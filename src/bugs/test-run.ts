@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CancelledError, SandboxError } from '../errors.js';
-import type { OutputStream, Sandbox } from '../sandbox/sandbox.js';
+import type { FileToWrite, OutputStream, Sandbox } from '../sandbox/sandbox.js';
 import { ARTIFACT_MOUNT, DIFFS_IN_CONTAINER, LOG_IN_CONTAINER, RUN_DIR, TEST_FILES_IN_CONTAINER, WEAKENING_SCRIPT } from './container-paths.js';
 import { sharedGoCache } from './go-cache.js';
 import { WRITE_BYTECODE } from './bytecode.js';
@@ -75,8 +75,13 @@ const NO_INTERPRETER = 200;
 
 /** Copies the artifact's scripts and diffs (and bugbench's helper scripts) into the container, where every run of the bug reads them. */
 export async function installArtifact(sandbox: Sandbox, artifact: BugArtifact): Promise<void> {
+  await sandbox.writeFiles(artifactFiles(artifact));
+}
+
+/** The artifact's files as its runs read them in a container (written when the container is made: `files` of openSandbox). */
+export function artifactFiles(artifact: BugArtifact): FileToWrite[] {
   const withNewline = (text: string) => (text === '' || text.endsWith('\n') ? text : `${text}\n`);
-  await sandbox.writeFiles([
+  return [
     { path: `${ARTIFACT_MOUNT}/test_script.sh`, content: artifact.testScript, mode: 0o755 },
     { path: TEST_FILES_IN_CONTAINER, content: `${artifact.testFiles.join('\n')}\n` },
     { path: `${ARTIFACT_MOUNT}/test_parser.py`, content: artifact.testParser, mode: 0o644 },
@@ -84,7 +89,7 @@ export async function installArtifact(sandbox: Sandbox, artifact: BugArtifact): 
     { path: `${ARTIFACT_MOUNT}/test_weaken.diff`, content: withNewline(artifact.testWeaken) },
     { path: `${ARTIFACT_MOUNT}/pred_patch.diff`, content: withNewline(artifact.predPatch ?? '') },
     { path: WEAKENING_SCRIPT, content: weakeningScript(), mode: 0o644 },
-  ]);
+  ];
 }
 
 /** A file name for a run's log; a label with characters a file name cannot keep gets a short hash, so "a/b.py" and "a_b.py" stay apart. */

@@ -61,8 +61,12 @@ export interface ContainerEngine {
   describe(pingMs: number, timeoutMs: number): Promise<EngineKind>;
   /** Creates and starts a sandbox; ImageNotFoundError for a missing image, EngineError when the engine failed. */
   createSandbox(options: SandboxOptions): Promise<Sandbox>;
-  /** A named volume that sandboxes can share (mounted through SandboxOptions.volumes), labelled as bugbench's. */
-  createVolume(name: string, labels: Record<string, string>): Promise<string>;
+  /**
+   * A named volume that sandboxes can share (mounted through SandboxOptions.volumes), labelled as bugbench's.
+   * With `memoryBytes`, an engine that can keeps it in memory, up to that size (tmpfs): its removal is then an
+   * unmount rather than a walk over its files.
+   */
+  createVolume(name: string, labels: Record<string, string>, options?: { memoryBytes?: number }): Promise<string>;
   /** Removes a volume; nothing when it is gone already. */
   removeVolume(name: string): Promise<void>;
   /** The image's configuration, or undefined when the engine has no such image. */

@@ -55,6 +55,8 @@ export interface SandboxOptions {
   extraLabels?: Record<string, string>;
   /** Named volumes to mount: volume name → path in the container. */
   volumes?: Record<string, string>;
+  /** Files in place before the first command (a container engine writes them before the container starts, with its own). */
+  files?: FileToWrite[];
 }
 
 export type OutputStream = 'stdout' | 'stderr';

@@ -94,6 +94,7 @@ export class BwrapEngine implements ContainerEngine {
     return join(this.stateRoot, 'volumes', name);
   }
 
+  /** A folder on the host's disk (an in-memory volume is not made here: `memoryBytes` is left alone). */
   async createVolume(name: string, labels: Record<string, string>): Promise<string> {
     await ensurePrivateRoot(this.stateRoot);
     await mkdir(this.volumeDir(name), { recursive: true });

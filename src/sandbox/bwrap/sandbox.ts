@@ -90,7 +90,9 @@ export class BwrapSandbox extends RepoSandbox {
       await writeRecord(spec.root, record);
       const imageEnv = Object.fromEntries(spec.imageEnv.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
       const env = { PATH: DEFAULT_PATH, HOSTNAME: `bugbench-${id}`, HOME: spec.home, ...imageEnv, PYTHONDONTWRITEBYTECODE: '1', ...options.env };
-      return new BwrapSandbox(id, options.image, options.runId, world, holder, nsPid, env, spec.root, record);
+      const sandbox = new BwrapSandbox(id, options.image, options.runId, world, holder, nsPid, env, spec.root, record);
+      if (options.files?.length) await sandbox.writeFiles(options.files);
+      return sandbox;
     } catch (error) {
       (holder.stdio[4] as Socket).destroy();
       await removeSandboxState(spec.root, { ...record, pid: holder.pid, pidStart: holder.pid ? processStartTime(holder.pid) : undefined });

@@ -65,8 +65,12 @@ export class DockerApiEngine implements ContainerEngine {
     return DockerSandbox.create(this.client, await this.kind(), options);
   }
 
-  async createVolume(name: string, labels: Record<string, string>): Promise<string> {
-    const volume = await engineCall('volume', () => this.client.createVolume({ Name: name, Labels: labels }));
+  async createVolume(name: string, labels: Record<string, string>, options: { memoryBytes?: number } = {}): Promise<string> {
+    // Docker's local driver mounts a tmpfs once, when the first container that uses it starts, and shares it. Podman
+    // (4.3) refuses a size for one (it reads it as a disk quota), and one without could fill half the host's memory:
+    // its volumes stay on disk.
+    const inMemory = options.memoryBytes && (await this.kind()).product === 'docker' ? { DriverOpts: { type: 'tmpfs', device: 'tmpfs', o: `size=${options.memoryBytes}` } } : {};
+    const volume = await engineCall('volume', () => this.client.createVolume({ Name: name, Labels: labels, ...inMemory }));
     return volume.name;
   }
 

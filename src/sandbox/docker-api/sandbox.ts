@@ -31,7 +31,9 @@ import {
   type SandboxOptions,
 } from '../sandbox.js';
 import { packFiles } from '../tar.js';
-import { containerSpec, execCommand } from './container-options.js';
+import { containerSpec, execCommand, hostsFile } from './container-options.js';
+
+const ROOT = { uid: 0, gid: 0 };
 
 /** The environment variable that marks every process of one exec. */
 const EXEC_MARKER = 'BUGBENCH_EXEC';
@@ -83,6 +85,9 @@ export class DockerSandbox extends RepoSandbox {
     }
     const sandbox = new DockerSandbox(docker, container, options.image, options.runId, world, kind);
     try {
+      // Written into the container before it starts, in one archive: its hosts file, when the engine leaves it empty, and the caller's files.
+      const hosts = spec.NetworkDisabled ? [{ path: '/etc/hosts', content: hostsFile(container.id.slice(0, 12)), owner: ROOT }] : [];
+      if (hosts.length > 0 || options.files?.length) await sandbox.putFiles([...hosts, ...(options.files ?? [])]);
       await container.start();
       // bugbench's own folders belong to the image's user, who writes the logs and the lock there.
       if (world.uid !== 0) await sandbox.asRoot(`mkdir -p ${BUGBENCH_DIR} && chown ${world.uid}:${world.gid} ${BUGBENCH_DIR} ${Object.values(options.volumes ?? {}).join(' ')}`);
@@ -213,19 +218,23 @@ export class DockerSandbox extends RepoSandbox {
     await drained(exec);
   }
 
-  async writeFiles(files: FileToWrite[]): Promise<void> {
+  writeFiles(files: FileToWrite[]): Promise<void> {
+    return this.putFiles(files);
+  }
+
+  /** Writes `files` in one archive, as the image's user unless a file names its owner; the container need not be running. */
+  private async putFiles(files: (FileToWrite & { owner?: { uid: number; gid: number } })[]): Promise<void> {
     const { uid, gid } = this.world;
     const paths = files.map((f) => this.absolutePath(f.path));
     // Folders a write makes belong to the image's user too (the engine would make them root's).
-    const folders = uid === 0 ? [] : ownedFolders(paths, this.root);
+    const folders = uid === 0 ? [] : ownedFolders(paths.filter((_, i) => !files[i]!.owner), this.root);
     const archive = await packFiles([
       ...folders.map((folder) => ({ name: folder.slice(1), content: Buffer.alloc(0), directory: true, uid, gid })),
       ...files.map((f, i) => ({
         name: paths[i]!.slice(1),
         content: typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : f.content,
         mode: f.mode,
-        uid,
-        gid,
+        ...(f.owner ?? { uid, gid }),
       })),
     ]);
     await engineCall('files', () => this.container.putArchive(archive, { path: '/' }));
