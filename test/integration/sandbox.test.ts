@@ -25,13 +25,13 @@ describe('exec', () => {
     expect(result.timedOut).toBe(false);
   });
 
-  it('resolves localhost and its own name, and a server on the loopback answers', async () => {
+  it('resolves localhost, and a server on the loopback answers', async () => {
     const served = await sandbox.exec(
-      'getent hosts localhost | head -n 1; getent hosts "$(hostname)" >/dev/null && echo own name; ' +
+      'getent hosts localhost | head -n 1; ' +
         'python3 -c "import socket; s = socket.create_server((\'localhost\', 0)); c = socket.create_connection((\'localhost\', s.getsockname()[1]), 2); print(\'answered\')"',
     );
     expect(served.stderr).toBe('');
-    expect(served.stdout).toMatch(/^(127\.0\.0\.1|::1)\s+localhost.*\nown name\nanswered\n$/);
+    expect(served.stdout).toMatch(/^(127\.0\.0\.1|::1)\s+localhost.*\nanswered\n$/);
   });
 
   it('streams output as it arrives', async () => {

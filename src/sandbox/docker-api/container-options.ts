@@ -87,10 +87,11 @@ export function disablesNetwork(kind: EngineKind): boolean {
   return kind.product === 'docker';
 }
 
-/** The hosts file of a container whose network is disabled: what Docker writes for network mode none, and the container's own name. */
-export function hostsFile(hostname: string): string {
-  return `127.0.0.1\tlocalhost ${hostname}\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nff00::0\tip6-mcastprefix\nff02::1\tip6-allnodes\nff02::2\tip6-allrouters\n`;
-}
+/**
+ * The hosts file of a container whose network is disabled: what Docker writes for network mode none. It names
+ * no container, since a snapshot of the container (an adopted image's run image) keeps it.
+ */
+export const HOSTS_FILE = '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nff00::0\tip6-mcastprefix\nff02::1\tip6-allnodes\nff02::2\tip6-allrouters\n';
 
 /** The create options for `request` on an engine of `kind`. */
 export function containerSpec(kind: EngineKind, request: ContainerRequest, limits: HostLimits = (cachedLimits ??= hostLimits())): Docker.ContainerCreateOptions {

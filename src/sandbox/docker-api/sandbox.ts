@@ -31,7 +31,7 @@ import {
   type SandboxOptions,
 } from '../sandbox.js';
 import { packFiles } from '../tar.js';
-import { containerSpec, execCommand, hostsFile } from './container-options.js';
+import { containerSpec, execCommand, HOSTS_FILE } from './container-options.js';
 
 const ROOT = { uid: 0, gid: 0 };
 
@@ -86,7 +86,7 @@ export class DockerSandbox extends RepoSandbox {
     const sandbox = new DockerSandbox(docker, container, options.image, options.runId, world, kind);
     try {
       // Written into the container before it starts, in one archive: its hosts file, when the engine leaves it empty, and the caller's files.
-      const hosts = spec.NetworkDisabled ? [{ path: '/etc/hosts', content: hostsFile(container.id.slice(0, 12)), owner: ROOT }] : [];
+      const hosts = spec.NetworkDisabled ? [{ path: '/etc/hosts', content: HOSTS_FILE, owner: ROOT }] : [];
       if (hosts.length > 0 || options.files?.length) await sandbox.putFiles([...hosts, ...(options.files ?? [])]);
       await container.start();
       // bugbench's own folders belong to the image's user, who writes the logs and the lock there.

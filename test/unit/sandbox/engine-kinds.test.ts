@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../../../src/errors.js';
-import { containerSpec, hardLimit, hostLimits, hostsFile, type ContainerRequest } from '../../../src/sandbox/docker-api/container-options.js';
+import { containerSpec, hardLimit, hostLimits, HOSTS_FILE, type ContainerRequest } from '../../../src/sandbox/docker-api/container-options.js';
 import { asEngineError, engineText, isEngineFailure, unreachableEngine } from '../../../src/sandbox/engine-errors.js';
 import { hintsFor } from '../../../src/sandbox/docker-api/engine-diagnosis.js';
 import { describeKind, kindFromAnswers } from '../../../src/sandbox/engine-kind.js';
@@ -47,7 +47,7 @@ describe('container options', () => {
     // Docker's none network is built by its network manager: runc makes the loopback-only namespace faster, and the sandbox writes the hosts file.
     expect(docker.NetworkDisabled).toBe(true);
     expect(podman.NetworkDisabled).toBeUndefined();
-    expect(hostsFile('abc123')).toMatch(/^127\.0\.0\.1\tlocalhost abc123\n::1\tlocalhost ip6-localhost ip6-loopback\n/);
+    expect(HOSTS_FILE).toMatch(/^127\.0\.0\.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n/);
     expect(docker.HostConfig?.Ulimits).toBeUndefined();
     expect(podman.HostConfig?.Ulimits).toEqual([
       { Name: 'nofile', Soft: 20000, Hard: 20000 },
