@@ -16,7 +16,9 @@
  * The volume is kept in memory (SHARED_VOLUME_BYTES): removing a volume on
  * disk walks every file the cache holds, 50 to 75 ms at the end of each Go
  * check on a small library, where an unmount takes a few. Its pages count
- * against the memory limit of the container that wrote them. A full volume
+ * against the memory limit of the container that wrote them and cannot be
+ * swapped out: that container has up to this much less for its tests while
+ * the check runs. A full volume
  * costs only time: go leaves out what it cannot cache and compiles it again
  * in the next run.
  */

@@ -127,6 +127,9 @@ export function containerSpec(kind: EngineKind, request: ContainerRequest, limit
       PidsLimit: request.pidsLimit,
       NanoCpus: request.cpus ? Math.round(request.cpus * 1e9) : undefined,
       Init: true,
+      // Network mode none leaves IPv6 off on `lo`; runc's namespace has ::1, and "localhost" would then be ::1 first
+      // (node 18's servers and clients on localhost would miss each other's 127.0.0.1): off, as before.
+      ...(disablesNetwork(kind) ? { Sysctls: { 'net.ipv6.conf.all.disable_ipv6': '1' } } : {}),
       ...(ulimits ? { Ulimits: ulimits } : {}),
       Mounts: Object.entries(request.volumes ?? {}).map(([Source, Target]) => ({ Type: 'volume' as const, Source, Target })),
     },

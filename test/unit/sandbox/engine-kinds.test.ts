@@ -46,7 +46,9 @@ describe('container options', () => {
     }
     // Docker's none network is built by its network manager: runc makes the loopback-only namespace faster, and the sandbox writes the hosts file.
     expect(docker.NetworkDisabled).toBe(true);
+    expect(docker.HostConfig?.Sysctls).toEqual({ 'net.ipv6.conf.all.disable_ipv6': '1' });
     expect(podman.NetworkDisabled).toBeUndefined();
+    expect(podman.HostConfig?.Sysctls).toBeUndefined();
     expect(HOSTS_FILE).toMatch(/^127\.0\.0\.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n/);
     expect(docker.HostConfig?.Ulimits).toBeUndefined();
     expect(podman.HostConfig?.Ulimits).toEqual([
