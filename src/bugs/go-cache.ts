@@ -18,9 +18,8 @@
  * check on a small library, where an unmount takes a few. Its pages count
  * against the memory limit of the container that wrote them and cannot be
  * swapped out: that container has up to this much less for its tests while
- * the check runs. A full volume
- * costs only time: go leaves out what it cannot cache and compiles it again
- * in the next run.
+ * the check runs. A full volume costs only time: go leaves out what it cannot
+ * cache and compiles it again in the next run.
  */
 import { posix } from 'node:path';
 
