@@ -6,7 +6,8 @@
  *   candidates      rollouts started;
  *   submitted       rollouts that submitted a bug;
  *   valid, yield %  bugs that passed all nine checks, and valid / candidates;
- *   runs/bug        test-script runs a submitted bug's checks made (mean, from its report.json);
+ *   runs/bug        test-script runs a submitted bug's checks made (mean, from its report.json; the
+ *                   original's runs another bug of the image made, and this one reused, not counted);
  *   CPU s/valid     container CPU seconds (the engine's count for each container's cgroup,
  *                   rollouts and checks both) per valid bug;
  *   wall s/valid    wall seconds per valid bug (2 rollouts at a time, checks included);
@@ -49,11 +50,11 @@ function cpuParts(byRun: ReadonlyMap<string, number>, valid: number): YieldRow['
   return parts;
 }
 
-/** How many test-script runs a bug's checks made: every run its report lists, once. */
+/** How many test-script runs a bug's checks made: every run its report lists, once, but those reused from another bug of the image. */
 function checkRuns(store: Store, checkDir: string | null | undefined, bugFolder: string): number {
   if (!checkDir) return 0;
-  const report = JSON.parse(readFileSync(join(bugFolder, checkDir, 'report.json'), 'utf8')) as { checks: { runs: { logPath: string }[] }[] };
-  return new Set(report.checks.flatMap((c) => c.runs.map((r) => r.logPath))).size;
+  const report = JSON.parse(readFileSync(join(bugFolder, checkDir, 'report.json'), 'utf8')) as { checks: { runs: { logPath: string; reused?: boolean }[] }[] };
+  return new Set(report.checks.flatMap((c) => c.runs.filter((r) => !r.reused).map((r) => r.logPath))).size;
 }
 
 async function measureRow(store: Store, sample: { name: string; language: string }, policy: PolicyName, strategy: InjectStrategy): Promise<YieldRow> {
