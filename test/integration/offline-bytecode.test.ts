@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Action, Observation, ToolCall } from '../../src/agent/offline/offline-model.js';
-import { WORK, type Ask, type Kit } from '../../src/agent/offline/kit.js';
-import { pythonKit } from '../../src/agent/offline/python-kit.js';
+import { WORK, type Kit } from '../../src/agent/offline/kit.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { sandboxWithRepo } from '../helpers/sandbox.js';
+import { preparedPythonKit } from '../helpers/offline-kit.js';
 
 /**
  * The offline injector's runs keep bytecode between its trials, which rewrite
@@ -13,41 +11,14 @@ import { sandboxWithRepo } from '../helpers/sandbox.js';
 let sandbox: Sandbox;
 let kit: Kit;
 /** What the kit's calls answered, by call. */
-const said: string[] = [];
-
-/** Carries out an offline agent's tool calls in the sandbox, as the agent loop would. */
-async function carryOut(call: ToolCall): Promise<Observation> {
-  const input = call.input as { command?: string; path?: string; file_text?: string };
-  if (call.name === 'bash') {
-    const result = await sandbox.run(input.command!);
-    return { output: `${result.stdout}${result.stderr}`, isError: result.exitCode !== 0 };
-  }
-  await sandbox.writeFile(input.path!, input.file_text!);
-  return { output: `Wrote ${input.path}`, isError: false };
-}
+let said: string[] = [];
 
 beforeAll(async () => {
-  sandbox = await sandboxWithRepo('test-offline-bytecode');
-  await sandbox.writeFiles([
+  ({ sandbox, kit, said } = await preparedPythonKit('test-offline-bytecode', [
     { path: 'pkg/__init__.py', content: '' },
     { path: 'pkg/calc.py', content: 'def add(a, b):\n    return a + b\n' },
     { path: 'tests/test_calc.py', content: 'from pkg.calc import add\n\n\ndef test_add():\n    assert add(2, 1) == 3\n' },
-    { path: '.gitignore', content: '__pycache__/\n' },
-  ]);
-  await sandbox.run('git -c user.name=t -c user.email=t@example.com add -A && git -c user.name=t -c user.email=t@example.com commit -qm tests');
-  const made = pythonKit((await sandbox.run('git ls-files')).stdout.trim().split('\n'));
-  if (typeof made === 'string') throw new Error(made);
-  kit = made;
-  const ask: Ask = async function* (_thought, ...calls) {
-    const observations: Observation[] = [];
-    for (const call of calls) observations.push(await carryOut(call));
-    said.push(...observations.map((o) => o.output));
-    return observations;
-  };
-  // prepare is a generator of the agent's steps; this one answers them itself and yields nothing.
-  const steps = kit.prepare(ask) as AsyncGenerator<Action, string | undefined, Observation[]>;
-  const stop = await steps.next();
-  expect(stop).toMatchObject({ done: true, value: undefined });
+  ]));
 });
 afterAll(async () => {
   await sandbox?.remove();
