@@ -10,9 +10,10 @@ Every command prints one line "RESULT <json>" that the agent reads back.
   results RESULTS.json                     the whole map of test id to status, on one line
   compare BEFORE.json AFTER.json           which tests passed before and do not pass after
   drop-tests FILE NAME...                  delete test functions (and their decorators)
-  drop-broken BEFORE.json AFTER.json [TESTFILE...]
-                                           delete every test that passed before and does not after, unless
-                                           other code in the test files uses one (then delete nothing, say which)
+  drop-broken BEFORE.json AFTER.json [--spare FILE]... [TESTFILE...]
+                                           delete every test that passed before and does not after (but those of
+                                           a spared file), unless other code in the test files uses one (then
+                                           delete nothing, say which)
 
 Results stay short (lists are sampled or cut) so they fit in a tool's output.
 """
@@ -295,10 +296,19 @@ def function_of(test_id):
     return ".".join(test_id.split("::")[1:]).split("[")[0]
 
 
-def cmd_drop_broken(before_path, after_path, *test_files):
+def cmd_drop_broken(before_path, after_path, *args):
+    spare, test_files = set(), []
+    args = list(args)
+    while args:
+        arg = args.pop(0)
+        if arg == "--spare" and args:
+            spare.add(args.pop(0))
+        else:
+            test_files.append(arg)
     by_file = {}
     for test_id in broken_tests(load_map(before_path), load_map(after_path)):
-        by_file.setdefault(file_of(test_id), set()).add(function_of(test_id))
+        if file_of(test_id) not in spare:
+            by_file.setdefault(file_of(test_id), set()).add(function_of(test_id))
     # A test that other tests call as a helper cannot go: they would fail with a NameError, bug or no bug.
     spans = {path: test_spans(path, names) for path, names in by_file.items()}
     short = {name.split(".")[-1] for found in spans.values() for _, _, name in found}
