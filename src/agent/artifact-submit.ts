@@ -20,16 +20,25 @@ const FIELDS = {
 
 export function artifactSubmitHandler(sandbox: Sandbox, stagingDir: string): SubmitHandler {
   return async (input) => {
-    const contents: [string, Buffer][] = [];
-    for (const [field, name] of Object.entries(FIELDS)) {
+    const fields = Object.entries(FIELDS);
+    const paths: string[] = [];
+    for (const [field, name] of fields) {
       const path = input[field];
       if (typeof path !== 'string' || path === '') return { ok: false, error: `"${field}" must be the path of ${name}` };
-      try {
-        // Each file stops at the artifact limit: a bigger one, a folder or a device is refused unread.
-        contents.push([name, await sandbox.readFile(path, { maxBytes: MAX_FILE_BYTES })]);
-      } catch (error) {
-        return { ok: false, error: `cannot read ${field} at ${path}: ${errorMessage(error)}` };
-      }
+      paths.push(path);
+    }
+    // One exec reads the five; each file stops at the artifact limit: a bigger one, a folder or a device is refused unread.
+    let read: (Buffer | Error)[];
+    try {
+      read = await sandbox.readFiles(paths, { maxBytes: MAX_FILE_BYTES });
+    } catch (error) {
+      return { ok: false, error: `cannot read the artifact's files: ${errorMessage(error)}` };
+    }
+    const contents: [string, Buffer][] = [];
+    for (const [i, [field, name]] of fields.entries()) {
+      const file = read[i]!;
+      if (file instanceof Error) return { ok: false, error: `cannot read ${field} at ${paths[i]}: ${errorMessage(file)}` };
+      contents.push([name, file]);
     }
     rmSync(stagingDir, { recursive: true, force: true });
     mkdirSync(stagingDir, { recursive: true });

@@ -11,6 +11,7 @@
  * (its stream is held to the same byte cap). Writes stay on the archive
  * endpoint: on Docker it costs what an exec does, on Podman a twentieth.
  */
+import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import { NotFoundError, ReadRefusedError } from '../errors.js';
 import { asEngineError } from './engine-errors.js';
@@ -160,8 +161,8 @@ export interface FileSource {
   readArchive(path: string): Promise<NodeJS.ReadableStream>;
 }
 
-async function runPathScript(source: FileSource, path: string, read?: { tree: string; limit: number }) {
-  const result = await source.exec(pathScript(path, read), { timeoutMs: 30_000, maxOutputBytes: read ? readOutputBytes(read.limit) : 64 * 1024 });
+/** The inspection a path script's exec gave, or the error that says why there is none. */
+function inspectionOf(path: string, result: { exitCode: number; stdout: string; stderr: string; timedOut: boolean }) {
   const failedRead = result.exitCode === READ_FAILED;
   if (result.timedOut || (result.exitCode !== 0 && !failedRead)) {
     throw new NotFoundError(`cannot look at ${path} in the container: ${result.stderr.trim().slice(-200) || `exit ${result.exitCode}`}`);
@@ -171,6 +172,10 @@ async function runPathScript(source: FileSource, path: string, read?: { tree: st
   // What the container's user could not read is asked of the engine.
   if (failedRead) info.content = { sent: 'unable' };
   return info;
+}
+
+async function runPathScript(source: FileSource, path: string, read?: { tree: string; limit: number }) {
+  return inspectionOf(path, await source.exec(pathScript(path, read), { timeoutMs: 30_000, maxOutputBytes: read ? readOutputBytes(read.limit) : 64 * 1024 }));
 }
 
 export async function inspectPath(source: FileSource, path: string): Promise<PathInfo> {
@@ -184,7 +189,37 @@ export async function inspectPath(source: FileSource, path: string): Promise<Pat
  * sends it; the engine's archive endpoint is used only where the image cannot.
  */
 export async function readBoundedFile(source: FileSource, path: string, maxBytes: number, repoDir: string): Promise<{ content: Buffer; mode: number }> {
-  const info = await runPathScript(source, path, { tree: treeOf(path, repoDir), limit: maxBytes });
+  return contentOf(source, path, await runPathScript(source, path, { tree: treeOf(path, repoDir), limit: maxBytes }), maxBytes, repoDir);
+}
+
+/**
+ * Several files read as readBoundedFile reads each, in one exec (every exec
+ * costs the container a process start): each file's content and mode, or the
+ * error its own read would have thrown, in the order of `paths`.
+ */
+export async function readBoundedFiles(source: FileSource, paths: string[], maxBytes: number, repoDir: string): Promise<({ content: Buffer; mode: number } | { error: Error })[]> {
+  // Each path's part of the output ends in a line with this marker and its script's exit code; no name a link leads to can forge it.
+  const marker = `bugbench-read-end-${randomBytes(8).toString('hex')}`;
+  const script = paths.map((path) => `( ${pathScript(path, { tree: treeOf(path, repoDir), limit: maxBytes })}\n); echo "${marker} $?"`).join('\n');
+  const result = await source.exec(script, { timeoutMs: 30_000, maxOutputBytes: paths.length * readOutputBytes(maxBytes) });
+  let rest = result.stdout;
+  return Promise.all(
+    paths.map(async (path) => {
+      const end = new RegExp(`(?:^|\n)${marker} (\\d+)\n`).exec(rest);
+      const part = end ? rest.slice(0, end.index + (end[0].startsWith('\n') ? 1 : 0)) : rest;
+      rest = end ? rest.slice(end.index + end[0].length) : '';
+      try {
+        const exitCode = end ? Number(end[1]) : result.timedOut ? 137 : result.exitCode || 1;
+        return await contentOf(source, path, inspectionOf(path, { ...result, exitCode, stdout: part }), maxBytes, repoDir);
+      } catch (error) {
+        return { error: error instanceof Error ? error : new Error(String(error)) };
+      }
+    }),
+  );
+}
+
+/** The content of a looked-at path: what its script sent, else the engine's copy; refused when it may not be read. */
+async function contentOf(source: FileSource, path: string, info: ReturnType<typeof inspectionOf>, maxBytes: number, repoDir: string): Promise<{ content: Buffer; mode: number }> {
   const refusal = readRefusal(info, maxBytes, repoDir);
   if (refusal) throw new ReadRefusedError(path, refusal);
   // The file may have changed since it was looked at: what arrives is held to the same limits.

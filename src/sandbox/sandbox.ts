@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { posix } from 'node:path';
 import { NotFoundError, PatchRejectedError, SandboxError } from '../errors.js';
-import { DEFAULT_READ_LIMIT, inspectPath, readBoundedFile, type PathInfo } from './container-files.js';
+import { DEFAULT_READ_LIMIT, inspectPath, readBoundedFile, readBoundedFiles, type PathInfo } from './container-files.js';
 import { isNotFound } from './engine-errors.js';
 import { shellQuote } from './shell-text.js';
 
@@ -129,6 +129,8 @@ export interface Sandbox {
    * that says why, and nothing of it is transferred.
    */
   readFileEntry(path: string, options?: ReadOptions): Promise<{ content: Buffer; mode: number }>;
+  /** Several files read as readFile reads each, in one exec: each one's content, or the error its own read would have thrown. */
+  readFiles(paths: string[], options?: ReadOptions): Promise<(Buffer | Error)[]>;
   readText(path: string, options?: ReadOptions): Promise<string>;
   /** Applies a diff to the repository with `git apply`; a hunk that does not apply is a PatchRejectedError. */
   applyDiff(diff: string, options?: { reverse?: boolean }): Promise<void>;
@@ -193,9 +195,19 @@ export abstract class RepoSandbox implements Sandbox {
     try {
       return await readBoundedFile(this, absolute, options.maxBytes ?? DEFAULT_READ_LIMIT, this.root);
     } catch (error) {
-      if (isNotFound(error)) throw new NotFoundError(`no file ${absolute} in the container`);
-      throw error;
+      throw this.readError(absolute, error);
     }
+  }
+
+  async readFiles(paths: string[], options: ReadOptions = {}): Promise<(Buffer | Error)[]> {
+    const absolute = paths.map((p) => this.absolutePath(p));
+    const read = await readBoundedFiles(this, absolute, options.maxBytes ?? DEFAULT_READ_LIMIT, this.root);
+    return read.map((r, i) => ('error' in r ? this.readError(absolute[i]!, r.error) : r.content));
+  }
+
+  private readError(absolute: string, error: unknown): Error {
+    if (isNotFound(error)) return new NotFoundError(`no file ${absolute} in the container`);
+    return error instanceof Error ? error : new Error(String(error));
   }
 
   async readText(path: string, options: ReadOptions = {}): Promise<string> {

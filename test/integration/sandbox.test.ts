@@ -106,6 +106,28 @@ describe('files', () => {
     await sandbox.reset();
   });
 
+  it('reads several files in one exec, each as it is read alone, odd names and refusals included', async () => {
+    await sandbox.writeFiles([
+      { path: '/tmp/many/a.txt', content: 'alpha\n' },
+      { path: '/tmp/many/line\nbreak.txt', content: 'beta' },
+      { path: '/tmp/many/empty', content: '' },
+    ]);
+    await sandbox.run("mkdir -p /tmp/many/dir && ln -s '/tmp/many/line\nbreak.txt' /tmp/many/link && ln -s /tmp/many/a.txt /repo/out_link.txt");
+    const paths = ['/tmp/many/a.txt', '/tmp/many/line\nbreak.txt', '/tmp/many/link', '/tmp/many/empty', '/tmp/many/missing', '/tmp/many/dir', '/dev/null', 'out_link.txt'];
+    const exec = sandbox.exec.bind(sandbox);
+    let execs = 0;
+    sandbox.exec = (...args) => (execs++, exec(...args));
+    const together = await sandbox.readFiles(paths, { maxBytes: 100 }).finally(() => (sandbox.exec = exec));
+    expect(execs).toBe(1);
+    const alone = await Promise.all(paths.map((p) => sandbox.readFile(p, { maxBytes: 100 }).catch((e: Error) => e)));
+    expect(together.map(String)).toEqual(alone.map(String));
+    expect(together.slice(0, 4).map(String)).toEqual(['alpha\n', 'beta', 'beta', '']);
+    expect(String(together[4])).toMatch(/no file \/tmp\/many\/missing/);
+    expect(String(together[5])).toMatch(/is a directory, not a regular file/);
+    expect(String(together[7])).toMatch(/is a link to \/tmp\/many\/a.txt, outside \/repo/);
+    await sandbox.reset();
+  });
+
   it('reads through the engine where the container cannot: a failed read, an image without base64', async () => {
     const bare = await sandboxWithRepo('test-sandbox-no-tools');
     try {
