@@ -1,7 +1,9 @@
 /**
  * `bugbench export --format swebench|sft|rl|harbor|trajectories --out PATH [--status S]
  *    [--image T] [--include-scripted] [--rollout ID] [--json]`; `--out -` writes a JSONL format to standard output.
+ * An export that would hold nothing writes nothing (a file or folder at --out stays as it was) and exits 1.
  */
+import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { recoveredStore } from '../pipeline/startup.js';
 import { filterBugs } from '../store/queries.js';
@@ -48,6 +50,8 @@ export async function exportCommand(args: string[]): Promise<number> {
     includeScripted: values['include-scripted'],
     rollout: values.rollout,
     progress: values.json ? undefined : stderrProgress,
+    // An export of nothing is no dataset: it must not empty a file or folder already there.
+    keepOutWhenEmpty: true,
   });
   if (values.json) printJson(result);
   else {
@@ -55,7 +59,8 @@ export async function exportCommand(args: string[]): Promise<number> {
     const say = (line: string) => (toStdout ? process.stderr : process.stdout).write(`${line}\n`);
     const what = format === 'harbor' ? 'Harbor task folder(s)' : format === 'trajectories' ? 'trajectory file(s)' : `${format} line(s)`;
     const from = values.rollout ? `rollout ${values.rollout}` : `${result.bugIds.length} ${status} bug(s)${values.image ? ` on ${values.image}` : ''}`;
-    say(`${result.count} ${what} from ${from} written to ${result.out}`);
+    const where = result.written ? ` written to ${result.out}` : `, so nothing was written: ${result.out} ${existsSync(result.out) ? 'is left as it was' : 'was not made'}`;
+    say(`${result.count} ${what} from ${from}${where}`);
     for (const left of result.leftOut) say(`  left out ${left.count}: ${left.reason}`);
     for (const skip of result.skipped) say(`  skipped ${skip.id}: ${skip.reason}`);
     for (const note of result.notes) say(`  note: ${note}`);
@@ -64,7 +69,7 @@ export async function exportCommand(args: string[]): Promise<number> {
     const hint = emptyExportHint(store, status, values.image);
     if (hint) process.stderr.write(`${hint}\n`);
   }
-  return 0;
+  return result.written ? 0 : 1;
 }
 
 /** Why an export came out empty, when other bugs could have filled it: the valid bugs that wait for review. */

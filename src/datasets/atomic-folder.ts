@@ -44,17 +44,27 @@ function swapIn(staging: string, out: string): void {
 /**
  * Fills a staging folder with `fill`, writes the manifest it returns, and
  * puts the folder at `out` (an earlier export of another `format` there is
- * refused first). On any failure `out` is left as it was.
+ * refused first), unless `keep` says the result is not worth it. On any
+ * failure, or when it is not kept, `out` is left as it was.
  */
-export async function writeFolderAtomically<T extends { manifest: Record<string, unknown> }>(out: string, fill: (staging: string) => Promise<T>, format?: string): Promise<T> {
+export async function writeFolderAtomically<T extends { manifest: Record<string, unknown> }>(
+  out: string,
+  fill: (staging: string) => Promise<T>,
+  format?: string,
+  keep: (result: T) => boolean = () => true,
+): Promise<T & { kept: boolean }> {
   const refusal = folderRefusal(out, format);
   if (refusal) throw new ExportError(`cannot write ${out}: ${refusal}`);
   const staging = makeStaging(out);
   try {
     const result = await fill(staging);
+    if (!keep(result)) {
+      rmSync(staging, { recursive: true, force: true });
+      return { ...result, kept: false };
+    }
     writeFileSync(join(staging, EXPORT_MANIFEST), `${JSON.stringify(result.manifest, null, 2)}\n`);
     swapIn(staging, out);
-    return result;
+    return { ...result, kept: true };
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     throw error;

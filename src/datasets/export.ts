@@ -50,6 +50,8 @@ export interface ExportOptions {
   engine?: ContainerEngine;
   /** Where `out` "-" (or /dev/stdout) writes (default: process.stdout). */
   stdout?: NodeJS.WritableStream;
+  /** When nothing would be exported, write nothing: a file or folder already at `out` stays as it was. */
+  keepOutWhenEmpty?: boolean;
 }
 
 export interface ExportResult {
@@ -64,6 +66,8 @@ export interface ExportResult {
   leftOut: { count: number; reason: string }[];
   /** Anything else the reader of the dataset should know. */
   notes: string[];
+  /** False when nothing was exported and `keepOutWhenEmpty` left `out` as it was. */
+  written: boolean;
 }
 
 /**
@@ -156,6 +160,11 @@ async function exportLines(store: Store, bugs: BugRecord[], options: ExportOptio
       if ((i + 1) % 2000 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     await file.write(buffer);
+    if (result.count === 0 && options.keepOutWhenEmpty && !isStdout(options.out)) {
+      file.abandon();
+      result.written = false;
+      return;
+    }
     file.commit();
     if (images.unanswered) result.notes.push(`the engine did not answer (${images.unanswered}), so bugs keep their image tags even where a rebuild moved them`);
   } catch (error) {
@@ -169,7 +178,7 @@ export async function exportDataset(store: Store, options: ExportOptions): Promi
   const status = options.status ?? 'accepted';
   const chosen = store.all('bugs').filter((b) => b.status === status && (options.image === undefined || sameImageName(b.image, options.image)));
   const { bugs, repeats } = oneOfEach(chosen);
-  const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: repeats, leftOut: [], notes: [] };
+  const result: ExportResult = { format: options.format, out, count: 0, bugIds: [], skipped: repeats, leftOut: [], notes: [], written: true };
   if (options.format === 'sft') {
     checkSftSource(store, bugs, status, options.includeScripted === true);
     if (!options.includeScripted) result.leftOut.push({ count: 0, reason: SCRIPTED_LEFT_OUT });
@@ -186,7 +195,8 @@ export async function exportDataset(store: Store, options: ExportOptions): Promi
       ? writeHarborTasks(store, bugs, staging, { engine: options.engine, progress: options.progress })
       : writeTrajectories(store, { bugIds: new Set(chosen.map((b) => b.id)), rollout: options.rollout }, staging),
     options.format,
+    (filled) => filled.count > 0 || !options.keepOutWhenEmpty,
   );
-  if (earlier) result.notes.push(`replaced the earlier ${options.format} export in ${out} (anything added to that folder since is gone with it)`);
-  return { ...result, count: written.count, bugIds: written.bugIds, skipped: [...repeats, ...written.skipped] };
+  if (earlier && written.kept) result.notes.push(`replaced the earlier ${options.format} export in ${out} (anything added to that folder since is gone with it)`);
+  return { ...result, count: written.count, bugIds: written.bugIds, skipped: [...repeats, ...written.skipped], written: written.kept };
 }

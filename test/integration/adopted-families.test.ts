@@ -7,7 +7,7 @@
  * Each test removes the images and adoption snapshots it made.
  */
 import { execSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,8 +88,13 @@ describe('a Multi-SWE-bench Go image with no python3', () => {
     for (const row of rows) expect(row).toMatchObject({ image_name: GO_IMAGE, base_commit: goHead });
     const rl = (await bugbench(['export', '--format', 'rl', '--status', 'valid', '--image', GO_IMAGE, '--out', '-'])).stdout.trim().split('\n').map((l) => JSON.parse(l));
     for (const row of rl) expect(row).toMatchObject({ image: GO_IMAGE, workdir: '/home/ratekit' });
-    const harbor = await json('export', '--format', 'harbor', '--status', 'valid', '--image', GO_IMAGE, '--out', join(mkdtempSync(join(tmpdir(), 'bugbench-families-harbor-')), 'tasks'));
-    expect(harbor.count).toBe(0);
+    // Every bug skipped: nothing to write, so no folder is made and the export exits 1.
+    const tasks = join(mkdtempSync(join(tmpdir(), 'bugbench-families-harbor-')), 'tasks');
+    const exported = await bugbench(['export', '--format', 'harbor', '--status', 'valid', '--image', GO_IMAGE, '--out', tasks, '--json']);
+    expect(exported.exitCode, exported.stderr).toBe(1);
+    const harbor = JSON.parse(exported.stdout);
+    expect(harbor).toMatchObject({ count: 0, written: false });
+    expect(existsSync(tasks)).toBe(false);
     expect(harbor.skipped.length).toBe(rows.length);
     for (const skip of harbor.skipped) expect(skip.reason).toMatch(/has no python3, which a Harbor task's verifier \(tests\/verify\.py\) and parser run in; export it as swebench or rl rows/);
     expect(filesHolding(FUTURE_MARKER)).toEqual([]);

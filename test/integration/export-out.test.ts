@@ -82,9 +82,17 @@ describe('which bugs export takes', () => {
       { id: 'img-removal-bbbb2222', fields: { fingerprint: 'b' } },
       { id: 'other-removal-cccc3333', fields: { image: 'other:2', fingerprint: 'c' } },
     ]);
-    const empty = await bugbench(['export', '--format', 'swebench', '--out', join(root, 'none.jsonl')], { env });
-    expect(empty.exitCode).toBe(0);
-    expect(empty.stdout).toContain('0 swebench line(s) from 0 accepted bug(s)');
+    // An export of nothing writes nothing: a dataset already at --out stays, a new path is not made, and the exit says so.
+    writeFileSync(join(root, 'kept.jsonl'), '{"instance_id": "from-before"}\n');
+    const empty = await bugbench(['export', '--format', 'swebench', '--out', join(root, 'kept.jsonl')], { env });
+    expect(empty.exitCode).toBe(1);
+    expect(empty.stdout.trim()).toBe(`0 swebench line(s) from 0 accepted bug(s), so nothing was written: ${join(root, 'kept.jsonl')} is left as it was`);
+    expect(readFileSync(join(root, 'kept.jsonl'), 'utf8')).toBe('{"instance_id": "from-before"}\n');
+    const none = await bugbench(['export', '--format', 'harbor', '--out', join(root, 'tasks')], { env });
+    expect(none.exitCode).toBe(1);
+    expect(none.stdout.trim()).toBe(`0 Harbor task folder(s) from 0 accepted bug(s), so nothing was written: ${join(root, 'tasks')} was not made`);
+    expect(existsSync(join(root, 'tasks'))).toBe(false);
+    expect(readdirSync(root).filter((name) => name.includes('.tmp-') || name.includes('staging'))).toEqual([]);
     expect(empty.stderr.trim()).toBe('no bug is accepted yet; 3 valid bug(s) wait for review (`bugbench accept <bug-id>`, or Review in `bugbench tui`), or export them unreviewed with --status valid');
     const otherEmpty = await bugbench(['export', '--format', 'sft', '--out', join(root, 'sft.jsonl'), '--image', 'other:2'], { env });
     expect(otherEmpty.stderr.trim()).toBe('no bug on other:2 is accepted yet; 1 valid bug(s) on other:2 wait for review (`bugbench accept <bug-id>`, or Review in `bugbench tui`), or export them unreviewed with --status valid');
