@@ -8,6 +8,7 @@ import { ARTIFACT_FILES, loadArtifact } from '../bugs/artifact.js';
 import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
 import { UsageError } from '../errors.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
+import { recordedImageName } from '../sandbox/image-names.js';
 import { inspectRepoImage } from '../sandbox/repo-images.js';
 import { checkStoredBug, type StoredCheck, type StoredCheckSettings } from './bug-checks.js';
 import { ignore, type Deps, type Report } from './events.js';
@@ -28,8 +29,10 @@ export async function importArtifact(settings: ImportSettings, deps: Deps, repor
   const { store } = deps;
   const { folder, image: given, analysis, ...check } = settings;
   const artifact = loadArtifact(folder);
-  const image = given ?? artifact.meta?.image.tag;
-  if (!image) throw new UsageError(`${folder} has no meta.json naming its image; pass --image TAG`);
+  const named = given ?? artifact.meta?.image.tag;
+  if (!named) throw new UsageError(`${folder} has no meta.json naming its image; pass --image TAG`);
+  // Filed under the name inject would record (`bugbench/repo-x` is `bugbench/repo-x:latest`), so the same bug on it is a duplicate.
+  const image = recordedImageName(named);
   const facts = await inspectRepoImage(deps.engine ?? defaultContainerEngine(), image);
   const baseCommit = artifact.meta?.baseCommit ?? facts.commit;
   if (!baseCommit) throw new UsageError(`cannot tell the base commit: neither ${folder}/meta.json nor image ${image} names one`);

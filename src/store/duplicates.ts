@@ -6,15 +6,16 @@
  * `duplicate` of it. Invalid bugs and bugs still being checked claim nothing,
  * so a valid copy of a bug whose first try failed its checks is kept.
  */
+import { recordedImageName } from '../sandbox/image-names.js';
 import type { BugRecord, BugStatus } from './records.js';
 
 const CLAIMING: readonly BugStatus[] = ['valid', 'accepted', 'rejected', 'duplicate'];
 
 type Claimant = Pick<BugRecord, 'id' | 'image' | 'baseCommit' | 'fingerprint'>;
 
-/** What makes two bugs one: the image, the base commit and the fingerprint. */
+/** What makes two bugs one: the image (`x` and `x:latest` are one), the base commit and the fingerprint. */
 export function bugKey(bug: Omit<Claimant, 'id'>): string {
-  return `${bug.image}\0${bug.baseCommit}\0${bug.fingerprint}`;
+  return `${recordedImageName(bug.image)}\0${bug.baseCommit}\0${bug.fingerprint}`;
 }
 
 /**

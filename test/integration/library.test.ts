@@ -51,8 +51,12 @@ describe('the bug library', () => {
     writeFileSync(join(copy, 'bug_inject.diff'), shifted);
     const dup = await json('import', copy);
     expect(dup).toMatchObject({ status: 'duplicate', duplicateOf: valid });
+    // The image named without its tag is the same image: filed under the name inject records, and a duplicate too.
+    const untagged = await json('import', copy, '--image', 'bugbench/repo-knotcfg');
+    expect(untagged).toMatchObject({ status: 'duplicate', duplicateOf: valid });
+    expect((await json('show', untagged.id)).image).toBe('bugbench/repo-knotcfg:latest');
     const list = await json('bugs', '--status', 'duplicate');
-    expect(list.map((b: { id: string }) => b.id)).toEqual([dup.id]);
+    expect(list.map((b: { id: string }) => b.id).sort()).toEqual([dup.id, untagged.id].sort());
   }, 60_000);
 
   it('accepts a valid bug with who and when, refuses an invalid one in one line, and lists by status', async () => {
