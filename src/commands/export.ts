@@ -13,6 +13,7 @@ import { EXPORT_FORMATS, exportDataset, FOLDER_FORMATS, type ExportFormat } from
 import { isStdout } from '../datasets/out-target.js';
 import { parseFlags, printJson, stderrProgress } from './args.js';
 import { parseStatus, refuseUnknownImage } from './bugs.js';
+import { cancelOnInterrupt } from './interrupt.js';
 import type { CommandModule } from './command.js';
 import { formatChoices, JSONL_FORMATS } from '../datasets/formats.js';
 
@@ -42,6 +43,8 @@ export async function exportCommand(args: string[]): Promise<number> {
   const status = parseStatus(values.status) ?? 'accepted';
   const store = recoveredStore();
   refuseUnknownImage(store, values.image);
+  // A Harbor export reads each bug's test files in a container of its image: Ctrl-C stops it and removes that container.
+  const interrupt = format === 'harbor' ? cancelOnInterrupt('the export') : undefined;
   const result = await exportDataset(store, {
     format: format as ExportFormat,
     out: values.out,
@@ -52,7 +55,8 @@ export async function exportCommand(args: string[]): Promise<number> {
     progress: values.json ? undefined : stderrProgress,
     // An export of nothing is no dataset: it must not empty a file or folder already there.
     keepOutWhenEmpty: true,
-  });
+    signal: interrupt?.signal,
+  }).finally(() => interrupt?.dispose());
   if (values.json) printJson(result);
   else {
     // With the dataset on standard output, the summary goes to stderr.

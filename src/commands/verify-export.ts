@@ -11,6 +11,7 @@ import { describeDifference } from '../datasets/export-verdict.js';
 import { DEFAULT_VERIFY_RUNS, verifyExport, type VerifyEvent, type VerifyExportResult } from '../datasets/verify-export.js';
 import { defaultContainerEngine } from '../sandbox/engine-table.js';
 import { parseFlags, positiveInt, printJson } from './args.js';
+import { cancelOnInterrupt } from './interrupt.js';
 import type { CommandModule } from './command.js';
 
 const FLAGS = {
@@ -49,14 +50,21 @@ export async function verifyExportCommand(args: string[]): Promise<number> {
   const runs = positiveInt('runs', values.runs, 1) ?? DEFAULT_VERIFY_RUNS;
   const engine = defaultContainerEngine();
   await engine.reapOrphans();
-  const result = await verifyExport({ path, runs, logDir: values.logs }, { engine }, (event) => {
-    if (values.json) return;
-    // Said once the file has been read whole: a file that is no export is refused before any line of progress.
-    if (event.type === 'instance-started' && event.index === 0) {
-      process.stderr.write(`verifying ${event.total} instance(s) of ${path}: each one's tests ${runs} time(s) before and after its fix, in a fresh container of its image\n`);
-    }
-    process.stderr.write(progressLine(event));
-  });
+  // Ctrl-C removes the instance's container before bugbench ends, as it does for the checks.
+  const interrupt = cancelOnInterrupt('the verification');
+  let result: VerifyExportResult;
+  try {
+    result = await verifyExport({ path, runs, logDir: values.logs }, { engine, signal: interrupt.signal }, (event) => {
+      if (values.json) return;
+      // Said once the file has been read whole: a file that is no export is refused before any line of progress.
+      if (event.type === 'instance-started' && event.index === 0) {
+        process.stderr.write(`verifying ${event.total} instance(s) of ${path}: each one's tests ${runs} time(s) before and after its fix, in a fresh container of its image\n`);
+      }
+      process.stderr.write(progressLine(event));
+    });
+  } finally {
+    interrupt.dispose();
+  }
   if (values.json) printJson(result);
   else {
     process.stdout.write(`${verifySummary(result)}\n`);

@@ -52,6 +52,8 @@ export interface ExportOptions {
   stdout?: NodeJS.WritableStream;
   /** When nothing would be exported, write nothing: a file or folder already at `out` stays as it was. */
   keepOutWhenEmpty?: boolean;
+  /** harbor: stops the export between bugs (a CancelledError), its container removed and `out` left as it was. */
+  signal?: AbortSignal;
 }
 
 export interface ExportResult {
@@ -192,7 +194,7 @@ export async function exportDataset(store: Store, options: ExportOptions): Promi
   const earlier = existsSync(join(out, EXPORT_MANIFEST));
   const written = await writeFolderAtomically(out, async (staging) =>
     options.format === 'harbor'
-      ? writeHarborTasks(store, bugs, staging, { engine: options.engine, progress: options.progress })
+      ? writeHarborTasks(store, bugs, staging, { engine: options.engine, progress: options.progress, signal: options.signal })
       : writeTrajectories(store, { bugIds: new Set(chosen.map((b) => b.id)), rollout: options.rollout }, staging),
     options.format,
     (filled) => filled.count > 0 || !options.keepOutWhenEmpty,

@@ -17,7 +17,7 @@ import { evaluationLayers } from '../bugs/evaluate.js';
 import { DEFAULT_CHECK_PARAMS } from '../bugs/meta.js';
 import { runProblem } from '../bugs/run-problems.js';
 import type { TestMap } from '../bugs/test-results.js';
-import { ArtifactError, ImageNotAdoptedError, ImageNotFoundError } from '../errors.js';
+import { ArtifactError, CancelledError, ImageNotAdoptedError, ImageNotFoundError } from '../errors.js';
 import type { ContainerEngine } from '../sandbox/port.js';
 import { ExportFileError } from './export-error.js';
 import { EXPORT_MANIFEST } from './out-target.js';
@@ -158,7 +158,13 @@ function instanceArtifact(instance: ExportedInstance, dir: string) {
 }
 
 /** Runs one instance's two states `runs` times each in one fresh container, and holds the results to its record. */
-async function verifyInstance(instance: ExportedInstance, runs: number, folder: string, engine: ContainerEngine | undefined, report: (e: VerifyEvent) => void): Promise<InstanceVerdict> {
+async function verifyInstance(
+  instance: ExportedInstance,
+  runs: number,
+  folder: string,
+  deps: { engine?: ContainerEngine; signal?: AbortSignal; runId: string },
+  report: (e: VerifyEvent) => void,
+): Promise<InstanceVerdict> {
   const logs = join(folder, 'logs');
   mkdirSync(logs, { recursive: true });
   const artifact = instanceArtifact(instance, join(folder, 'artifact'));
@@ -169,7 +175,9 @@ async function verifyInstance(instance: ExportedInstance, runs: number, folder: 
     params: { ...DEFAULT_CHECK_PARAMS, testTimeoutSec: instance.testTimeoutSec },
     logDir: logs,
     parallelism: 1,
-    engine,
+    engine: deps.engine,
+    signal: deps.signal,
+    runId: deps.runId,
   });
   const maps: Record<InstanceState, TestMap[]> = { 'before the fix': [], 'after the fix': [] };
   const problems: string[] = [];
@@ -179,6 +187,7 @@ async function verifyInstance(instance: ExportedInstance, runs: number, folder: 
         ['before the fix', evaluationLayers('')],
         ['after the fix', evaluationLayers(instance.patch)],
       ] as const) {
+        if (deps.signal?.aborted) throw new CancelledError('the verification');
         const record = await ctx.run('evaluate', `${state} ${run}`, layers, state);
         const problem = runProblem(record);
         if (problem) problems.push(problem);
@@ -196,7 +205,7 @@ async function verifyInstance(instance: ExportedInstance, runs: number, folder: 
 /** Verifies every instance of the export at `path`; the logs stay under `logDir` (default: a new temporary folder). */
 export async function verifyExport(
   settings: { path: string; runs?: number; logDir?: string },
-  deps: { engine?: ContainerEngine } = {},
+  deps: { engine?: ContainerEngine; signal?: AbortSignal } = {},
   report: (e: VerifyEvent) => void = () => undefined,
 ): Promise<VerifyExportResult> {
   const runs = settings.runs ?? DEFAULT_VERIFY_RUNS;
@@ -207,7 +216,10 @@ export async function verifyExport(
     report({ type: 'instance-started', index, total: instances.length, id: instance.id, image: instance.image });
     // The id comes from the file: it names no folder by itself.
     const folder = join(workDir, `${index + 1}-${instance.id.replace(/[^\w.-]/g, '_')}`);
-    const verdict = await verifyInstance(instance, runs, folder, deps.engine, report).catch((error: unknown) => {
+    if (deps.signal?.aborted) throw new CancelledError('the verification');
+    // Its containers are labelled verify-<pid>-<n>, so what a killed verification left is told apart from other work.
+    const runId = `verify-${process.pid}-${index + 1}`;
+    const verdict = await verifyInstance(instance, runs, folder, { ...deps, runId }, report).catch((error: unknown) => {
       const why = unverifiable(error, instance.image);
       if (why === undefined) throw error;
       return { id: instance.id, image: instance.image, holds: false, differences: [], problems: [], logs: join(folder, 'logs'), unverified: why };

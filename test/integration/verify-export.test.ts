@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { VerifyExportResult } from '../../src/datasets/verify-export.js';
 import { artifactPath } from '../helpers/artifacts.js';
-import { bugbench } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { dockerClient } from '../../src/sandbox/docker-api/client.js';
+import { BIN, bugbench } from '../helpers/cli.js';
 import { seedExportableBugs } from '../helpers/exportable-bugs.js';
 
 /** Two tests of knotcfg that pass with the bug and without it. */
@@ -56,6 +58,33 @@ describe('verify-export', () => {
     expect(said.stderr).toContain(`    ${WORDS} (FAIL_TO_PASS) before the fix: expected failed, got passed`);
     expect(said.stdout).toBe('0 of 1 instance(s) hold; 1 differ from their record');
   }, 900_000);
+
+  it('stops on Ctrl-C with exit 130, removing the container of the instance it was verifying', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'bugbench-verify-cancel-'));
+    const meta = JSON.parse(readFileSync(join(artifactPath('valid-two-files'), 'meta.json'), 'utf8')) as { image: { tag: string }; baseCommit: string };
+    seedExportableBugs(root, [{ id: 'knot-removal-cccc3333', fields: { status: 'accepted', image: meta.image.tag, baseCommit: meta.baseCommit } }]);
+    const env = { BUGBENCH_HOME: root, CI: 'true' };
+    const file = join(root, 'export.jsonl');
+    expect((await bugbench(['export', '--format', 'swebench', '--out', file], { env })).exitCode).toBe(0);
+    const child = execa('node', [BIN, 'verify-export', file, '--runs', '50'], { reject: false, env });
+    let stderr = '';
+    await new Promise<void>((resolve) => {
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        // A run has finished, so the instance's container stands.
+        if (/: \.\./.test(stderr)) resolve();
+      });
+    });
+    const labelled = async () =>
+      (await dockerClient().listContainers({ all: true, filters: { label: ['bugbench.run'] } })).filter((c) => c.Labels['bugbench.run']!.startsWith(`verify-${child.pid}-`));
+    expect((await labelled()).length).toBeGreaterThan(0);
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).toContain('stopping the verification and removing its containers');
+    expect(result.stderr).toContain('the verification was cancelled');
+    expect(await labelled()).toEqual([]);
+  }, 300_000);
 
   it('gives an instance whose image is not here a verdict that says so, goes on, exits 1 and names the logs folder', async () => {
     const root = mkdtempSync(join(tmpdir(), 'bugbench-verify-export-'));

@@ -13,7 +13,7 @@ import { loadArtifact } from '../../bugs/artifact.js';
 import { parseDiff, touchedPaths } from '../../bugs/diff.js';
 import { buildState } from '../../bugs/repo-state.js';
 import { installArtifact } from '../../bugs/test-run.js';
-import { BugbenchError, errorMessage } from '../../errors.js';
+import { BugbenchError, CancelledError, errorMessage } from '../../errors.js';
 import { PACKAGE_ROOT } from '../../paths.js';
 import type { Progress } from '../../progress.js';
 import { defaultContainerEngine, openSandbox } from '../../sandbox/engine-table.js';
@@ -66,7 +66,16 @@ async function testFilesOf(store: Store, sandbox: Sandbox, m: BugMaterial): Prom
   return { clear: m.testFiles, files, keep: choice.keep };
 }
 
-async function exportImage(store: Store, engine: ContainerEngine, image: string, materials: BugMaterial[], staging: string, out: HarborWritten, verifier: string, progress?: Progress): Promise<void> {
+interface ImageExport {
+  engine: ContainerEngine;
+  verifier: string;
+  progress?: Progress;
+  /** Stops the export between bugs; its container is removed before the CancelledError goes up. */
+  signal?: AbortSignal;
+}
+
+async function exportImage(store: Store, image: string, materials: BugMaterial[], staging: string, out: HarborWritten, how: ImageExport): Promise<void> {
+  const { engine, verifier, progress, signal } = how;
   let imageId: string;
   try {
     imageId = await currentImageId(engine, image);
@@ -84,6 +93,7 @@ async function exportImage(store: Store, engine: ContainerEngine, image: string,
       return;
     }
     for (const m of materials) {
+      if (signal?.aborted) throw new CancelledError('the export');
       progress?.(`harbor: reading the test files of ${m.record.id} in ${image}`);
       try {
         if (m.imageId && m.imageId !== imageId) {
@@ -104,7 +114,12 @@ async function exportImage(store: Store, engine: ContainerEngine, image: string,
 }
 
 /** Writes one Harbor task folder per bug into `staging`. */
-export async function writeHarborTasks(store: Store, bugs: BugRecord[], staging: string, options: { engine?: ContainerEngine; progress?: Progress } = {}): Promise<HarborWritten> {
+export async function writeHarborTasks(
+  store: Store,
+  bugs: BugRecord[],
+  staging: string,
+  options: { engine?: ContainerEngine; progress?: Progress; signal?: AbortSignal } = {},
+): Promise<HarborWritten> {
   const out: HarborWritten = { count: 0, bugIds: [], skipped: [], manifest: {} };
   const byImage = new Map<string, BugMaterial[]>();
   const engine = options.engine ?? defaultContainerEngine();
@@ -119,7 +134,10 @@ export async function writeHarborTasks(store: Store, bugs: BugRecord[], staging:
     }
   }
   const verifier = verifierScript();
-  for (const [image, materials] of byImage) await exportImage(store, engine, image, materials, staging, out, verifier, options.progress);
+  for (const [image, materials] of byImage) {
+    if (options.signal?.aborted) throw new CancelledError('the export');
+    await exportImage(store, image, materials, staging, out, { engine, verifier, progress: options.progress, signal: options.signal });
+  }
   out.manifest = { format: 'harbor', harbor_schema_version: HARBOR_SCHEMA_VERSION, tasks: out.bugIds.map((id) => ({ bug_id: id, folder: taskFolder(id) })), skipped: out.skipped };
   return out;
 }
