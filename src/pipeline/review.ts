@@ -34,6 +34,8 @@ export function acceptRefusal(bug: BugRecord): string | undefined {
     case 'accepted':
       return undefined;
     case 'rejected':
+      // A duplicate rejected is still a copy of another bug: accepting it would put that bug in the dataset twice.
+      if (bug.duplicateOf) return `bug ${bug.id} is a duplicate of ${bug.duplicateOf}; accept that one instead`;
       return bug.check?.valid ? undefined : `bug ${bug.id} was rejected and its last checks did not pass`;
     case 'invalid':
       return `bug ${bug.id} is invalid: check ${bug.check?.failedCheck ?? '?'} failed (${bug.check?.reason ?? 'no reason recorded'}); only valid bugs can be accepted`;

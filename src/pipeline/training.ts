@@ -14,7 +14,7 @@ import type { BugStatus, JobRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
 import { checkTemplate } from '../training/command-template.js';
 import { randomUUID } from 'node:crypto';
-import { exportDataset, type ExportOptions, type ExportResult } from '../datasets/export.js';
+import { exportDataset, oneOfEach, type ExportOptions, type ExportResult } from '../datasets/export.js';
 import { dryRunCommand, jobDatasetName } from '../training/job-dataset.js';
 import { jobKey } from '../training/job-key.js';
 import { openQueue } from '../training/queue.js';
@@ -68,7 +68,8 @@ export async function submitTraining(store: Store, options: TrainingSubmit): Pro
   // A command that cannot be filled is refused before anything is exported or found.
   if (options.command !== undefined) checkTemplate(options.command);
   const status = options.status ?? 'accepted';
-  const bugs = store.all('bugs').filter((b) => b.status === status);
+  // One of each bug, as the dataset holds them: a second copy of one (accepted before duplicates were told apart) is not counted.
+  const { bugs } = oneOfEach(store.all('bugs').filter((b) => b.status === status));
   if (bugs.length === 0) {
     throw new NothingToTrainError(`there are no ${status} bugs to train on${status === 'accepted' ? '; accept some with `bugbench accept <bug-id>` (or on the Review screen)' : ''}`);
   }

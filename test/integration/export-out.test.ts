@@ -74,6 +74,19 @@ describe('export --out', () => {
 });
 
 describe('which bugs export takes', () => {
+  it('queue submit counts one of each bug, as its dataset holds them', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'bugbench-export-repeats-'));
+    // Two accepted copies of one bug (a workspace from before duplicates were told apart): the dataset holds one.
+    seedExportableBugs(root, [
+      { id: 'img-removal-aaaa1111', fields: { status: 'accepted', fingerprint: 'same' } },
+      { id: 'img-removal-bbbb2222', fields: { status: 'accepted', fingerprint: 'same' } },
+    ]);
+    const submitted = await bugbench(['queue', 'submit', '--engine', 'local', '--format', 'swebench', '--json'], { env: { BUGBENCH_HOME: root } });
+    expect(submitted.exitCode, submitted.stderr).toBe(0);
+    expect(JSON.parse(submitted.stdout)).toMatchObject({ bugCount: 1, lines: 1 });
+  });
+
+
   it('says why an export is empty when valid bugs wait for review, and takes one image with --image', async () => {
     const root = mkdtempSync(join(tmpdir(), 'bugbench-export-filter-'));
     const env = { BUGBENCH_HOME: root };

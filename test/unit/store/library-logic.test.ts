@@ -93,6 +93,10 @@ describe('accepting', () => {
       'bug b1 is invalid: check bug-validity failed (0 passing test(s) fail); only valid bugs can be accepted',
     );
     expect(acceptRefusal(bug('b1', { status: 'duplicate', duplicateOf: 'b0' }))).toMatch(/duplicate of b0/);
+    // Rejecting a duplicate does not make it a bug of its own.
+    const validCheck = { ...check, valid: true, failedCheck: null, reason: null };
+    expect(acceptRefusal(bug('b1', { status: 'rejected', duplicateOf: 'b0', check: validCheck }))).toBe('bug b1 is a duplicate of b0; accept that one instead');
+    expect(acceptRefusal(bug('b1', { status: 'rejected', check: validCheck }))).toBeUndefined();
     expect(acceptRefusal(bug('b1', { status: 'cancelled' }))).toMatch(/run `bugbench check b1` first/);
   });
 });
