@@ -85,19 +85,26 @@ export async function submitTraining(store: Store, options: TrainingSubmit): Pro
   const dataset = join(workdir, jobDatasetName(options.format));
   const command = options.command ?? dryRunCommand(options.format);
   options.progress?.(`exporting ${bugs.length} ${status} bug(s) as ${options.format} to ${dataset}`);
+  const made = !existsSync(workdir);
   const exported = existsSync(dataset) ? undefined : await exportInto(store, workdir, { format: options.format, out: dataset, status, includeScripted: options.includeScripted, progress: options.progress });
   const queue = openQueue(options.engine, options.settings);
   const kind = options.kind ?? kindOf(options.format);
   options.progress?.(`submitting to ${options.engine}`);
-  const { handle, created } = await queue.submit({
-    kind,
-    name: `bugbench-${kind}-${options.format}-${key.slice(0, 8)}`,
-    dataset: { path: dataset, format: options.format },
-    command,
-    resources: options.resources,
-    workdir,
-    key,
-  });
+  const { handle, created } = await queue
+    .submit({
+      kind,
+      name: `bugbench-${kind}-${options.format}-${key.slice(0, 8)}`,
+      dataset: { path: dataset, format: options.format },
+      command,
+      resources: options.resources,
+      workdir,
+      key,
+    })
+    .catch((error: unknown) => {
+      // A submission the engine refused leaves no job folder behind: no job will ever use it.
+      if (made) rmSync(workdir, { recursive: true, force: true });
+      throw error;
+    });
   const job = recordOf(handle, {
     kind,
     format: options.format,

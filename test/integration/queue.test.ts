@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -8,6 +8,7 @@ import { importArtifact } from '../../src/pipeline/import.js';
 import { Store } from '../../src/store/store.js';
 import { artifactPath } from '../helpers/artifacts.js';
 import { bugbench } from '../helpers/cli.js';
+import { seedExportableBugs } from '../helpers/exportable-bugs.js';
 import { QUEUED_LIMIT_MS } from '../helpers/training.js';
 
 // Slurm jobs run as the cluster's job user, who must reach the dataset: a workspace it can enter.
@@ -114,5 +115,15 @@ describe('bugbench queue on the local Slurm', () => {
     const none = await bugbench(['queue', 'submit', '--engine', 'local', '--format', 'swebench'], { env: { BUGBENCH_HOME: empty } });
     expect(none.exitCode).toBe(1);
     expect(none.stderr.trim()).toMatch(/there are no accepted bugs to train on; accept some with `bugbench accept <bug-id>`/);
+  });
+
+  it("names the folder the job user cannot enter, with its mode, and leaves no job folder behind", async () => {
+    // mkdtemp makes the workspace mode 700, root's: the job user cannot reach the dataset in it.
+    const closed = mkdtempSync(join(tmpdir(), 'bugbench-queue-closed-'));
+    seedExportableBugs(closed, [{ id: 'img-removal-dddd4444', fields: { status: 'accepted' } }]);
+    const refused = await bugbench(['queue', 'submit', '--engine', 'slurm', '--format', 'swebench'], { env: { BUGBENCH_HOME: closed } });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain(`(${closed} is closed to it: mode 700, owner uid 0)`);
+    expect(readdirSync(join(closed, 'jobs'))).toEqual([]);
   });
 });

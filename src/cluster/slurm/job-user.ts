@@ -8,7 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { JobSpecError } from '../../errors.js';
 import { DEFAULT_ENGINE_HOST } from '../../sandbox/engine-config.js';
 import { hasSubordinateRange } from '../../sandbox/subids.js';
@@ -58,10 +58,26 @@ export function prepareForJobUser(user: string | undefined, workdir: string, dat
   if (check.error) return; // no setpriv here: let Slurm tell
   if (check.status !== 0) {
     throw new JobSpecError(
-      `the Slurm job user "${user}" cannot write to ${workdir} or read ${dataset} (a folder on the way is closed to it, e.g. under /root); ` +
-        'put the workspace where that user can reach it (BUGBENCH_HOME=/tmp/… or a shared filesystem)',
+      `the Slurm job user "${user}" cannot write to ${workdir} or read ${dataset} (${closedOnTheWay(account, workdir)}); ` +
+        'put the workspace where that user can reach it (BUGBENCH_HOME=/tmp/… or a shared filesystem), or open that folder to it',
     );
   }
+}
+
+/**
+ * Which folder on the way to `path` the account cannot enter, with its mode
+ * and owner ("/root/ws is closed to it: mode 700, owner uid 0"), or the
+ * general cause when each can be entered.
+ */
+function closedOnTheWay(account: Account, path: string): string {
+  const parts = resolve(path).split('/').filter(Boolean);
+  for (let i = 1; i <= parts.length; i++) {
+    const folder = `/${parts.slice(0, i).join('/')}`;
+    const stat = statSync(folder, { throwIfNoEntry: false });
+    if (!stat?.isDirectory()) break;
+    if (!canAs(account, ['-x', folder])) return `${folder} is closed to it: mode ${(stat.mode & 0o777).toString(8)}, owner uid ${stat.uid}`;
+  }
+  return 'a folder on the way is closed to it, or the file to it';
 }
 
 function chownTree(path: string, account: Account): void {
@@ -152,8 +168,8 @@ export function shareWorkspaceWithJobUser(user: string | undefined, workspace: s
   }
   if (!canAs(account, ['-w', workspace])) {
     throw new JobSpecError(
-      `the Slurm job user "${user}" cannot reach the workspace ${workspace} (a folder on the way is closed to it, e.g. under /root); ` +
-        'put the workspace where that user can reach it (BUGBENCH_HOME=/tmp/… or a shared filesystem)',
+      `the Slurm job user "${user}" cannot reach the workspace ${workspace} (${closedOnTheWay(account, workspace)}); ` +
+        'put the workspace where that user can reach it (BUGBENCH_HOME=/tmp/… or a shared filesystem), or open that folder to it',
     );
   }
   for (const tree of parts.tree) chownTree(tree, account);

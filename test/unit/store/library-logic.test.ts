@@ -94,7 +94,7 @@ describe('accepting', () => {
     );
     expect(acceptRefusal(bug('b1', { status: 'duplicate', duplicateOf: 'b0' }))).toMatch(/duplicate of b0/);
     // Rejecting a duplicate does not make it a bug of its own.
-    const validCheck = { ...check, valid: true, failedCheck: null, reason: null };
+    const validCheck = { ...check, valid: true, failedCheck: null, reason: 'all nine checks pass' };
     expect(acceptRefusal(bug('b1', { status: 'rejected', duplicateOf: 'b0', check: validCheck }))).toBe('bug b1 is a duplicate of b0; accept that one instead');
     expect(acceptRefusal(bug('b1', { status: 'rejected', check: validCheck }))).toBeUndefined();
     expect(acceptRefusal(bug('b1', { status: 'cancelled' }))).toMatch(/run `bugbench check b1` first/);
