@@ -7,11 +7,17 @@ import { dirname } from 'node:path';
 import { JobLogsUnavailableError } from '../errors.js';
 import { DEFAULT_TAIL_BYTES, type JobLogs } from './types.js';
 
-/** Pure: the text of a tail read from `start`; a cut first line is dropped so the text starts at a line. */
+/**
+ * Pure: the text of a tail read from `start`; a cut first line is dropped so
+ * the text starts at a line. A window that holds no whole line (one line
+ * longer than the tail) keeps what it has of that line, marked as cut with
+ * "…", rather than showing nothing.
+ */
 export function tailText(bytes: Buffer, cut: boolean): string {
   if (!cut) return bytes.toString('utf8');
   const newline = bytes.indexOf(0x0a);
-  return (newline >= 0 ? bytes.subarray(newline + 1) : bytes).toString('utf8');
+  if (newline < 0 || newline === bytes.length - 1) return `…${bytes.toString('utf8')}`;
+  return bytes.subarray(newline + 1).toString('utf8');
 }
 
 /**

@@ -13,7 +13,9 @@ import { checkHandle, type JobSpec } from '../../../src/training/types.js';
 describe('log tails', () => {
   it('starts a cut tail at a whole line', () => {
     expect(tailText(Buffer.from('ne 1\nline 2\n'), true)).toBe('line 2\n');
-    expect(tailText(Buffer.from('partial'), true)).toBe('partial');
+    expect(tailText(Buffer.from('partial'), true)).toBe('…partial');
+    // One line longer than the tail: its end, not nothing.
+    expect(tailText(Buffer.from('end of a long line\n'), true)).toBe('…end of a long line\n');
     expect(tailText(Buffer.from('whole\n'), false)).toBe('whole\n');
   });
 
