@@ -2,6 +2,7 @@
 import { UsageError } from '../errors.js';
 import { bugDetails, type BugDetails } from '../pipeline/bug-details.js';
 import { recoveredStore } from '../pipeline/startup.js';
+import type { AttemptRecord } from '../store/records.js';
 import { parseFlags, printJson } from './args.js';
 import type { CommandModule } from './command.js';
 
@@ -58,6 +59,8 @@ export function formatDetails(d: BugDetails): string {
   if (r.solve) {
     lines.push('', `solving: ${r.solve.solved} of ${r.solve.attempts} attempts solved it (run ${r.solve.runId}) — solve rate ${r.solve.solveRate.toFixed(3)}, injection reward ${r.solve.injectReward.toFixed(3)} (α ${r.solve.alpha})`);
   }
+  const unfinished = unfinishedSolves(d.attempts, r.solve?.runId);
+  if (unfinished.length > 0) lines.push('', ...unfinished);
   if (r.analysis) {
     const s = r.analysis.stats;
     lines.push(
@@ -71,6 +74,24 @@ export function formatDetails(d: BugDetails): string {
   lines.push('', '--- bug_inject.diff', d.diffs.bugInject.trimEnd(), '', '--- test_weaken.diff', d.diffs.testWeaken.trimEnd());
   if (d.diffs.predPatch) lines.push('', '--- pred_patch.diff', d.diffs.predPatch.trimEnd());
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The solve runs of the bug that never gave a solve rate (cancelled, or their
+ * process stopped), each with its attempts counted by status, so an attempt
+ * left pending is not silently missing from `show`.
+ */
+export function unfinishedSolves(attempts: AttemptRecord[], summarised: string | undefined): string[] {
+  const byRun = new Map<string, AttemptRecord[]>();
+  for (const a of attempts) if (a.runId !== summarised) byRun.set(a.runId, [...(byRun.get(a.runId) ?? []), a]);
+  const open = (a: AttemptRecord) => a.status === 'pending' || a.status === 'running' || a.status === 'cancelled' || a.status === 'interrupted';
+  return [...byRun].filter(([, runAttempts]) => runAttempts.some(open)).map(([runId, runAttempts]) => {
+    const counts = new Map<string, number>();
+    for (const a of runAttempts) counts.set(a.status, (counts.get(a.status) ?? 0) + 1);
+    const solved = runAttempts.filter((a) => a.solved === true).length;
+    const statuses = [...counts].map(([status, n]) => `${n} ${status}`).join(', ');
+    return `solve run ${runId} did not finish: ${runAttempts.length} attempt(s) (${statuses}; ${solved} solved it), so it gave no solve rate; \`bugbench solve ${runAttempts[0]!.bugId}\` starts another`;
+  });
 }
 
 export const command: CommandModule = {
