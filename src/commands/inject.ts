@@ -86,10 +86,20 @@ export async function injectCommand(args: string[]): Promise<number> {
       const what = r.reason === 'no-bug' ? 'no bug' : r.reason;
       process.stdout.write(`  ${r.rollout}  ${what}${r.detail ? `: ${r.detail}` : ''}\n`);
     }
-    const duplicates = result.bugs.filter((b) => b.status === 'duplicate').length;
-    if (duplicates > 0 && values.resume === undefined && store.get('runs', result.runId)?.policy === 'offline') {
-      const seed = values.seed === undefined ? `the default seed, ${INJECT_DEFAULTS.seed}` : `seed ${values.seed}`;
-      process.stdout.write(`${duplicates} bug(s) repeat earlier ones: the offline policy makes the same bugs again for the same seed (this run: ${seed}); give another --seed for new ones\n`);
+    if (values.resume === undefined && store.get('runs', result.runId)?.policy === 'offline') {
+      // A copy of a bug an earlier run made comes from the same seed; a copy of one of this run, from a repository with few changes to make.
+      const originals = result.bugs.filter((b) => b.status === 'duplicate').map((b) => store.get('bugs', store.get('bugs', b.id)?.duplicateOf ?? '')?.runId);
+      const earlier = originals.filter((runId) => runId !== result.runId).length;
+      const within = originals.length - earlier;
+      if (earlier > 0) {
+        const seed = values.seed === undefined ? `the default seed, ${INJECT_DEFAULTS.seed}` : `seed ${values.seed}`;
+        process.stdout.write(`${earlier} bug(s) repeat ones of earlier runs: the offline policy makes the same bugs again for the same seed (this run: ${seed}); give another --seed for new ones\n`);
+      }
+      if (within > 0) {
+        process.stdout.write(
+          `${within} bug(s) repeat others of this run: its rollouts found few distinct changes to make in this repository; fewer rollouts, or another --strategy, give more distinct bugs\n`,
+        );
+      }
     }
     if (result.status === 'cancelled') process.stdout.write(`finish it later with \`bugbench inject --resume ${result.runId}\`\n`);
   }

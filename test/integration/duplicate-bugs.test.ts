@@ -88,6 +88,14 @@ describe('rollouts that make the same bug', () => {
     const again = await bugbench(['inject', '--image', TAG, '--strategy', 'removal', '--policy', 'offline', '-n', '1', '--seed', '1', ...INJECTION_TEST_FLAGS]);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stdout).toMatch(new RegExp(`^  \\S+  duplicate of ${holder.id}$`, 'm'));
-    expect(again.stdout).toContain('1 bug(s) repeat earlier ones: the offline policy makes the same bugs again for the same seed (this run: seed 1); give another --seed');
+    expect(again.stdout).toContain('1 bug(s) repeat ones of earlier runs: the offline policy makes the same bugs again for the same seed (this run: seed 1); give another --seed');
+    expect(again.stdout).not.toContain('others of this run');
+
+    // In a fresh workspace, a first run whose rollouts make one bug twice: the repository, not the seed, is why.
+    const fresh = { BUGBENCH_HOME: mkdtempSync(join(tmpdir(), 'bugbench-dups-fresh-')) };
+    const first = await bugbench(['inject', '--image', TAG, '--strategy', 'removal', '--policy', 'offline', '-n', '2', '--seed', '3', ...INJECTION_TEST_FLAGS], { env: fresh });
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.stdout).toContain('1 bug(s) repeat others of this run: its rollouts found few distinct changes to make in this repository');
+    expect(first.stdout).not.toContain('earlier runs');
   }, 240_000);
 });
