@@ -14,7 +14,7 @@ import type { BugStatus, JobRecord } from '../store/records.js';
 import { RecordNotFoundError, type Store } from '../store/store.js';
 import { checkTemplate } from '../training/command-template.js';
 import { randomUUID } from 'node:crypto';
-import { exportDataset, oneOfEach, type ExportOptions, type ExportResult } from '../datasets/export.js';
+import { exportDataset, oneOfEach, type ExportResult } from '../datasets/export.js';
 import { dryRunCommand, jobDatasetName } from '../training/job-dataset.js';
 import { jobKey } from '../training/job-key.js';
 import { openQueue } from '../training/queue.js';
@@ -85,13 +85,17 @@ export async function submitTraining(store: Store, options: TrainingSubmit): Pro
   const dataset = join(workdir, jobDatasetName(options.format));
   const command = options.command ?? dryRunCommand(options.format);
   options.progress?.(`exporting ${bugs.length} ${status} bug(s) as ${options.format} to ${dataset}`);
-  const made = !existsSync(workdir);
-  const exported = existsSync(dataset) ? undefined : await exportInto(store, workdir, { format: options.format, out: dataset, status, includeScripted: options.includeScripted, progress: options.progress });
   const queue = openQueue(options.engine, options.settings);
   const kind = options.kind ?? kindOf(options.format);
-  options.progress?.(`submitting to ${options.engine}`);
-  const { handle, created } = await queue
-    .submit({
+  // The job's folder is made for it: an export that fails, or a submission the engine refuses, leaves none behind.
+  const made = !existsSync(workdir);
+  let exported: ExportResult | undefined;
+  let submitted: Awaited<ReturnType<typeof queue.submit>>;
+  try {
+    mkdirSync(workdir, { recursive: true });
+    if (!existsSync(dataset)) exported = await exportDataset(store, { format: options.format, out: dataset, status, includeScripted: options.includeScripted, progress: options.progress });
+    options.progress?.(`submitting to ${options.engine}`);
+    submitted = await queue.submit({
       kind,
       name: `bugbench-${kind}-${options.format}-${key.slice(0, 8)}`,
       dataset: { path: dataset, format: options.format },
@@ -99,12 +103,12 @@ export async function submitTraining(store: Store, options: TrainingSubmit): Pro
       resources: options.resources,
       workdir,
       key,
-    })
-    .catch((error: unknown) => {
-      // A submission the engine refused leaves no job folder behind: no job will ever use it.
-      if (made) rmSync(workdir, { recursive: true, force: true });
-      throw error;
     });
+  } catch (error) {
+    if (made) rmSync(workdir, { recursive: true, force: true });
+    throw error;
+  }
+  const { handle, created } = submitted;
   const job = recordOf(handle, {
     kind,
     format: options.format,
@@ -118,18 +122,6 @@ export async function submitTraining(store: Store, options: TrainingSubmit): Pro
   });
   store.transact((tx) => tx.put('jobs', job));
   return { job, created };
-}
-
-/** Exports the job's dataset into its folder, made for it; an export that fails leaves no folder behind (it would hold nothing). */
-async function exportInto(store: Store, workdir: string, options: ExportOptions): Promise<ExportResult> {
-  const made = !existsSync(workdir);
-  mkdirSync(workdir, { recursive: true });
-  try {
-    return await exportDataset(store, options);
-  } catch (error) {
-    if (made) rmSync(workdir, { recursive: true, force: true });
-    throw error;
-  }
 }
 
 /** A job of the store by id (or the unique one whose id ends so). */
