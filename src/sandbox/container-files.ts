@@ -202,15 +202,18 @@ export async function readBoundedFiles(source: FileSource, paths: string[], maxB
   const marker = `bugbench-read-end-${randomBytes(8).toString('hex')}`;
   const script = paths.map((path) => `( ${pathScript(path, { tree: treeOf(path, repoDir), limit: maxBytes })}\n); echo "${marker} $?"`).join('\n');
   const result = await source.exec(script, { timeoutMs: 30_000, maxOutputBytes: paths.length * readOutputBytes(maxBytes) });
+  // Cut the output into the paths' parts first, in order; a part the output never reached ends with no exit code.
   let rest = result.stdout;
+  const parts = paths.map(() => {
+    const end = new RegExp(`(?:^|\n)${marker} (\\d+)\n`).exec(rest);
+    const stdout = end ? rest.slice(0, end.index + (end[0].startsWith('\n') ? 1 : 0)) : rest;
+    rest = end ? rest.slice(end.index + end[0].length) : '';
+    return { stdout, exitCode: end ? Number(end[1]) : result.timedOut ? 137 : result.exitCode || 1 };
+  });
   return Promise.all(
-    paths.map(async (path) => {
-      const end = new RegExp(`(?:^|\n)${marker} (\\d+)\n`).exec(rest);
-      const part = end ? rest.slice(0, end.index + (end[0].startsWith('\n') ? 1 : 0)) : rest;
-      rest = end ? rest.slice(end.index + end[0].length) : '';
+    paths.map(async (path, i) => {
       try {
-        const exitCode = end ? Number(end[1]) : result.timedOut ? 137 : result.exitCode || 1;
-        return await contentOf(source, path, inspectionOf(path, { ...result, exitCode, stdout: part }), maxBytes, repoDir);
+        return await contentOf(source, path, inspectionOf(path, { ...result, ...parts[i]! }), maxBytes, repoDir);
       } catch (error) {
         return { error: error instanceof Error ? error : new Error(String(error)) };
       }

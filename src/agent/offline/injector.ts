@@ -274,14 +274,14 @@ export async function* offlineInjector(options: InjectorOptions): ScriptedAgent 
   }
 
   // The oracle tests: files with a broken test, then more until enough pass; a suite that runs in seconds is taken whole.
-  const selected = Object.keys(yield* kit.brokenFiles(ask, buggy));
+  const broken = Object.keys(yield* kit.brokenFiles(ask, buggy));
   const whole = elapsed !== undefined && elapsedMs <= WHOLE_SUITE_MS;
+  const selected = whole ? [...kit.testFiles] : broken;
   const passingIn = (set: string[]) => set.reduce((sum, file) => sum + (summary.passingByFile[file] ?? 0), 0);
   for (const file of whole ? [] : rng.shuffle(kit.testFiles.filter((f) => !selected.includes(f)))) {
     if (passingIn(selected) >= options.minPassingTests) break;
     selected.push(file);
   }
-  if (whole) selected.splice(0, selected.length, ...kit.testFiles);
   const oracle = whole
     ? `The whole suite ran in ${(elapsedMs / 1000).toFixed(1)} s, so the oracle tests are all ${selected.length} test files: every other test then guards against a fix that breaks something else, and every bug of this image has the same test script`
     : `The oracle tests are ${selected.join(', ')}`;
